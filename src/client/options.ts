@@ -1,0 +1,123 @@
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
+import type { ClientCapabilities } from '../protocol/types.js';
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
+import type { Transport } from '../transport/transport.js';
+
+/** Options of the client itself, whatever the transport. */
+export interface ClientOptions {
+  /** The name this client reports to servers (default `rxmcp`). */
+  clientName?: string;
+  /** The version this client reports to servers (default: rxmcp's version). */
+  clientVersion?: string;
+  /** Modern protocol versions to speak, best first (default `['2026-07-28']`). Legacy is reached by handshake and must not be named here. */
+  protocolVersions?: readonly string[];
+  /** Budget of the era probe (default 5000). Separate from `requestTimeoutMs` because a legacy server may never answer it. */
+  probeTimeoutMs?: number;
+  /** Default budget of every call, overridable per call (default 60000; 0 = none). */
+  requestTimeoutMs?: number;
+  /** The capabilities to declare to servers (default `{}`). */
+  clientCapabilities?: ClientCapabilities;
+  /** Called with problems the client papered over: a late answer dropped, a line that was not JSON-RPC, … */
+  onWarn?: (message: string) => void;
+}
+
+/** Options of `new McpClient(...)`: a ready transport, and the client's own options. */
+export interface McpClientOptions extends ClientOptions {
+  /** The wire to talk over. */
+  transport: Transport;
+}
+
+/** Options every call takes. */
+export interface CallOptions {
+  /** This call's budget in milliseconds, overriding `requestTimeoutMs` (0 = none). */
+  timeoutMs?: number;
+  /** Aborting it abandons the call, which then errors with `McpCancelledError`. */
+  signal?: AbortSignal;
+  /** Extra `_meta` keys for the request. The protocol's own keys always win. */
+  meta?: Record<string, unknown>;
+}
+
+/** Options of `callTool`. */
+export interface CallToolOptions extends CallOptions {
+  /** Asks the server for `notifications/progress` quoting this token. */
+  progressToken?: string | number;
+}
+
+/** Options of the list calls. */
+export interface ListOptions extends CallOptions {
+  /** Bypass any cached copy and fetch again. */
+  refresh?: boolean;
+}
+
+/** Options of `complete`. */
+export interface CompleteOptions extends CallOptions {
+  /** Arguments already chosen, to narrow the candidates. */
+  context?: { arguments?: Record<string, string> };
+}
+
+export const CLIENT_OPTION_KEYS: readonly string[] = [
+  'clientName',
+  'clientVersion',
+  'protocolVersions',
+  'probeTimeoutMs',
+  'requestTimeoutMs',
+  'clientCapabilities',
+  'onWarn',
+];
+
+const CALL_OPTION_KEYS = ['timeoutMs', 'signal', 'meta', 'progressToken', 'refresh', 'context'];
+
+/** Throws for an option name nobody knows: a typo must not pass silently. */
+export function refuseUnknown(options: object, known: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new McpClientError(`unknown option: ${key}`);
+  }
+}
+
+/** Checks the per-call options. */
+export function checkCallOptions(options: object, allowed: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) {
+      throw new McpClientError(
+        CALL_OPTION_KEYS.includes(key) ? `option ${key} does not apply to this call` : `unknown option: ${key}`,
+      );
+    }
+  }
+}
+
+/**
+ * Validates `protocolVersions`: at least one modern version, best first. A
+ * modern version is any revision dated after the last handshake-era one; a
+ * legacy version is refused, since legacy is reached by the handshake.
+ */
+export function checkVersions(versions: readonly string[] | undefined): readonly string[] {
+  if (versions === undefined) return MODERN_VERSIONS;
+  if (!Array.isArray(versions) || versions.length === 0) {
+    throw new McpClientError('option protocolVersions must be a non-empty array of modern protocol versions');
+  }
+  const newestLegacy = LEGACY_VERSIONS[0] as string;
+  for (const version of versions) {
+    if (typeof version !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
+      throw new McpClientError(`option protocolVersions holds ${JSON.stringify(version)}, which is not a protocol version`);
+    }
+    if (version <= newestLegacy) {
+      throw new McpUnsupportedVersionError(
+        MODERN_VERSIONS,
+        [version],
+        `protocolVersions names ${JSON.stringify(version)}, a handshake-era version; ` +
+          'legacy servers are reached by the handshake without naming them',
+      );
+    }
+  }
+  return [...versions];
+}
+
+/** Validates a duration option: a finite number of milliseconds, not negative. */
+export function checkDuration(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new McpClientError(`option ${name} must be a number of milliseconds, 0 or more; got ${JSON.stringify(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,160 @@
+import { catchError, defer, map, mergeMap, type Observable, of, tap, throwError, timeout } from 'rxjs';
+import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
+import { McpTimeoutError } from '../errors/call-errors.js';
+import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
+import { buildNotification, buildRequest, type Stamp } from '../protocol/request.js';
+import { discoverResultSchema, initializeResultSchema, unsupportedVersionDataSchema } from '../protocol/schemas.js';
+import { checkResult } from '../protocol/shape.js';
+import type { ClientCapabilities, Implementation, ServerDescription } from '../protocol/types.js';
+import { ErrorCode, LEGACY_VERSIONS } from '../protocol/versions.js';
+import type { SendOptions } from './correlator.js';
+
+/** What a connection settled on: the server's description and the stamp for every request. */
+export interface Session {
+  description: ServerDescription;
+  stamp: Stamp;
+}
+
+/** What the probe needs from the client. */
+export interface ProbeContext {
+  /** Modern versions this client speaks, best first. */
+  versions: readonly string[];
+  clientInfo: Implementation;
+  clientCapabilities: ClientCapabilities;
+  probeTimeoutMs: number;
+  /** Budget for the legacy `initialize` (0 = none). */
+  handshakeTimeoutMs: number;
+  request(method: string, build: (id: RequestId) => JsonRpcRequest, options?: SendOptions): Observable<Record<string, unknown>>;
+  notify(message: JsonRpcNotification): void;
+}
+
+type Verdict = { era: 'modern'; session: Session } | { era: 'legacy' } | { era: 'retry'; version: string };
+
+const LEGACY: Verdict = { era: 'legacy' };
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/**
+ * Works out which era a server speaks, as the seed's "The probe" describes:
+ * `server/discover` under its own short budget; a DiscoverResult naming one of
+ * our versions means modern, at the first version *we* prefer; `-32022` means
+ * modern at another version, or the handshake if it names only legacy ones;
+ * `-32020`/`-32021` mean modern without details; anything else the server
+ * answers (or its silence) means legacy, and the `initialize` handshake follows.
+ *
+ * A dead wire, a closed connection or a cancelled caller is raised, never read
+ * as "legacy".
+ */
+export function probe(context: ProbeContext): Observable<Session> {
+  const tried = new Set<string>();
+  const attempt = (version: string): Observable<Session> => {
+    tried.add(version);
+    return discover(context, version, tried).pipe(
+      mergeMap((verdict) => {
+        if (verdict.era === 'modern') return of(verdict.session);
+        if (verdict.era === 'retry') return attempt(verdict.version);
+        return handshake(context);
+      }),
+    );
+  };
+  const first = context.versions[0];
+  return first === undefined ? handshake(context) : defer(() => attempt(first));
+}
+
+function modernStamp(context: ProbeContext, protocolVersion: string): Stamp {
+  return { era: 'modern', protocolVersion, clientInfo: context.clientInfo, clientCapabilities: context.clientCapabilities };
+}
+
+function discover(context: ProbeContext, version: string, tried: ReadonlySet<string>): Observable<Verdict> {
+  const stamp = modernStamp(context, version);
+  return context.request('server/discover', (id) => buildRequest(id, 'server/discover', undefined, stamp)).pipe(
+    timeout({ first: context.probeTimeoutMs, with: () => of(undefined) }),
+    map((result): Verdict => (result === undefined ? LEGACY : fromDiscoverResult(context, result))),
+    catchError((error: unknown) => {
+      if (!(error instanceof McpProtocolError)) return throwError(() => error);
+      return fromError(context, error, version, tried);
+    }),
+  );
+}
+
+function fromDiscoverResult(context: ProbeContext, result: Record<string, unknown>): Verdict {
+  const parsed = discoverResultSchema.safeParse(result);
+  if (!parsed.success) return LEGACY;
+  const { supportedVersions, capabilities, instructions } = parsed.data;
+  const chosen = context.versions.find((version) => supportedVersions.includes(version));
+  if (chosen === undefined) return LEGACY;
+  const meta = result._meta as Record<string, unknown> | undefined;
+  const serverInfo = meta?.[SERVER_INFO] as Implementation | undefined;
+  return {
+    era: 'modern',
+    session: {
+      stamp: modernStamp(context, chosen),
+      description: { era: 'modern', protocolVersion: chosen, supportedVersions, serverInfo, capabilities, instructions },
+    },
+  };
+}
+
+function fromError(
+  context: ProbeContext,
+  error: McpProtocolError,
+  version: string,
+  tried: ReadonlySet<string>,
+): Observable<Verdict> {
+  if (error.code === ErrorCode.UnsupportedProtocolVersion) {
+    const data = unsupportedVersionDataSchema.safeParse(error.data);
+    const supported = data.success ? data.data.supported : [];
+    const next = context.versions.find((candidate) => supported.includes(candidate) && !tried.has(candidate));
+    if (next !== undefined) return of({ era: 'retry', version: next });
+    if (supported.some((candidate) => LEGACY_VERSIONS.includes(candidate))) return of(LEGACY);
+    return throwError(() => new McpUnsupportedVersionError(supported, context.versions));
+  }
+  if (error.code === ErrorCode.HeaderMismatch || error.code === ErrorCode.MissingRequiredClientCapability) {
+    // Certainly modern, but the server said nothing about itself; the catalogue calls fill that in.
+    return of({
+      era: 'modern',
+      session: {
+        stamp: modernStamp(context, version),
+        description: {
+          era: 'modern',
+          protocolVersion: version,
+          supportedVersions: [],
+          serverInfo: undefined,
+          capabilities: {},
+          instructions: undefined,
+        },
+      },
+    });
+  }
+  return of(LEGACY);
+}
+
+function handshake(context: ProbeContext): Observable<Session> {
+  const requested = LEGACY_VERSIONS[0] as string;
+  const params = { protocolVersion: requested, capabilities: context.clientCapabilities, clientInfo: context.clientInfo };
+  let answer = context.request('initialize', (id) => buildRequest(id, 'initialize', params, undefined), { cancellable: false });
+  if (context.handshakeTimeoutMs > 0) {
+    const budget = context.handshakeTimeoutMs;
+    answer = answer.pipe(timeout({ first: budget, with: () => throwError(() => new McpTimeoutError('initialize', budget)) }));
+  }
+  return answer.pipe(
+    map((result): Session => {
+      const { protocolVersion, capabilities, serverInfo, instructions } = checkResult<{
+        protocolVersion: string;
+        capabilities: Record<string, unknown>;
+        serverInfo: Implementation;
+        instructions?: string;
+      }>('initialize', initializeResultSchema, result);
+      if (!LEGACY_VERSIONS.includes(protocolVersion)) {
+        throw new McpUnsupportedVersionError(
+          [protocolVersion],
+          [requested],
+          `the server answered initialize with protocol version ${JSON.stringify(protocolVersion)}, which this client does not speak`,
+        );
+      }
+      return {
+        stamp: { era: 'legacy', protocolVersion, clientInfo: context.clientInfo, clientCapabilities: context.clientCapabilities },
+        description: { era: 'legacy', protocolVersion, supportedVersions: [], serverInfo, capabilities, instructions },
+      };
+    }),
+    tap(() => context.notify(buildNotification('notifications/initialized'))),
+  );
+}

@@ -1,0 +1,44 @@
+import { McpClientError } from './mcp-client-error.js';
+
+/**
+ * The server answered with a JSON-RPC error, or with something that is not a
+ * valid answer. For a JSON-RPC error, `code` and `data` are the server's; for
+ * a malformed answer `code` is `undefined` and `data` describes the problem.
+ */
+export class McpProtocolError extends McpClientError {
+  override name = 'McpProtocolError' as const;
+
+  constructor(
+    message: string,
+    /** The JSON-RPC error code, or `undefined` for a malformed answer. */
+    readonly code: number | undefined,
+    /** The error's `data` member, as the server sent it. */
+    readonly data?: unknown,
+    /** The method of the request that failed. */
+    readonly method?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * No protocol version both sides speak: a legacy version was named in
+ * `protocolVersions`, or the server offered only versions this client does not
+ * speak.
+ */
+export class McpUnsupportedVersionError extends McpClientError {
+  override name = 'McpUnsupportedVersionError' as const;
+
+  constructor(
+    /** The versions the other side supports. */
+    readonly supported: readonly string[],
+    /** The version or versions that were asked for. */
+    readonly requested: readonly string[],
+    message?: string,
+  ) {
+    super(
+      message ??
+        `no common protocol version: asked for ${JSON.stringify(requested)}, supported ${JSON.stringify(supported)}`,
+    );
+  }
+}

@@ -1,0 +1,67 @@
+import { McpClientError } from './mcp-client-error.js';
+
+/**
+ * The server process could not be started: the command does not exist, is not
+ * executable, or its command line holds a NUL byte (refused before anything
+ * runs).
+ */
+export class McpSpawnFailedError extends McpClientError {
+  override name = 'McpSpawnFailedError' as const;
+
+  constructor(
+    /** The command that could not be started. */
+    readonly command: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`cannot start ${JSON.stringify(command)}: ${reason}`, options);
+  }
+}
+
+/**
+ * The server process exited while the connection was open. Every call pending
+ * at that moment, and every call made later, fails with this error.
+ * `stderrTail` usually holds the server's own account of what went wrong.
+ */
+export class McpServerGoneError extends McpClientError {
+  override name = 'McpServerGoneError' as const;
+
+  constructor(
+    /** The exit code, or `null` when the process was killed by a signal. */
+    readonly exitCode: number | null,
+    /** The signal that ended the process, or `null`. */
+    readonly signal: string | null,
+    /** The last lines the server wrote to stderr, joined with newlines. */
+    readonly stderrTail: string,
+  ) {
+    const how = signal === null ? `with code ${exitCode}` : `on signal ${signal}`;
+    super(`the server exited ${how}` + (stderrTail ? `; its last words: ${JSON.stringify(stderrTail)}` : ''));
+  }
+}
+
+/** The call was made on, or was pending when, the connection was closed with `close()`. */
+export class McpTransportClosedError extends McpClientError {
+  override name = 'McpTransportClosedError' as const;
+
+  constructor(
+    /** The JSON-RPC method that was cut off, when there was one. */
+    readonly method?: string,
+  ) {
+    super(method ? `${method} failed: the connection is closed` : 'the connection is closed');
+  }
+}
+
+/** An HTTP exchange failed at the HTTP level (a status that is not a JSON-RPC answer). */
+export class McpHttpError extends McpClientError {
+  override name = 'McpHttpError' as const;
+
+  constructor(
+    /** The HTTP status code. */
+    readonly status: number,
+    /** The response body, as text (possibly cut short). */
+    readonly body: string,
+    url: string,
+  ) {
+    super(`HTTP ${status} from ${url}` + (body ? `: ${JSON.stringify(body.slice(0, 200))}` : ''));
+  }
+}

@@ -1,0 +1,65 @@
+// The public surface of rxmcp, name by name. Browser-safe: nothing here
+// imports a node-only module at load time (stdio loads child_process when it
+// first starts a server).
+
+export { McpClient } from './client/mcp-client.js';
+export type { ConnectStdioOptions } from './client/mcp-client.js';
+export type {
+  CallOptions,
+  CallToolOptions,
+  ClientOptions,
+  CompleteOptions,
+  ListOptions,
+  McpClientOptions,
+} from './client/options.js';
+
+export { StdioTransport } from './transport/stdio-transport.js';
+export type { StdioTransportOptions } from './transport/stdio-transport.js';
+export type { Transport } from './transport/transport.js';
+export { LineFramer } from './transport/line-framer.js';
+
+export { McpClientError } from './errors/mcp-client-error.js';
+export { McpCancelledError, McpInputLoopExceededError, McpTimeoutError } from './errors/call-errors.js';
+export { McpProtocolError, McpUnsupportedVersionError } from './errors/protocol-errors.js';
+export {
+  McpHttpError,
+  McpServerGoneError,
+  McpSpawnFailedError,
+  McpTransportClosedError,
+} from './errors/transport-errors.js';
+
+export { classify, decodeLine } from './protocol/jsonrpc.js';
+export type {
+  Classified,
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcResultResponse,
+  RequestId,
+} from './protocol/jsonrpc.js';
+export { LEGACY_VERSIONS, MODERN_VERSIONS } from './protocol/versions.js';
+export type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  CompletionReference,
+  ContentBlock,
+  Era,
+  GetPromptResult,
+  Implementation,
+  JsonObject,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
+  ServerCapabilities,
+  ServerDescription,
+  Tool,
+  ToolAnnotations,
+} from './protocol/types.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,159 @@
+// The result types rxmcp hands to callers. They follow the 2026-07-28 schema
+// (shared/spec) and hold the members both eras share; servers may send more,
+// and whatever else they send is kept.
+
+/** Any JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+/** The name and version an implementation reports about itself. */
+export interface Implementation {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** What a server says it can do (`tools`, `resources`, `prompts`, `logging`, …). */
+export type ServerCapabilities = JsonObject;
+
+/** What this client says it can do. */
+export interface ClientCapabilities {
+  elicitation?: { form?: JsonObject; url?: JsonObject };
+  sampling?: { context?: JsonObject; tools?: JsonObject };
+  roots?: JsonObject;
+  experimental?: Record<string, JsonObject>;
+  extensions?: Record<string, JsonObject>;
+  [key: string]: unknown;
+}
+
+/** Which protocol era a server speaks: `modern` (2026-07-28, stateless) or `legacy` (the initialize handshake). */
+export type Era = 'modern' | 'legacy';
+
+/** What the era probe learned about a server. */
+export interface ServerDescription {
+  /** `modern` (per-request metadata) or `legacy` (initialize handshake). */
+  era: Era;
+  /** The version this connection speaks. */
+  protocolVersion: string;
+  /** Every version the server named; empty for a legacy server, or for a modern one that did not say. */
+  supportedVersions: string[];
+  /** The server's self-description; `undefined` when it gave none. */
+  serverInfo: Implementation | undefined;
+  /** What the server can do; `{}` when it did not say. */
+  capabilities: ServerCapabilities;
+  /** The server's advice to a model, if any. */
+  instructions: string | undefined;
+}
+
+/** Hints a server gives about a tool's behaviour. Hints, not guarantees. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/** A tool a server offers. */
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonObject;
+  outputSchema?: JsonObject;
+  annotations?: ToolAnnotations;
+  [key: string]: unknown;
+}
+
+/** A resource a server lists. */
+export interface Resource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+/** A family of resources named by a URI template (RFC 6570). */
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+/** An argument a prompt takes. */
+export interface PromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+  [key: string]: unknown;
+}
+
+/** A prompt template a server offers. */
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  [key: string]: unknown;
+}
+
+/** One block of content: `text`, `image`, `audio`, `resource_link` or `resource`. */
+export interface ContentBlock {
+  type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+/** What a tool call produced. `isError: true` is the tool's own failure, returned as a value. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** One thing a resource URI resolved to: `text` or base64 `blob`. */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  [key: string]: unknown;
+}
+
+/** What reading a resource produced. */
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+  [key: string]: unknown;
+}
+
+/** One message of a rendered prompt. */
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+  [key: string]: unknown;
+}
+
+/** A rendered prompt: a conversation ready to put in front of a model. */
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  [key: string]: unknown;
+}
+
+/** What `complete` asks completions for: a prompt's argument or a resource template's variable. */
+export type CompletionReference = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+
+/** Completion candidates for an argument. */
+export interface CompleteResult {
+  completion: { values: string[]; total?: number; hasMore?: boolean };
+  [key: string]: unknown;
+}

@@ -1,0 +1,266 @@
+import { Subject, type Observable, type Observer } from 'rxjs';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { McpServerGoneError, McpSpawnFailedError } from '../errors/transport-errors.js';
+import { decodeLine, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
+import { cancelledNotification } from '../protocol/request.js';
+import { LineFramer } from './line-framer.js';
+import type { Transport } from './transport.js';
+
+/** How to start a server as a child process, and how to treat it. */
+export interface StdioTransportOptions {
+  /** The program to run. Run directly, never through a shell. */
+  command: string;
+  /** Its arguments, each passed as it is (no quoting, no globbing). */
+  args?: readonly string[];
+  /** Environment entries, layered over this process's environment unless `inheritEnv` is false. */
+  env?: Readonly<Record<string, string>>;
+  /** The working directory of the child. */
+  cwd?: string;
+  /** Whether the child starts from this process's environment (default true). With false it gets `env` alone. */
+  inheritEnv?: boolean;
+  /** Called with each line the server writes to stderr. */
+  onStderr?: (line: string) => void;
+  /** How long `close()` waits after closing stdin, and again after SIGTERM, before escalating (default 2000). */
+  killGraceMs?: number;
+  /** How many of the last stderr lines to keep for `McpServerGoneError.stderrTail` (default 20). */
+  stderrLines?: number;
+  /** Called with wire-level problems that were papered over, such as a stdout line that is not JSON-RPC. */
+  onWarn?: (message: string) => void;
+}
+
+/** The option names `StdioTransport` understands. */
+export const STDIO_OPTION_KEYS: readonly string[] = [
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'inheritEnv',
+  'onStderr',
+  'killGraceMs',
+  'stderrLines',
+  'onWarn',
+];
+
+const MAX_STDERR_LINE = 2000;
+
+/**
+ * Runs an MCP server as a child process and speaks newline-delimited JSON-RPC
+ * over its stdin and stdout.
+ *
+ * Nothing starts until the first message is sent. The child is spawned
+ * without a shell; `node:child_process` is loaded only then, so importing
+ * rxmcp in a browser never touches it. When the child exits, `inbound` errors
+ * with `McpServerGoneError` carrying its exit code, signal and stderr tail.
+ *
+ * @throws McpSpawnFailedError at construction, when the command, an argument,
+ *   the working directory or an environment entry holds a NUL byte.
+ * @example
+ * ```ts
+ * const transport = new StdioTransport({ command: 'node', args: ['server.js'] });
+ * const mcp = new McpClient({ transport });
+ * ```
+ */
+export class StdioTransport implements Transport {
+  private readonly inboundSubject = new Subject<JsonRpcMessage>();
+  private readonly options: StdioTransportOptions;
+  private readonly stderrTail: string[] = [];
+  private child: Promise<ChildProcessWithoutNullStreams | undefined> | undefined;
+  private closing: Promise<void> | undefined;
+  private ended = false;
+
+  readonly inbound: Observable<JsonRpcMessage> = this.inboundSubject.asObservable();
+
+  readonly outbound: Observer<JsonRpcMessage> = {
+    next: (message) => this.write(message),
+    error: () => undefined,
+    complete: () => undefined,
+  };
+
+  constructor(options: StdioTransportOptions) {
+    for (const key of Object.keys(options)) {
+      if (!STDIO_OPTION_KEYS.includes(key)) throw new McpClientError(`unknown option: ${key}`);
+    }
+    if (typeof options.command !== 'string' || options.command === '') {
+      throw new McpClientError('option command must be a non-empty string');
+    }
+    refuseNul(options);
+    this.options = options;
+  }
+
+  /** The last lines the server wrote to stderr, oldest first. */
+  get stderr(): readonly string[] {
+    return this.stderrTail;
+  }
+
+  /** The child's process id, once it has started. */
+  pid: number | undefined;
+
+  cancel(id: RequestId, reason?: string): void {
+    if (this.child && !this.closing && !this.ended) this.write(cancelledNotification(id, reason));
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private write(message: JsonRpcMessage): void {
+    if (this.closing || this.ended) return;
+    const line = JSON.stringify(message) + '\n';
+    void this.start().then((child) => {
+      if (child && !this.ended && child.stdin.writable) child.stdin.write(line);
+    });
+  }
+
+  private start(): Promise<ChildProcessWithoutNullStreams | undefined> {
+    this.child ??= this.spawn();
+    return this.child;
+  }
+
+  private async spawn(): Promise<ChildProcessWithoutNullStreams | undefined> {
+    const { spawn } = await import('node:child_process');
+    if (this.closing) return undefined;
+    const { command, args = [], cwd, env = {}, inheritEnv = true } = this.options;
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(command, [...args], {
+        cwd,
+        env: inheritEnv ? { ...process.env, ...env } : { ...env },
+        shell: false,
+        stdio: 'pipe',
+        windowsHide: true,
+      });
+    } catch (error) {
+      this.end(new McpSpawnFailedError(command, describe(error), { cause: error }));
+      return undefined;
+    }
+    this.pid = child.pid;
+    this.wire(child);
+    return child;
+  }
+
+  private wire(child: ChildProcessWithoutNullStreams): void {
+    const { command, onStderr } = this.options;
+    const stdout = new LineFramer();
+    const stderr = new LineFramer();
+    let spawned = false;
+    let exit: { code: number | null; signal: string | null } | undefined;
+
+    child.on('spawn', () => {
+      spawned = true;
+    });
+    child.on('error', (error) => {
+      if (!spawned) this.end(new McpSpawnFailedError(command, describe(error), { cause: error }));
+      else this.warn(`server process error: ${describe(error)}`);
+    });
+    // A server that dies while we write gets EPIPE here; its exit is reported by 'close'.
+    child.stdin.on('error', () => undefined);
+    child.stdout.on('data', (chunk: Uint8Array) => stdout.push(chunk).forEach((line) => this.receive(line)));
+    child.stderr.on('data', (chunk: Uint8Array) => stderr.push(chunk).forEach((line) => this.keepStderr(line, onStderr)));
+
+    const finish = (): void => {
+      stdout.end().forEach((line) => this.receive(line));
+      stderr.end().forEach((line) => this.keepStderr(line, onStderr));
+      if (this.closing) this.end();
+      else this.end(new McpServerGoneError(exit?.code ?? null, exit?.signal ?? null, this.stderrTail.join('\n')));
+    };
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // 'close' follows once stdout and stderr are drained. A grandchild that
+      // inherited the pipes can hold them open forever, so do not wait long.
+      const grace = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      }, this.options.killGraceMs ?? 2000);
+      grace.unref();
+      child.once('close', () => clearTimeout(grace));
+    });
+    child.on('close', (code, signal) => {
+      exit ??= { code, signal };
+      if (spawned) finish();
+    });
+  }
+
+  private receive(line: string): void {
+    if (this.ended) return;
+    const decoded = decodeLine(line);
+    if (decoded.kind === 'invalid') {
+      this.warn(`skipped a stdout line that is not JSON-RPC (${decoded.reason}): ${JSON.stringify(line.slice(0, 200))}`);
+      return;
+    }
+    this.inboundSubject.next(decoded.message);
+  }
+
+  private keepStderr(line: string, onStderr: ((line: string) => void) | undefined): void {
+    this.stderrTail.push(line.length > MAX_STDERR_LINE ? line.slice(0, MAX_STDERR_LINE) + '…' : line);
+    if (this.stderrTail.length > (this.options.stderrLines ?? 20)) this.stderrTail.shift();
+    if (onStderr) {
+      try {
+        onStderr(line);
+      } catch (error) {
+        this.warn(`onStderr threw: ${describe(error)}`);
+      }
+    }
+  }
+
+  private end(error?: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (error) this.inboundSubject.error(error);
+    else this.inboundSubject.complete();
+  }
+
+  private warn(message: string): void {
+    this.options.onWarn?.(message);
+  }
+
+  private async shutDown(): Promise<void> {
+    const child = await this.child;
+    if (!child || this.ended || child.exitCode !== null || child.signalCode !== null) {
+      this.end();
+      return;
+    }
+    const grace = this.options.killGraceMs ?? 2000;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin.end();
+    if (!(await settlesWithin(exited, grace))) {
+      child.kill('SIGTERM');
+      if (!(await settlesWithin(exited, grace))) {
+        child.kill('SIGKILL');
+        await settlesWithin(exited, grace);
+      }
+    }
+    this.end();
+  }
+}
+
+function refuseNul(options: StdioTransportOptions): void {
+  const { command } = options;
+  const hasNul = (value: unknown): boolean => typeof value === 'string' && value.includes('\0');
+  const where = hasNul(command)
+    ? 'the command'
+    : (options.args ?? []).some(hasNul)
+      ? 'an argument'
+      : hasNul(options.cwd)
+        ? 'the working directory'
+        : Object.entries(options.env ?? {}).some(([key, value]) => hasNul(key) || hasNul(value))
+          ? 'an environment entry'
+          : undefined;
+  if (where) throw new McpSpawnFailedError(command, `${where} contains a NUL byte`);
+}
+
+function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

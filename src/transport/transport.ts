@@ -1,0 +1,31 @@
+import type { Observable, Observer } from 'rxjs';
+import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+
+/**
+ * A wire that carries JSON-RPC messages between this client and one server.
+ *
+ * rxmcp ships `StdioTransport`; implement this interface to bring your own
+ * (a socket, a worker, a test double) and pass it as `new McpClient({ transport })`.
+ *
+ * The contract:
+ * - `inbound` is hot. It emits every well-formed JSON-RPC message the server
+ *   sends (decode with `decodeLine` or `classify`; report and skip anything
+ *   else). It errors when the wire dies (`McpServerGoneError`,
+ *   `McpSpawnFailedError`) and completes after `close()`; a subscriber that
+ *   arrives later receives that ending at once.
+ * - `outbound.next(message)` sends one message. Sending starts the wire if it
+ *   is not started yet, so constructing a transport sends nothing.
+ * - `cancel(id)` abandons one request the way the wire defines: stdio sends
+ *   `notifications/cancelled`; HTTP aborts that request's response stream.
+ * - `close()` shuts the wire down, is idempotent, and resolves once it is down.
+ */
+export interface Transport {
+  /** Every message the server sends, hot. */
+  readonly inbound: Observable<JsonRpcMessage>;
+  /** Messages to send to the server. */
+  readonly outbound: Observer<JsonRpcMessage>;
+  /** Tells the server the request with this id is abandoned. */
+  cancel(id: RequestId, reason?: string): void;
+  /** Shuts the wire down; idempotent. */
+  close(): Promise<void>;
+}
