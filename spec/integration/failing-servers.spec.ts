@@ -1,0 +1,109 @@
+import { firstValueFrom } from 'rxjs';
+import {
+  McpClient,
+  McpClientError,
+  McpServerGoneError,
+  McpSpawnFailedError,
+  McpTimeoutError,
+  McpTransportClosedError,
+  StdioTransport,
+} from '../../src/index.js';
+import { fixture, isAlive } from '../support/servers.js';
+
+describe('a server that exits mid-request', () => {
+  it('fails the pending call, and every later one, with its exit code and stderr tail', async () => {
+    const mcp = McpClient.connectStdio(fixture('crash-server.mjs'));
+    const failure = firstValueFrom(mcp.listTools());
+    await expect(failure).rejects.toBeInstanceOf(McpServerGoneError);
+    await expect(failure).rejects.toMatchObject({
+      exitCode: 3,
+      signal: null,
+      stderrTail: 'booting crash-server\nfatal: missing API key CRASH_TOKEN',
+    });
+    await expect(firstValueFrom(mcp.callTool('anything'))).rejects.toBeInstanceOf(McpServerGoneError);
+    await mcp.close();
+  });
+
+  it('keeps only the last stderrLines lines, and passes each to onStderr', async () => {
+    const lines: string[] = [];
+    const mcp = McpClient.connectStdio({ ...fixture('crash-server.mjs'), stderrLines: 1, onStderr: (line) => lines.push(line) });
+    await expect(firstValueFrom(mcp.describe())).rejects.toMatchObject({ stderrTail: 'fatal: missing API key CRASH_TOKEN' });
+    expect(lines).toEqual(['booting crash-server', 'fatal: missing API key CRASH_TOKEN']);
+    await mcp.close();
+  });
+});
+
+describe('a server that never answers', () => {
+  it('yields McpTimeoutError within the probe and request budgets', async () => {
+    const mcp = McpClient.connectStdio({ ...fixture('silent-server.mjs'), probeTimeoutMs: 100, requestTimeoutMs: 300 });
+    const started = Date.now();
+    const failure = firstValueFrom(mcp.listTools());
+    await expect(failure).rejects.toBeInstanceOf(McpTimeoutError);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await mcp.close();
+  });
+
+  it('fails pending calls with McpTransportClosedError on close()', async () => {
+    const mcp = McpClient.connectStdio({ ...fixture('silent-server.mjs'), probeTimeoutMs: 10000 });
+    const failure = firstValueFrom(mcp.describe());
+    setTimeout(() => void mcp.close(), 50);
+    await expect(failure).rejects.toBeInstanceOf(McpTransportClosedError);
+    await expect(firstValueFrom(mcp.listTools())).rejects.toBeInstanceOf(McpTransportClosedError);
+  });
+
+  it('is killed by close() when it ignores the end of stdin and SIGTERM', async () => {
+    const stderr: string[] = [];
+    const transport = new StdioTransport({ ...fixture('silent-server.mjs', '--stubborn'), killGraceMs: 200, onStderr: (l) => stderr.push(l) });
+    const mcp = new McpClient({ transport, probeTimeoutMs: 10000 });
+    const pending = firstValueFrom(mcp.describe()).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pid = transport.pid as number;
+    expect(isAlive(pid)).toBe(true);
+    await mcp.close();
+    expect(isAlive(pid)).toBe(false);
+    expect(stderr).toEqual(expect.arrayContaining(['ignoring end of stdin', 'ignoring SIGTERM']));
+    expect(await pending).toBeInstanceOf(McpTransportClosedError);
+  });
+});
+
+describe('a server with a dirty stdout', () => {
+  it('still answers every call right, reporting what it skipped', async () => {
+    const warnings: string[] = [];
+    const mcp = McpClient.connectStdio({ ...fixture('garbage-server.mjs'), probeTimeoutMs: 2000, onWarn: (w) => warnings.push(w) });
+    const description = await firstValueFrom(mcp.describe());
+    expect(description.era).toBe('legacy');
+    const results = await Promise.all(
+      ['α', 'β', 'γ', 'δ'].map((text) => firstValueFrom(mcp.callTool('echo', { text }))),
+    );
+    expect(results.map((r) => r.content[0]?.text)).toEqual(['échö α ✓', 'échö β ✓', 'échö γ ✓', 'échö δ ✓']);
+    expect(warnings.some((w) => w.includes('not JSON-RPC') && w.includes('this is not json'))).toBe(true);
+    expect(warnings.some((w) => w.includes('request 987654'))).toBe(true);
+    expect(warnings.some((w) => w.includes('request "nobody"'))).toBe(true);
+    await mcp.close();
+  });
+});
+
+describe('a command that cannot start', () => {
+  it('fails the first call and describe() with McpSpawnFailedError naming the command', async () => {
+    const mcp = McpClient.connectStdio({ command: 'rxmcp-no-such-server', args: ['--x'] });
+    const failure = firstValueFrom(mcp.describe());
+    await expect(failure).rejects.toBeInstanceOf(McpSpawnFailedError);
+    await expect(failure).rejects.toThrow(/rxmcp-no-such-server/);
+    await expect(firstValueFrom(mcp.listTools())).rejects.toBeInstanceOf(McpSpawnFailedError);
+    await mcp.close();
+  });
+
+  it.each([
+    ['the command', { command: 'node\0evil' }],
+    ['an argument', { command: 'node', args: ['ok', 'bad\0arg'] }],
+    ['an environment value', { command: 'node', env: { X: 'a\0b' } }],
+    ['an environment name', { command: 'node', env: { 'X\0Y': 'a' } }],
+    ['the working directory', { command: 'node', cwd: '/tmp\0/x' }],
+  ])('refuses a NUL byte in %s before anything starts', (_where, options) => {
+    expect(() => McpClient.connectStdio(options)).toThrow(McpSpawnFailedError);
+  });
+
+  it('is an McpClientError like every other failure', () => {
+    expect(() => McpClient.connectStdio({ command: 'a\0b' })).toThrow(McpClientError);
+  });
+});

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { LineFramer } from '../../src/index.js';
+
+const encoder = new TextEncoder();
+
+/** Feeds `bytes` to a framer cut at the given offsets, and collects the lines. */
+function frame(bytes: Uint8Array, cuts: number[]): string[] {
+  const framer = new LineFramer();
+  const lines: string[] = [];
+  let start = 0;
+  for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
+    lines.push(...framer.push(bytes.subarray(start, cut)));
+    start = cut;
+  }
+  lines.push(...framer.push(bytes.subarray(start)));
+  lines.push(...framer.end());
+  return lines;
+}
+
+describe('LineFramer', () => {
+  it('gives back the same lines however the bytes are chunked, with LF or CRLF and any UTF-8', () => {
+    const line = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((s) => !/[\r\n]/.test(s));
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (lines, eol, rawCuts) => {
+          const bytes = encoder.encode(lines.map((l) => l + eol).join(''));
+          const cuts = rawCuts.map((n) => n % (bytes.length + 1));
+          expect(frame(bytes, cuts)).toEqual(lines);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('splits a multi-byte character across chunks without mangling it', () => {
+    const bytes = encoder.encode('日本語 ✓ 🎉\n');
+    const lines = frame(bytes, [1, 2, 5, 8, 13, 14, 15]);
+    expect(lines).toEqual(['日本語 ✓ 🎉']);
+  });
+
+  it('skips blank lines and returns a last line that had no newline at end()', () => {
+    const framer = new LineFramer();
+    expect(framer.push(encoder.encode('\n\r\none\n\ntwo'))).toEqual(['one']);
+    expect(framer.end()).toEqual(['two']);
+  });
+});
