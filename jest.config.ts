@@ -4,13 +4,20 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
+  // Type errors are the typecheck script's job; here ts-jest only transpiles,
+  // to CommonJS so that jest can load it without experimental flags.
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' }, diagnostics: false }],
+    '^.+\\.ts$': [
+      'ts-jest',
+      { tsconfig: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' }, diagnostics: false },
+    ],
   },
   moduleNameMapper: {
     '^rxmcp$': '<rootDir>/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
+  testTimeout: 20000,
+  reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
 };
 
 export default config;

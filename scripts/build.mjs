@@ -1,0 +1,40 @@
+// Builds dist/: ESM (with type declarations) by tsc, CommonJS by esbuild from
+// the same sources, file for file, so a dynamic import stays a separate load
+// in both and the root entry never pulls in node-only modules.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const dist = 'dist';
+rmSync(dist, { recursive: true, force: true });
+
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+
+const sources = [];
+(function walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path);
+    else if (entry.name.endsWith('.ts')) sources.push(path);
+  }
+})('src');
+
+await build({
+  entryPoints: sources,
+  outdir: join(dist, 'cjs'),
+  outbase: 'src',
+  format: 'cjs',
+  platform: 'neutral',
+  target: 'es2022',
+  bundle: false,
+  logLevel: 'warning',
+});
+
+// The declarations serve both builds; each folder says which module kind it holds.
+for (const entry of readdirSync(join(dist, 'esm'), { recursive: true })) {
+  if (String(entry).endsWith('.d.ts')) cpSync(join(dist, 'esm', String(entry)), join(dist, 'cjs', String(entry)));
+}
+mkdirSync(join(dist, 'cjs'), { recursive: true });
+writeFileSync(join(dist, 'esm', 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
+writeFileSync(join(dist, 'cjs', 'package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');

@@ -1,0 +1,84 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+
+// These specs read the built package in dist/ (npm test builds it first), as
+// a user's bundler or Node would load it.
+
+const root = join(__dirname, '..', '..');
+const NODE_ONLY = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+
+/** The public names API.md fixes for what exists so far. */
+const CONTRACT = [
+  'McpClient',
+  'StdioTransport',
+  'McpClientError',
+  'McpTimeoutError',
+  'McpServerGoneError',
+  'McpProtocolError',
+  'McpUnsupportedVersionError',
+  'McpSpawnFailedError',
+  'McpTransportClosedError',
+  'McpCancelledError',
+  'McpInputLoopExceededError',
+  'McpHttpError',
+];
+
+/** Every module the ESM root entry loads statically, with what each imports. */
+function staticGraph(entry: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const visit = (file: string): void => {
+    if (graph.has(file)) return;
+    const source = readFileSync(file, 'utf8');
+    const specifiers = [...source.matchAll(/(?:from|^import)\s*['"]([^'"]+)['"]/gm)].map((match) => match[1] as string);
+    graph.set(file, specifiers);
+    for (const specifier of specifiers) {
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+    }
+  };
+  visit(entry);
+  return graph;
+}
+
+function node(args: string[]): string {
+  return execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+}
+
+describe('the built package', () => {
+  beforeAll(() => {
+    if (!existsSync(join(root, 'dist/esm/index.js'))) throw new Error('dist/ is missing: run npm run build (npm test does)');
+  });
+
+  it('keeps node-only modules out of the static graph of the root entry', () => {
+    const graph = staticGraph(join(root, 'dist/esm/index.js'));
+    expect(graph.size).toBeGreaterThan(5);
+    const nodeOnly = [...graph].flatMap(([file, specifiers]) =>
+      specifiers.filter((s) => NODE_ONLY.has(s)).map((s) => `${file} imports ${s}`),
+    );
+    expect(nodeOnly).toEqual([]);
+  });
+
+  it('loads child_process only when a stdio server starts', () => {
+    const probe = "console.log(process.moduleLoadList.some((m) => m.includes('child_process')))";
+    expect(node(['--input-type=module', '-e', `import 'rxmcp'; ${probe}`]).trim()).toBe('false');
+    expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('false');
+  });
+
+  it('exports the same names from ESM and CommonJS, the contract among them', () => {
+    const esm = JSON.parse(node(['--input-type=module', '-e', "import * as m from 'rxmcp'; console.log(JSON.stringify(Object.keys(m).sort()))"]));
+    const cjs = JSON.parse(node(['-e', "console.log(JSON.stringify(Object.keys(require('rxmcp')).sort()))"]));
+    expect(cjs).toEqual(esm);
+    expect(esm).toEqual(expect.arrayContaining(CONTRACT));
+  });
+
+  it('recognises its errors across the two builds', () => {
+    const script = `
+      const cjs = require('rxmcp');
+      import('rxmcp').then((esm) => {
+        const error = new cjs.McpTimeoutError('tools/call', 5);
+        console.log(error instanceof esm.McpClientError, error.name, error.method, error.timeoutMs);
+      });`;
+    expect(node(['-e', script]).trim()).toBe('true McpTimeoutError tools/call 5');
+  });
+});
