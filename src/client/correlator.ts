@@ -66,7 +66,7 @@ export class Correlator {
       let settled = false;
       this.pending.add(id);
       const answer = this.inbound$
-        .pipe(filter(isResponse), filter((response) => response.id === id), take(1), takeUntil(this.closing$))
+        .pipe(filter((message): message is JsonRpcResponse => isResponse(message) && message.id === id), take(1), takeUntil(this.closing$))
         .subscribe({
           next: (response) => {
             settled = true;

@@ -69,6 +69,9 @@ export class StdioTransport implements Transport {
   private closing: Promise<void> | undefined;
   private ended = false;
 
+  /** The child's process id, once it has started. */
+  pid: number | undefined;
+
   readonly inbound: Observable<JsonRpcMessage> = this.inboundSubject.asObservable();
 
   readonly outbound: Observer<JsonRpcMessage> = {
@@ -92,9 +95,6 @@ export class StdioTransport implements Transport {
   get stderr(): readonly string[] {
     return this.stderrTail;
   }
-
-  /** The child's process id, once it has started. */
-  pid: number | undefined;
 
   cancel(id: RequestId, reason?: string): void {
     if (this.child && !this.closing && !this.ended) this.write(cancelledNotification(id, reason));
