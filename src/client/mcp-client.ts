@@ -131,7 +131,7 @@ export class McpClient {
    */
   constructor(options: McpClientOptions) {
     for (const key of Object.keys(options)) {
-      if (key !== 'transport' && STDIO_OPTION_KEYS.includes(key) && key !== 'onWarn') {
+      if (key !== 'onWarn' && STDIO_OPTION_KEYS.includes(key)) {
         throw new McpClientError(`option ${key} configures a transport, but a ready transport was given`);
       }
     }
