@@ -98,13 +98,8 @@ export class Correlator {
     });
   }
 
-  /** Sends a notification. */
-  notify(message: JsonRpcNotification): void {
-    if (!this.closed) this.transport.outbound.next(message);
-  }
-
-  /** Answers a server's request. */
-  respond(message: JsonRpcResponse): void {
+  /** Sends a message that expects no answer: a notification, or the answer to a server's request. */
+  send(message: JsonRpcNotification | JsonRpcResponse): void {
     if (!this.closed) this.transport.outbound.next(message);
   }
 

@@ -47,6 +47,7 @@ import type {
 import { ErrorCode } from '../protocol/versions.js';
 import { STDIO_OPTION_KEYS, StdioTransport, type StdioTransportOptions } from '../transport/stdio-transport.js';
 import type { Transport } from '../transport/transport.js';
+import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
 import { guardCall } from './call-guard.js';
 import { Correlator } from './correlator.js';
@@ -61,7 +62,6 @@ import {
   type CompleteOptions,
   type ListOptions,
   type McpClientOptions,
-  refuseUnknown,
 } from './options.js';
 import { probe, type Session } from './session.js';
 
@@ -159,7 +159,7 @@ export class McpClient {
         probeTimeoutMs,
         handshakeTimeoutMs: this.requestTimeoutMs,
         request: (method, build, sendOptions) => this.correlator.request(method, build, sendOptions),
-        notify: (message) => this.correlator.notify(message),
+        notify: (message) => this.correlator.send(message),
       });
     }).pipe(shareReplay({ bufferSize: 1, refCount: true }));
   }
@@ -322,10 +322,10 @@ export class McpClient {
     this.serverRequests ??= this.correlator.serverRequests$.subscribe({
       next: (request: JsonRpcRequest) => {
         if (request.method === 'ping') {
-          this.correlator.respond({ jsonrpc: '2.0', id: request.id, result: {} });
+          this.correlator.send({ jsonrpc: '2.0', id: request.id, result: {} });
         } else {
           this.warn(`the server asked for ${JSON.stringify(request.method)}, which this client does not serve`);
-          this.correlator.respond({
+          this.correlator.send({
             jsonrpc: '2.0',
             id: request.id,
             error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` },

@@ -68,13 +68,6 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
 
 const CALL_OPTION_KEYS = ['timeoutMs', 'signal', 'meta', 'progressToken', 'refresh', 'context'];
 
-/** Throws for an option name nobody knows: a typo must not pass silently. */
-export function refuseUnknown(options: object, known: readonly string[]): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new McpClientError(`unknown option: ${key}`);
-  }
-}
-
 /** Checks the per-call options. */
 export function checkCallOptions(options: object, allowed: readonly string[]): void {
   for (const key of Object.keys(options)) {

@@ -76,7 +76,7 @@ export function classify(value: unknown): Classified {
   return { kind: 'invalid', reason: 'neither a request, a notification nor a response' };
 }
 
-function parsed<K extends 'response' | 'notification' | 'request'>(kind: K, schema: z.ZodType, value: unknown): Classified {
+function parsed(kind: 'response' | 'notification' | 'request', schema: z.ZodType, value: unknown): Classified {
   const outcome = schema.safeParse(value);
   if (outcome.success) return { kind, message: outcome.data } as Classified;
   return { kind: 'invalid', reason: `malformed ${kind}: ${outcome.error.issues.map((i) => i.message).join('; ')}` };

@@ -6,6 +6,7 @@ import { decodeLine, type JsonRpcMessage, type RequestId } from '../protocol/jso
 import { cancelledNotification } from '../protocol/request.js';
 import { LineFramer } from './line-framer.js';
 import type { Transport } from './transport.js';
+import { refuseUnknown } from '../util/refuse-unknown.js';
 
 /** How to start a server as a child process, and how to treat it. */
 export interface StdioTransportOptions {
@@ -81,9 +82,7 @@ export class StdioTransport implements Transport {
   };
 
   constructor(options: StdioTransportOptions) {
-    for (const key of Object.keys(options)) {
-      if (!STDIO_OPTION_KEYS.includes(key)) throw new McpClientError(`unknown option: ${key}`);
-    }
+    refuseUnknown(options, STDIO_OPTION_KEYS);
     if (typeof options.command !== 'string' || options.command === '') {
       throw new McpClientError('option command must be a non-empty string');
     }
