@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
-import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { buildRequest } from '../protocol/request.js';
 import {
   callToolResultSchema,
@@ -51,10 +51,13 @@ import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
 import { guardCall } from './call-guard.js';
 import { Correlator } from './correlator.js';
+import { capabilitiesOf, type InputHooks } from './input-hooks.js';
+import { INPUT_METHODS, runInputLoop } from './input-loop.js';
 import {
   type CallOptions,
   type CallToolOptions,
   checkCallOptions,
+  checkCount,
   checkDuration,
   checkVersions,
   CLIENT_OPTION_KEYS,
@@ -63,6 +66,7 @@ import {
   type ListOptions,
   type McpClientOptions,
 } from './options.js';
+import { serveServerRequests } from './server-requests.js';
 import { probe, type Session } from './session.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
@@ -122,6 +126,8 @@ export class McpClient {
   private readonly session$: Observable<Session>;
   private readonly requestTimeoutMs: number;
   private readonly warn: (message: string) => void;
+  private readonly hooks: InputHooks;
+  private readonly maxInputRounds: number;
   private serverRequests: Subscription | undefined;
   private closing: Promise<void> | undefined;
 
@@ -142,7 +148,14 @@ export class McpClient {
     this.requestTimeoutMs = checkDuration('requestTimeoutMs', options.requestTimeoutMs, 60000);
     this.warn = options.onWarn ?? (() => undefined);
     this.transport = options.transport;
-    this.declaredCapabilities = options.clientCapabilities ?? {};
+    for (const hook of ['onElicit', 'onSample', 'onListRoots', 'onWarn'] as const) {
+      if (options[hook] !== undefined && typeof options[hook] !== 'function') {
+        throw new McpClientError(`option ${hook} must be a function`);
+      }
+    }
+    this.hooks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
+    this.declaredCapabilities = options.clientCapabilities ?? capabilitiesOf(this.hooks);
+    this.maxInputRounds = checkCount('maxInputRounds', options.maxInputRounds, 8);
     this.correlator = new Correlator(this.transport, this.warn);
     this.notifications$ = this.correlator.notifications$;
 
@@ -151,7 +164,14 @@ export class McpClient {
     // abandoned rather than left running; a verdict once reached is kept for
     // the life of the connection, and a failed probe is not kept at all.
     this.session$ = defer(() => {
-      this.answerServerRequests();
+      this.serverRequests ??= serveServerRequests({
+        requests$: this.correlator.serverRequests$,
+        notifications$: this.correlator.notifications$,
+        send: (message) => this.correlator.send(message),
+        hooks: this.hooks,
+        declared: this.declaredCapabilities,
+        warn: this.warn,
+      });
       return probe({
         versions,
         clientInfo,
@@ -287,10 +307,14 @@ export class McpClient {
     meta: Record<string, unknown> | undefined,
     schema: z.ZodType,
   ): Observable<T> {
-    return this.correlator
-      .request(method, (id) => buildRequest(id, method, params, session.stamp, meta))
-      .pipe(map((result) => stripBookkeeping(checkResult<Record<string, unknown>>(method, schema, finalResult(method, result))) as T));
+    const once = (extra: Record<string, unknown>): Observable<Record<string, unknown>> =>
+      this.correlator.request(method, (id) => buildRequest(id, method, { ...params, ...extra }, session.stamp, meta));
+    const answer = INPUT_METHODS.includes(method)
+      ? runInputLoop({ method, send: once, hooks: this.hooks, maxInputRounds: this.maxInputRounds, warn: this.warn })
+      : once({});
+    return answer.pipe(map((result) => stripBookkeeping(checkResult<Record<string, unknown>>(method, schema, finalResult(method, result))) as T));
   }
+
 
   private list<T>(method: string, key: string, item: z.ZodType, options: ListOptions): Observable<T[]> {
     const schema = pageSchema(key, item);
@@ -314,27 +338,6 @@ export class McpClient {
       );
     });
   }
-
-  // A legacy server may ask the client things; until hooks exist, the client
-  // answers ping and says "method not found" to the rest rather than leaving
-  // the server waiting.
-  private answerServerRequests(): void {
-    this.serverRequests ??= this.correlator.serverRequests$.subscribe({
-      next: (request: JsonRpcRequest) => {
-        if (request.method === 'ping') {
-          this.correlator.send({ jsonrpc: '2.0', id: request.id, result: {} });
-        } else {
-          this.warn(`the server asked for ${JSON.stringify(request.method)}, which this client does not serve`);
-          this.correlator.send({
-            jsonrpc: '2.0',
-            id: request.id,
-            error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` },
-          });
-        }
-      },
-      error: () => undefined,
-    });
-  }
 }
 
 /** A result that is final, or an error saying why it is not. */
@@ -343,7 +346,7 @@ function finalResult(method: string, result: Record<string, unknown>): Record<st
   if (type === 'complete') return result;
   if (type === 'input_required') {
     throw new McpProtocolError(
-      `${method} asked for client input (input_required), which this client does not answer yet`,
+      `${method} answered input_required, which only tools/call, resources/read and prompts/get may`,
       undefined,
       { resultType: type },
       method,

@@ -3,6 +3,7 @@ import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import type { ClientCapabilities } from '../protocol/types.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
+import type { InputHook } from './input-hooks.js';
 
 /** Options of the client itself, whatever the transport. */
 export interface ClientOptions {
@@ -16,8 +17,16 @@ export interface ClientOptions {
   probeTimeoutMs?: number;
   /** Default budget of every call, overridable per call (default 60000; 0 = none). */
   requestTimeoutMs?: number;
-  /** The capabilities to declare to servers (default `{}`). */
+  /** The capabilities to declare to servers, overriding those derived from the hooks. */
   clientCapabilities?: ClientCapabilities;
+  /** Answers elicitation questions (form mode). Setting it declares the elicitation capability. */
+  onElicit?: InputHook;
+  /** Answers sampling requests. Setting it declares the sampling capability. */
+  onSample?: InputHook;
+  /** Answers roots listings. Setting it declares the roots capability. */
+  onListRoots?: InputHook;
+  /** How many times one call may be retried with answers before `McpInputLoopExceededError` (default 8). */
+  maxInputRounds?: number;
   /** Called with problems the client papered over: a late answer dropped, a line that was not JSON-RPC, … */
   onWarn?: (message: string) => void;
 }
@@ -63,6 +72,10 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'probeTimeoutMs',
   'requestTimeoutMs',
   'clientCapabilities',
+  'onElicit',
+  'onSample',
+  'onListRoots',
+  'maxInputRounds',
   'onWarn',
 ];
 
@@ -111,6 +124,15 @@ export function checkDuration(name: string, value: unknown, fallback: number): n
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new McpClientError(`option ${name} must be a number of milliseconds, 0 or more; got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** Validates a count option: a whole number, 0 or more. */
+export function checkCount(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new McpClientError(`option ${name} must be a whole number, 0 or more; got ${JSON.stringify(value)}`);
   }
   return value;
 }

@@ -1,0 +1,128 @@
+import { catchError, defaultIfEmpty, defer, from, isObservable, map, type Observable, of, take } from 'rxjs';
+import { z } from 'zod';
+import type { ClientCapabilities } from '../protocol/types.js';
+
+/** A question a server asks the client: an elicitation, a sampling request or a roots listing. */
+export interface InputRequest {
+  /** `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+  method: string;
+  /** The request's params, as the server sent them. */
+  params: Record<string, unknown>;
+}
+
+/**
+ * Answers one server question with the body of the matching result
+ * (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`): directly, as a
+ * Promise, or as an Observable whose first value is the answer. Throwing,
+ * rejecting, erroring, completing empty or answering with something that is
+ * not an object declines. When the call that asked is cancelled, the
+ * Observable is unsubscribed.
+ */
+export type InputHook = (request: InputRequest) => unknown;
+
+/** The hooks a client serves server questions with. Which are set is what the client declares. */
+export interface InputHooks {
+  /** Answers `elicitation/create` (form mode) with an `ElicitResult`. */
+  onElicit?: InputHook;
+  /** Answers `sampling/createMessage` with a `CreateMessageResult`. */
+  onSample?: InputHook;
+  /** Answers `roots/list` with a `ListRootsResult`. */
+  onListRoots?: InputHook;
+}
+
+interface Kind {
+  hook: keyof InputHooks;
+  capability: 'elicitation' | 'sampling' | 'roots';
+  /** What the client answers when it declines; `undefined` where the protocol has no decline shape. */
+  decline: Record<string, unknown> | undefined;
+  /** The shape a hook's answer must have. */
+  result: z.ZodType;
+  /** Whether the request must carry params. */
+  needsParams: boolean;
+}
+
+const KINDS: Record<string, Kind> = {
+  'elicitation/create': {
+    hook: 'onElicit',
+    capability: 'elicitation',
+    decline: { action: 'decline' },
+    result: z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() }),
+    needsParams: true,
+  },
+  'sampling/createMessage': {
+    hook: 'onSample',
+    capability: 'sampling',
+    // Sampling has no "no" answer: a declined question is left out of inputResponses.
+    decline: undefined,
+    result: z.looseObject({ role: z.string(), content: z.unknown(), model: z.string() }),
+    needsParams: true,
+  },
+  'roots/list': {
+    hook: 'onListRoots',
+    capability: 'roots',
+    decline: { roots: [] },
+    result: z.looseObject({ roots: z.array(z.looseObject({ uri: z.string() })) }),
+    needsParams: false,
+  },
+};
+
+/** The capabilities the set hooks amount to: elicitation is declared form-mode only. */
+export function capabilitiesOf(hooks: InputHooks): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (hooks.onElicit) capabilities.elicitation = { form: {} };
+  if (hooks.onSample) capabilities.sampling = {};
+  if (hooks.onListRoots) capabilities.roots = {};
+  return capabilities;
+}
+
+/** The capability a server question needs, or `undefined` for a method this client does not serve. */
+export function capabilityFor(method: string): Kind['capability'] | undefined {
+  return KINDS[method]?.capability;
+}
+
+/**
+ * Asks the matching hook one question and emits exactly one value: the
+ * answer, the decline shape, or `undefined` (declined with no shape). Never
+ * errors; every way of declining other than an unset hook is reported
+ * through `warn`.
+ */
+export function askHook(
+  request: { method?: unknown; params?: unknown },
+  hooks: InputHooks,
+  warn: (message: string) => void,
+  label: string,
+): Observable<Record<string, unknown> | undefined> {
+  const kind = typeof request.method === 'string' ? KINDS[request.method] : undefined;
+  if (!kind) {
+    warn(`declined ${label}: unknown input method ${JSON.stringify(request.method)}`);
+    return of(undefined);
+  }
+  const params = request.params ?? (kind.needsParams ? undefined : {});
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    warn(`declined ${label}: ${request.method as string} came without params`);
+    return of(kind.decline);
+  }
+  const hook = hooks[kind.hook];
+  if (!hook) return of(kind.decline);
+  return defer(() => {
+    const answer = hook({ method: request.method as string, params: params as Record<string, unknown> });
+    return isObservable(answer) || isThenable(answer) ? from(answer) : of(answer);
+  }).pipe(
+    take(1),
+    map((answer) => {
+      const checked = kind.result.safeParse(answer);
+      if (checked.success) return checked.data as Record<string, unknown>;
+      warn(`declined ${label}: ${kind.hook} answered with something that is not a valid ${request.method as string} result`);
+      return kind.decline;
+    }),
+    defaultIfEmpty(kind.decline),
+    catchError((error: unknown) => {
+      warn(`declined ${label}: ${kind.hook} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return of(kind.decline);
+    }),
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
