@@ -4,6 +4,9 @@
 
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectStdioOptions } from './client/mcp-client.js';
+export { InputBroker } from './client/input-broker.js';
+export type { InputBrokerOptions, PendingQuestion } from './client/input-broker.js';
+export type { InputHook, InputHooks, InputRequest } from './client/input-hooks.js';
 export type {
   CallOptions,
   CallToolOptions,

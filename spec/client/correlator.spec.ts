@@ -100,13 +100,13 @@ describe('requests from a legacy server', () => {
     const mcp = connect(transport, warnings);
     await firstValueFrom(mcp.describe());
     transport.push({ jsonrpc: '2.0', id: 'srv-1', method: 'ping' });
-    transport.push({ jsonrpc: '2.0', id: 'srv-2', method: 'sampling/createMessage', params: {} });
+    transport.push({ jsonrpc: '2.0', id: 'srv-2', method: 'tasks/list', params: {} });
     await new Promise((resolve) => setTimeout(resolve, 5));
     const answers = transport.sent.filter((m) => 'id' in m && String(m.id).startsWith('srv-'));
     expect(answers).toEqual([
       { jsonrpc: '2.0', id: 'srv-1', result: {} },
-      { jsonrpc: '2.0', id: 'srv-2', error: { code: -32601, message: 'Method not found: sampling/createMessage' } },
+      { jsonrpc: '2.0', id: 'srv-2', error: { code: -32601, message: 'Method not found: tasks/list' } },
     ]);
-    expect(warnings).toEqual(['the server asked for "sampling/createMessage", which this client does not serve']);
+    expect(warnings).toEqual(['the server asked for "tasks/list", which this client does not serve']);
   });
 });

@@ -60,9 +60,10 @@ describe('against the SDK v2 fixture (modern era)', () => {
     expect(tools.map((tool) => tool.name)).toEqual([
       'echo', 'add', 'fail', 'sleep', 'image', 'environment',
       ...Array.from({ length: 12 }, (_, n) => `item-${String(n).padStart(2, '0')}`),
+      'deploy', 'two-questions', 'state-only', 'nag', 'conversation', 'roots',
     ]);
     const pages = wire.requests('tools/list');
-    expect(pages.map((request) => request.params?.cursor)).toEqual([undefined, '5', '10', '15']);
+    expect(pages.map((request) => request.params?.cursor)).toEqual([undefined, '5', '10', '15', '20']);
   });
 
   it('stamps every request with the modern _meta', async () => {
