@@ -216,6 +216,8 @@ export class McpClient {
   /**
    * Calls a tool. A tool that fails reports `isError: true` in its result,
    * which is returned as a value; only protocol and transport failures error.
+   * A server that asks for input first is answered through the hooks, and the
+   * final result comes back however many rounds it took.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
     const { progressToken, meta } = options;
@@ -314,7 +316,6 @@ export class McpClient {
       : once({});
     return answer.pipe(map((result) => stripBookkeeping(checkResult<Record<string, unknown>>(method, schema, finalResult(method, result))) as T));
   }
-
 
   private list<T>(method: string, key: string, item: z.ZodType, options: ListOptions): Observable<T[]> {
     const schema = pageSchema(key, item);
