@@ -53,6 +53,10 @@ export type {
   GetPromptResult,
   Implementation,
   JsonObject,
+  ListenFilter,
+  LoggingLevel,
+  LogMessage,
+  ProgressEvent,
   Prompt,
   PromptArgument,
   PromptMessage,
@@ -64,5 +68,6 @@ export type {
   ServerDescription,
   Tool,
   ToolAnnotations,
+  ToolProgress,
 } from './protocol/types.js';
 export { VERSION } from './version.js';

@@ -1,45 +1,9 @@
-import { firstValueFrom, lastValueFrom, type Observable, type Observer, Subject } from 'rxjs';
+import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { tmpdir } from 'node:os';
 import { realpathSync } from 'node:fs';
-import {
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-  McpCancelledError,
-  McpClient,
-  McpProtocolError,
-  McpTimeoutError,
-  type RequestId,
-  StdioTransport,
-  type Transport,
-} from '../../src/index.js';
+import { McpCancelledError, McpClient, McpProtocolError, McpTimeoutError, StdioTransport } from '../../src/index.js';
+import { RecordingTransport } from '../support/recording-transport.js';
 import { eventually, isAlive, modernServer } from '../support/servers.js';
-
-/** Wraps a real transport and records what the client sends through it. */
-class RecordingTransport implements Transport {
-  readonly sent: JsonRpcMessage[] = [];
-  readonly cancelled: RequestId[] = [];
-  readonly inbound: Observable<JsonRpcMessage>;
-  readonly outbound: Observer<JsonRpcMessage>;
-  constructor(private readonly inner: Transport) {
-    this.inbound = inner.inbound;
-    const outbound = new Subject<JsonRpcMessage>();
-    outbound.subscribe((message) => {
-      this.sent.push(message);
-      inner.outbound.next(message);
-    });
-    this.outbound = outbound;
-  }
-  requests(method: string): JsonRpcRequest[] {
-    return this.sent.filter((m): m is JsonRpcRequest => 'id' in m && 'method' in m && m.method === method);
-  }
-  cancel(id: RequestId, reason?: string): void {
-    this.cancelled.push(id);
-    this.inner.cancel(id, reason);
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
 
 describe('against the SDK v2 fixture (modern era)', () => {
   const stderr: string[] = [];
@@ -61,9 +25,10 @@ describe('against the SDK v2 fixture (modern era)', () => {
       'echo', 'add', 'fail', 'sleep', 'image', 'environment',
       ...Array.from({ length: 12 }, (_, n) => `item-${String(n).padStart(2, '0')}`),
       'deploy', 'two-questions', 'state-only', 'nag', 'conversation', 'roots',
+      'count', 'add-tool', 'edit-readme',
     ]);
     const pages = wire.requests('tools/list');
-    expect(pages.map((request) => request.params?.cursor)).toEqual([undefined, '5', '10', '15', '20']);
+    expect(pages.map((request) => request.params?.cursor)).toEqual([undefined, '5', '10', '15', '20', '25']);
   });
 
   it('stamps every request with the modern _meta', async () => {

@@ -3,6 +3,8 @@ import {
   defer,
   EMPTY,
   expand,
+  filter,
+  finalize,
   map,
   mergeMap,
   type Observable,
@@ -14,10 +16,9 @@ import {
   throwError,
 } from 'rxjs';
 import type { z } from 'zod';
-import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
-import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildRequest } from '../protocol/request.js';
 import {
   callToolResultSchema,
@@ -30,13 +31,15 @@ import {
   resourceTemplateSchema,
   toolSchema,
 } from '../protocol/schemas.js';
-import { checkResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
 import type {
   CallToolResult,
   ClientCapabilities,
   CompleteResult,
   CompletionReference,
   GetPromptResult,
+  ListenFilter,
+  LogMessage,
+  ProgressEvent,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -49,25 +52,27 @@ import { STDIO_OPTION_KEYS, StdioTransport, type StdioTransportOptions } from '.
 import type { Transport } from '../transport/transport.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
-import { guardCall } from './call-guard.js';
+import { ResultCache } from './cache.js';
+import { runCall } from './call-pipeline.js';
+import { type CallBounds, guardCall } from './call-guard.js';
 import { Correlator } from './correlator.js';
-import { capabilitiesOf, type InputHooks } from './input-hooks.js';
-import { INPUT_METHODS, runInputLoop } from './input-loop.js';
+import { listenLegacy, listenModern, ResourceSubscriptions } from './listen.js';
 import {
   type CallOptions,
   type CallToolOptions,
   checkCallOptions,
-  checkCount,
   checkDuration,
-  checkVersions,
   CLIENT_OPTION_KEYS,
   type ClientOptions,
   type CompleteOptions,
   type ListOptions,
   type McpClientOptions,
+  resolveOptions,
+  type Settings,
 } from './options.js';
 import { serveServerRequests } from './server-requests.js';
 import { probe, type Session } from './session.js';
+import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
 export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {}
@@ -118,17 +123,23 @@ export class McpClient {
   /** Every notification the server sends, hot: subscribers see what arrives after they subscribe. Completes on `close()`. */
   readonly notifications$: Observable<JsonRpcNotification>;
 
+  /** Every progress report (`notifications/progress`), hot. Reports arrive before the answer they belong to. */
+  readonly progress$: Observable<ProgressEvent>;
+
+  /** Every log message (`notifications/message`), hot. A modern server sends them only with `logLevel` set. */
+  readonly log$: Observable<LogMessage>;
+
   /** The capabilities this client declares to servers. */
   readonly declaredCapabilities: ClientCapabilities;
 
   private readonly transport: Transport;
+  private readonly settings: Settings;
   private readonly correlator: Correlator;
   private readonly session$: Observable<Session>;
-  private readonly requestTimeoutMs: number;
-  private readonly warn: (message: string) => void;
-  private readonly hooks: InputHooks;
-  private readonly maxInputRounds: number;
-  private serverRequests: Subscription | undefined;
+  private readonly cache = new ResultCache();
+  private readonly tokens = new ProgressTokens();
+  private readonly resourceSubscriptions = new ResourceSubscriptions();
+  private watching: Subscription | undefined;
   private closing: Promise<void> | undefined;
 
   /**
@@ -136,48 +147,24 @@ export class McpClient {
    * @throws McpUnsupportedVersionError when `protocolVersions` names a version this client does not speak.
    */
   constructor(options: McpClientOptions) {
-    for (const key of Object.keys(options)) {
-      if (key !== 'onWarn' && STDIO_OPTION_KEYS.includes(key)) {
-        throw new McpClientError(`option ${key} configures a transport, but a ready transport was given`);
-      }
-    }
-    refuseUnknown(options, [...CLIENT_OPTION_KEYS, 'transport']);
-    if (!options.transport) throw new McpClientError('option transport is required (or use McpClient.connectStdio)');
-    const versions = checkVersions(options.protocolVersions);
-    const probeTimeoutMs = checkDuration('probeTimeoutMs', options.probeTimeoutMs, 5000);
-    this.requestTimeoutMs = checkDuration('requestTimeoutMs', options.requestTimeoutMs, 60000);
-    this.warn = options.onWarn ?? (() => undefined);
+    const settings = resolveOptions(options, STDIO_OPTION_KEYS, VERSION);
+    this.settings = settings;
     this.transport = options.transport;
-    for (const hook of ['onElicit', 'onSample', 'onListRoots', 'onWarn'] as const) {
-      if (options[hook] !== undefined && typeof options[hook] !== 'function') {
-        throw new McpClientError(`option ${hook} must be a function`);
-      }
-    }
-    this.hooks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
-    this.declaredCapabilities = options.clientCapabilities ?? capabilitiesOf(this.hooks);
-    this.maxInputRounds = checkCount('maxInputRounds', options.maxInputRounds, 8);
-    this.correlator = new Correlator(this.transport, this.warn);
+    this.declaredCapabilities = settings.declaredCapabilities;
+    this.correlator = new Correlator(this.transport, settings.warn);
     this.notifications$ = this.correlator.notifications$;
+    this.progress$ = progressOf(this.notifications$);
+    this.log$ = logOf(this.notifications$);
 
-    const clientInfo = { name: options.clientName ?? 'rxmcp', version: options.clientVersion ?? VERSION };
     // refCount: while nobody waits for the verdict, an unfinished probe is
     // abandoned rather than left running; a verdict once reached is kept for
     // the life of the connection, and a failed probe is not kept at all.
     this.session$ = defer(() => {
-      this.serverRequests ??= serveServerRequests({
-        requests$: this.correlator.serverRequests$,
-        notifications$: this.correlator.notifications$,
-        send: (message) => this.correlator.send(message),
-        hooks: this.hooks,
-        declared: this.declaredCapabilities,
-        warn: this.warn,
-      });
+      this.watch();
       return probe({
-        versions,
-        clientInfo,
-        clientCapabilities: this.declaredCapabilities,
-        probeTimeoutMs,
-        handshakeTimeoutMs: this.requestTimeoutMs,
+        ...settings,
+        clientCapabilities: settings.declaredCapabilities,
+        handshakeTimeoutMs: settings.requestTimeoutMs,
         request: (method, build, sendOptions) => this.correlator.request(method, build, sendOptions),
         notify: (message) => this.correlator.send(message),
       });
@@ -220,12 +207,26 @@ export class McpClient {
    * final result comes back however many rounds it took.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
-    const { progressToken, meta } = options;
-    const withToken = progressToken === undefined ? meta : { ...meta, progressToken };
-    return this.run('tools/call', options, [...CALL, 'progressToken'], (session) =>
-      this.send<CallToolResult>(session, 'tools/call', { name, arguments: args }, withToken, callToolResultSchema),
-    );
+    const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta } = options;
+    const allowed = [...CALL, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs'];
+    checkCallOptions(options, allowed);
+    checkDuration('maxTotalTimeoutMs', maxTotalTimeoutMs, 0);
+    return defer(() => {
+      // A token of our own when the caller gave none but progress is wanted.
+      const wantsToken = (toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress;
+      const minted = progressToken === undefined && wantsToken ? this.tokens.mint(toolCallId ?? '') : undefined;
+      const token = progressToken ?? minted;
+      const activity$ = resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined;
+      return this.run<CallToolResult>(
+        'tools/call',
+        options,
+        allowed,
+        (session) => this.send<CallToolResult>(session, 'tools/call', { name, arguments: args }, token === undefined ? meta : { ...meta, progressToken: token }, callToolResultSchema),
+        { activity$, maxTotalTimeoutMs },
+      ).pipe(finalize(() => minted !== undefined && this.tokens.release(minted)));
+    });
   }
+
 
   /** Reads a resource by URI. */
   readResource(uri: string, options: CallOptions = {}): Observable<ReadResourceResult> {
@@ -270,6 +271,35 @@ export class McpClient {
   }
 
   /**
+   * Listens for change notifications: tools, prompts or resources lists that
+   * changed, and updates of the resources named. Modern servers: one
+   * `subscriptions/listen` request that stays open (unsubscribing closes it;
+   * a server that ends it completes the Observable). Legacy servers: the
+   * session's own notifications, with `resources/subscribe` for the URIs.
+   * No timeout applies unless `timeoutMs` is given.
+   *
+   * @example
+   * ```ts
+   * mcp.listen({ toolsListChanged: true })
+   *   .pipe(switchMap(() => mcp.listTools({ refresh: true })))
+   *   .subscribe((tools) => render(tools));
+   * ```
+   */
+  listen(wanted: ListenFilter, options: CallOptions = {}): Observable<JsonRpcNotification> {
+    refuseUnknown(wanted, ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions']);
+    const context = {
+      notifications$: this.notifications$,
+      request: (method: string, build: (id: RequestId) => JsonRpcRequest) => this.correlator.request(method, build),
+      warn: this.settings.warn,
+    };
+    return this.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL, (session) =>
+      session.description.era === 'modern'
+        ? listenModern(context, session.stamp, wanted)
+        : listenLegacy(context, session.stamp, wanted, this.resourceSubscriptions),
+    );
+  }
+
+  /**
    * Closes the connection: every pending call fails with
    * `McpTransportClosedError`, `notifications$` completes, and the transport
    * shuts down (for stdio: stdin closed, then SIGTERM and SIGKILL after
@@ -278,7 +308,8 @@ export class McpClient {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.correlator.close();
-      this.serverRequests?.unsubscribe();
+      this.watching?.unsubscribe();
+      this.cache.clear();
       await this.transport.close();
     })();
     return this.closing;
@@ -289,9 +320,10 @@ export class McpClient {
     options: CallOptions,
     allowed: readonly string[],
     body: (session: Session) => Observable<T> | T[],
+    bounds: Omit<CallBounds, 'timeoutMs' | 'signal'> = {},
   ): Observable<T> {
     checkCallOptions(options, allowed);
-    const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, this.requestTimeoutMs);
+    const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, this.settings.requestTimeoutMs);
     return defer(() =>
       this.closing
         ? throwError(() => new McpTransportClosedError(method))
@@ -299,8 +331,9 @@ export class McpClient {
             take(1),
             mergeMap((session) => body(session)),
           ),
-    ).pipe(guardCall(method, timeoutMs, options.signal));
+    ).pipe(guardCall(method, { timeoutMs, signal: options.signal, ...bounds }));
   }
+
 
   private send<T>(
     session: Session,
@@ -308,21 +341,20 @@ export class McpClient {
     params: Record<string, unknown> | undefined,
     meta: Record<string, unknown> | undefined,
     schema: z.ZodType,
+    refresh = false,
   ): Observable<T> {
-    const once = (extra: Record<string, unknown>): Observable<Record<string, unknown>> =>
-      this.correlator.request(method, (id) => buildRequest(id, method, { ...params, ...extra }, session.stamp, meta));
-    const answer = INPUT_METHODS.includes(method)
-      ? runInputLoop({ method, send: once, hooks: this.hooks, maxInputRounds: this.maxInputRounds, warn: this.warn })
-      : once({});
-    return answer.pipe(map((result) => stripBookkeeping(checkResult<Record<string, unknown>>(method, schema, finalResult(method, result))) as T));
+    return runCall<T>({ correlator: this.correlator, cache: this.cache, settings: this.settings }, session, { method, params, meta, schema, refresh });
   }
+
+
 
   private list<T>(method: string, key: string, item: z.ZodType, options: ListOptions): Observable<T[]> {
     const schema = pageSchema(key, item);
+    if (options.refresh) this.cache.dropMethod(method);
     return this.run(method, options, LIST, (session) => {
       const seen = new Set<string>();
       const page = (cursor?: string): Observable<Record<string, unknown>> =>
-        this.send(session, method, cursor === undefined ? undefined : { cursor }, options.meta, schema);
+        this.send(session, method, cursor === undefined ? undefined : { cursor }, options.meta, schema, options.refresh === true);
       return page().pipe(
         expand((result) => {
           const next = result.nextCursor as string | undefined;
@@ -339,19 +371,20 @@ export class McpClient {
       );
     });
   }
-}
 
-/** A result that is final, or an error saying why it is not. */
-function finalResult(method: string, result: Record<string, unknown>): Record<string, unknown> {
-  const type = resultTypeOf(result);
-  if (type === 'complete') return result;
-  if (type === 'input_required') {
-    throw new McpProtocolError(
-      `${method} answered input_required, which only tools/call, resources/read and prompts/get may`,
-      undefined,
-      { resultType: type },
-      method,
-    );
+  // Started with the first call: answers a legacy server's questions, and
+  // feeds onLog, onProgress and cache invalidation from the notifications.
+  private watch(): void {
+    if (this.watching) return;
+    const { hooks, declaredCapabilities, onLog, onProgress, warn } = this.settings;
+    this.watching = serveServerRequests({
+      requests$: this.correlator.serverRequests$,
+      notifications$: this.notifications$,
+      send: (message) => this.correlator.send(message),
+      hooks,
+      declared: declaredCapabilities,
+      warn,
+    });
+    this.watching.add(watchNotifications({ notifications$: this.notifications$, cache: this.cache, tokens: this.tokens, onLog, onProgress, warn }));
   }
-  throw new McpProtocolError(`${method} answered with unknown resultType ${JSON.stringify(type)}`, undefined, { resultType: type }, method);
 }

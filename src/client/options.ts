@@ -1,9 +1,10 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
+import { refuseUnknown } from '../util/refuse-unknown.js';
 import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
-import type { ClientCapabilities } from '../protocol/types.js';
+import type { ClientCapabilities, LoggingLevel, LogMessage, ToolProgress } from '../protocol/types.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
-import type { InputHook } from './input-hooks.js';
+import { capabilitiesOf, type InputHook, type InputHooks } from './input-hooks.js';
 
 /** Options of the client itself, whatever the transport. */
 export interface ClientOptions {
@@ -27,6 +28,20 @@ export interface ClientOptions {
   onListRoots?: InputHook;
   /** How many times one call may be retried with answers before `McpInputLoopExceededError` (default 8). */
   maxInputRounds?: number;
+  /**
+   * The least severe log messages wanted. Modern requests carry it in `_meta`
+   * (without it a modern server sends no log messages at all); a legacy server
+   * that offers logging is sent `logging/setLevel` once after the handshake.
+   */
+  logLevel?: LoggingLevel;
+  /** Called with each log message the server sends. */
+  onLog?: (message: LogMessage) => void;
+  /**
+   * Called with progress reports for tool calls made with a `toolCallId`
+   * (the LLM bridge does): the client mints a progress token for each such
+   * call and attributes reports by it, dropping late and foreign ones.
+   */
+  onProgress?: (progress: ToolProgress) => void;
   /** Called with problems the client papered over: a late answer dropped, a line that was not JSON-RPC, … */
   onWarn?: (message: string) => void;
 }
@@ -51,6 +66,12 @@ export interface CallOptions {
 export interface CallToolOptions extends CallOptions {
   /** Asks the server for `notifications/progress` quoting this token. */
   progressToken?: string | number;
+  /** The model's id for this call; with `onProgress` set, its progress is reported under this id. */
+  toolCallId?: string;
+  /** Restart the `timeoutMs` clock at every progress report for this call. */
+  resetTimeoutOnProgress?: boolean;
+  /** A hard cap on the whole call, progress or not (with `resetTimeoutOnProgress`). */
+  maxTotalTimeoutMs?: number;
 }
 
 /** Options of the list calls. */
@@ -76,10 +97,17 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'onSample',
   'onListRoots',
   'maxInputRounds',
+  'logLevel',
+  'onLog',
+  'onProgress',
   'onWarn',
 ];
 
-const CALL_OPTION_KEYS = ['timeoutMs', 'signal', 'meta', 'progressToken', 'refresh', 'context'];
+const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+const FUNCTION_OPTIONS = ['onElicit', 'onSample', 'onListRoots', 'onLog', 'onProgress', 'onWarn'] as const;
+
+const CALL_OPTION_KEYS = ['timeoutMs', 'signal', 'meta', 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'refresh', 'context'];
 
 /** Checks the per-call options. */
 export function checkCallOptions(options: object, allowed: readonly string[]): void {
@@ -135,4 +163,55 @@ export function checkCount(name: string, value: unknown, fallback: number): numb
     throw new McpClientError(`option ${name} must be a whole number, 0 or more; got ${JSON.stringify(value)}`);
   }
   return value;
+}
+
+/** The client's options, checked and with their defaults filled in. */
+export interface Settings {
+  versions: readonly string[];
+  clientInfo: { name: string; version: string };
+  probeTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxInputRounds: number;
+  hooks: InputHooks;
+  declaredCapabilities: ClientCapabilities;
+  logLevel: LoggingLevel | undefined;
+  onLog: ((message: LogMessage) => void) | undefined;
+  onProgress: ((progress: ToolProgress) => void) | undefined;
+  warn: (message: string) => void;
+}
+
+/**
+ * Checks `new McpClient(...)`'s options and fills in the defaults.
+ *
+ * @throws McpClientError for an unknown option, a transport option next to a ready transport, or a bad value.
+ * @throws McpUnsupportedVersionError when `protocolVersions` names a legacy version.
+ */
+export function resolveOptions(options: McpClientOptions, transportKeys: readonly string[], version: string): Settings {
+  for (const key of Object.keys(options)) {
+    if (key !== 'onWarn' && transportKeys.includes(key)) {
+      throw new McpClientError(`option ${key} configures a transport, but a ready transport was given`);
+    }
+  }
+  refuseUnknown(options, [...CLIENT_OPTION_KEYS, 'transport']);
+  if (!options.transport) throw new McpClientError('option transport is required (or use McpClient.connectStdio)');
+  for (const name of FUNCTION_OPTIONS) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') throw new McpClientError(`option ${name} must be a function`);
+  }
+  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
+    throw new McpClientError(`option logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}`);
+  }
+  const hooks: InputHooks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
+  return {
+    versions: checkVersions(options.protocolVersions),
+    clientInfo: { name: options.clientName ?? 'rxmcp', version: options.clientVersion ?? version },
+    probeTimeoutMs: checkDuration('probeTimeoutMs', options.probeTimeoutMs, 5000),
+    requestTimeoutMs: checkDuration('requestTimeoutMs', options.requestTimeoutMs, 60000),
+    maxInputRounds: checkCount('maxInputRounds', options.maxInputRounds, 8),
+    hooks,
+    declaredCapabilities: options.clientCapabilities ?? capabilitiesOf(hooks),
+    logLevel: options.logLevel,
+    onLog: options.onLog,
+    onProgress: options.onProgress,
+    warn: options.onWarn ?? (() => undefined),
+  };
 }

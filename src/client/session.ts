@@ -5,7 +5,7 @@ import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol
 import { buildNotification, buildRequest, type Stamp } from '../protocol/request.js';
 import { discoverResultSchema, initializeResultSchema, unsupportedVersionDataSchema } from '../protocol/schemas.js';
 import { checkResult } from '../protocol/shape.js';
-import type { ClientCapabilities, Implementation, ServerDescription } from '../protocol/types.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerDescription } from '../protocol/types.js';
 import { ErrorCode, LEGACY_VERSIONS } from '../protocol/versions.js';
 import type { SendOptions } from './correlator.js';
 
@@ -21,11 +21,13 @@ export interface ProbeContext {
   versions: readonly string[];
   clientInfo: Implementation;
   clientCapabilities: ClientCapabilities;
+  logLevel: LoggingLevel | undefined;
   probeTimeoutMs: number;
   /** Budget for the legacy `initialize` (0 = none). */
   handshakeTimeoutMs: number;
   request(method: string, build: (id: RequestId) => JsonRpcRequest, options?: SendOptions): Observable<Record<string, unknown>>;
   notify(message: JsonRpcNotification): void;
+  warn(message: string): void;
 }
 
 type Verdict = { era: 'modern'; session: Session } | { era: 'legacy' } | { era: 'retry'; version: string };
@@ -61,7 +63,8 @@ export function probe(context: ProbeContext): Observable<Session> {
 }
 
 function modernStamp(context: ProbeContext, protocolVersion: string): Stamp {
-  return { era: 'modern', protocolVersion, clientInfo: context.clientInfo, clientCapabilities: context.clientCapabilities };
+  const { clientInfo, clientCapabilities, logLevel } = context;
+  return { era: 'modern', protocolVersion, clientInfo, clientCapabilities, ...(logLevel ? { logLevel } : {}) };
 }
 
 function discover(context: ProbeContext, version: string, tried: ReadonlySet<string>): Observable<Verdict> {
@@ -156,5 +159,20 @@ function handshake(context: ProbeContext): Observable<Session> {
       };
     }),
     tap(() => context.notify(buildNotification('notifications/initialized'))),
+    mergeMap((session) => setLevel(context, session)),
+  );
+}
+
+// A legacy server keeps the log level per session: ask for it once, right
+// after the handshake, if the server offers logging at all.
+function setLevel(context: ProbeContext, session: Session): Observable<Session> {
+  const level = context.logLevel;
+  if (!level || session.description.capabilities.logging === undefined) return of(session);
+  return context.request('logging/setLevel', (id) => buildRequest(id, 'logging/setLevel', { level }, session.stamp)).pipe(
+    map(() => session),
+    catchError((error: unknown) => {
+      context.warn(`logging/setLevel ${level} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return of(session);
+    }),
   );
 }

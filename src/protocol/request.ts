@@ -1,5 +1,5 @@
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from './jsonrpc.js';
-import type { ClientCapabilities, Era, Implementation } from './types.js';
+import type { ClientCapabilities, Era, Implementation, LoggingLevel } from './types.js';
 
 /** The per-connection facts every request is stamped with. */
 export interface Stamp {
@@ -7,12 +7,15 @@ export interface Stamp {
   protocolVersion: string;
   clientInfo: Implementation;
   clientCapabilities: ClientCapabilities;
+  /** The least severe log messages wanted, if any. */
+  logLevel?: LoggingLevel;
 }
 
 const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientInfo: 'io.modelcontextprotocol/clientInfo',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  logLevel: 'io.modelcontextprotocol/logLevel',
 } as const;
 
 /**
@@ -34,6 +37,7 @@ export function buildRequest(
     merged[META.protocolVersion] = stamp.protocolVersion;
     merged[META.clientInfo] = stamp.clientInfo;
     merged[META.clientCapabilities] = stamp.clientCapabilities;
+    if (stamp.logLevel) merged[META.logLevel] = stamp.logLevel;
   }
   if (Object.keys(merged).length > 0) body._meta = merged;
   return Object.keys(body).length > 0 ? { jsonrpc: '2.0', id, method, params: body } : { jsonrpc: '2.0', id, method };

@@ -157,3 +157,44 @@ export interface CompleteResult {
   completion: { values: string[]; total?: number; hasMore?: boolean };
   [key: string]: unknown;
 }
+
+/** The severity of a log message, least to most severe (RFC 5424). */
+export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** A `notifications/progress` report. `total` and `message` are there only when the server sent them. */
+export interface ProgressEvent {
+  progressToken: string | number;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** A progress report for a tool call the LLM bridge made, keyed by the model's tool-call id. */
+export interface ToolProgress {
+  toolCallId: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** A `notifications/message` log message. */
+export interface LogMessage {
+  level: LoggingLevel;
+  logger?: string;
+  data: unknown;
+}
+
+/**
+ * Which change notifications `listen` asks for. Every field is optional; an
+ * omitted one is not subscribed to.
+ */
+export interface ListenFilter {
+  /** `notifications/tools/list_changed`. */
+  toolsListChanged?: boolean;
+  /** `notifications/prompts/list_changed`. */
+  promptsListChanged?: boolean;
+  /** `notifications/resources/list_changed`. */
+  resourcesListChanged?: boolean;
+  /** `notifications/resources/updated` for these resource URIs. */
+  resourceSubscriptions?: string[];
+}

@@ -1,0 +1,123 @@
+import { catchError, EMPTY, filter, ignoreElements, merge, Observable } from 'rxjs';
+import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
+import { buildRequest, type Stamp } from '../protocol/request.js';
+import type { ListenFilter } from '../protocol/types.js';
+
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+
+/** What listening needs from the client. */
+export interface ListenContext {
+  notifications$: Observable<JsonRpcNotification>;
+  request(method: string, build: (id: RequestId) => JsonRpcRequest): Observable<Record<string, unknown>>;
+  warn(message: string): void;
+}
+
+/**
+ * A modern `subscriptions/listen` stream: the request stays open while the
+ * server pushes the notifications it asked for, each tagged with the
+ * request's id as its subscription id. The acknowledgment is checked, not
+ * passed on. Unsubscribing abandons the request (stdio sends
+ * `notifications/cancelled`); the server ending it gracefully (answering the
+ * request) completes the stream.
+ */
+export function listenModern(context: ListenContext, stamp: Stamp, wanted: ListenFilter): Observable<JsonRpcNotification> {
+  return new Observable<JsonRpcNotification>((subscriber) => {
+    let subscriptionId: RequestId | undefined;
+    const notes = context.notifications$.subscribe({
+      next: (note) => {
+        const meta = note.params?._meta as Record<string, unknown> | undefined;
+        if (subscriptionId === undefined || meta?.[SUBSCRIPTION_ID] !== subscriptionId) return;
+        if (note.method === ACKNOWLEDGED) checkAcknowledged(context, wanted, note.params?.notifications);
+        else subscriber.next(note);
+      },
+      error: () => undefined,
+    });
+    const open = context
+      .request('subscriptions/listen', (id) => {
+        subscriptionId = id;
+        return buildRequest(id, 'subscriptions/listen', { notifications: wanted }, stamp);
+      })
+      .subscribe({ next: () => subscriber.complete(), error: (error: unknown) => subscriber.error(error) });
+    return () => {
+      open.unsubscribe();
+      notes.unsubscribe();
+    };
+  });
+}
+
+function checkAcknowledged(context: ListenContext, wanted: ListenFilter, granted: unknown): void {
+  const got = (typeof granted === 'object' && granted !== null ? granted : {}) as Record<string, unknown>;
+  const grantedUris = Array.isArray(got.resourceSubscriptions) ? got.resourceSubscriptions : [];
+  const refused: string[] = LEGACY_METHODS.map(([key]) => key).filter((key) => wanted[key] === true && got[key] !== true);
+  for (const uri of wanted.resourceSubscriptions ?? []) if (!grantedUris.includes(uri)) refused.push(`updates of ${uri}`);
+  if (refused.length > 0) context.warn(`the server will not send everything listen asked for: ${refused.join(', ')}`);
+}
+
+const LEGACY_METHODS: Array<[keyof ListenFilter, string]> = [
+  ['toolsListChanged', 'notifications/tools/list_changed'],
+  ['promptsListChanged', 'notifications/prompts/list_changed'],
+  ['resourcesListChanged', 'notifications/resources/list_changed'],
+];
+
+/** Per-URI counts of `resources/subscribe`, so one listener leaving does not end another's updates. */
+export class ResourceSubscriptions {
+  private readonly counts = new Map<string, number>();
+
+  /** Counts one more listener; true when it is the first, so the server must be asked. */
+  add(uri: string): boolean {
+    const count = (this.counts.get(uri) ?? 0) + 1;
+    this.counts.set(uri, count);
+    return count === 1;
+  }
+
+  /** Counts one listener less; true when it was the last, so the server may be told. */
+  remove(uri: string): boolean {
+    const count = (this.counts.get(uri) ?? 1) - 1;
+    if (count > 0) this.counts.set(uri, count);
+    else this.counts.delete(uri);
+    return count <= 0;
+  }
+}
+
+/**
+ * The legacy form of `listen`: the session's own change notifications, and
+ * `resources/subscribe` for the URIs asked for (unsubscribed when the last
+ * listener for a URI leaves). Never completes on its own.
+ */
+export function listenLegacy(
+  context: ListenContext,
+  stamp: Stamp,
+  wanted: ListenFilter,
+  subscriptions: ResourceSubscriptions,
+): Observable<JsonRpcNotification> {
+  const methods = new Set(LEGACY_METHODS.filter(([key]) => wanted[key] === true).map(([, method]) => method));
+  const uris = [...new Set(wanted.resourceSubscriptions ?? [])];
+  const send = (method: string, uri: string): Observable<never> =>
+    context.request(method, (id) => buildRequest(id, method, { uri }, stamp)).pipe(
+      ignoreElements(),
+      catchError((error: unknown) => {
+        context.warn(`${method} ${JSON.stringify(uri)} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return EMPTY;
+      }),
+    );
+  return new Observable<JsonRpcNotification>((subscriber) => {
+    const notes = context.notifications$
+      .pipe(
+        filter(
+          (note) =>
+            methods.has(note.method) ||
+            (note.method === 'notifications/resources/updated' && uris.includes(note.params?.uri as string)),
+        ),
+      )
+      .subscribe(subscriber);
+    const subscribing = merge(...uris.filter((uri) => subscriptions.add(uri)).map((uri) => send('resources/subscribe', uri))).subscribe();
+    return () => {
+      notes.unsubscribe();
+      subscribing.unsubscribe();
+      const leaving = uris.filter((uri) => subscriptions.remove(uri));
+      if (leaving.length > 0) merge(...leaving.map((uri) => send('resources/unsubscribe', uri))).subscribe();
+    };
+  });
+}
+
