@@ -30,6 +30,18 @@ describe('progress tokens minted for onProgress', () => {
     expect(reports).toEqual([{ toolCallId: 'call_9', progress: 1 }]);
   });
 
+  it('attributes nothing to a token minted only to restart a timeout', async () => {
+    const reports: ToolProgress[] = [];
+    const transport = modern().on('tools/call', (request) => {
+      transport.push(progress((request.params?._meta as Record<string, unknown>).progressToken, 1));
+      return { result: { content: [] } };
+    });
+    const mcp = new McpClient({ transport, onProgress: (p) => reports.push(p) });
+    await firstValueFrom(mcp.callTool('t', {}, { resetTimeoutOnProgress: true }));
+    expect(transport.requests('tools/call')[0]?.params?._meta).toHaveProperty('progressToken');
+    expect(reports).toEqual([]);
+  });
+
   it('mints no token without onProgress, and keeps the caller\'s own token', async () => {
     const transport = modern().on('tools/call', { result: { content: [] } });
     const mcp = new McpClient({ transport });

@@ -214,7 +214,7 @@ export class McpClient {
     return defer(() => {
       // A token of our own when the caller gave none but progress is wanted.
       const wantsToken = (toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress;
-      const minted = progressToken === undefined && wantsToken ? this.tokens.mint(toolCallId ?? '') : undefined;
+      const minted = progressToken === undefined && wantsToken ? this.tokens.mint(toolCallId) : undefined;
       const token = progressToken ?? minted;
       const activity$ = resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined;
       return this.run<CallToolResult>(

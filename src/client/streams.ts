@@ -44,10 +44,10 @@ export class ProgressTokens {
   private readonly live = new Map<string, string>();
   private next = 1;
 
-  /** A fresh token for the call `toolCallId`. */
-  mint(toolCallId: string): string {
+  /** A fresh token, attributed to `toolCallId` when there is one. */
+  mint(toolCallId: string | undefined): string {
     const token = `rxmcp-progress-${this.next++}`;
-    this.live.set(token, toolCallId);
+    if (toolCallId !== undefined) this.live.set(token, toolCallId);
     return token;
   }
 
