@@ -3,7 +3,7 @@
 // first starts a server).
 
 export { McpClient } from './client/mcp-client.js';
-export type { ConnectStdioOptions } from './client/mcp-client.js';
+export type { ConnectHttpOptions, ConnectStdioOptions } from './client/mcp-client.js';
 export { InputBroker } from './client/input-broker.js';
 export type { InputBrokerOptions, PendingQuestion } from './client/input-broker.js';
 export type { InputHook, InputHooks, InputRequest } from './client/input-hooks.js';
@@ -18,7 +18,10 @@ export type {
 
 export { StdioTransport } from './transport/stdio-transport.js';
 export type { StdioTransportOptions } from './transport/stdio-transport.js';
-export type { Transport } from './transport/transport.js';
+export { HttpTransport } from './transport/http-transport.js';
+export type { HttpTransportOptions } from './transport/http-transport.js';
+export type { FetchLike, FetchResponse } from './transport/sse.js';
+export type { RequestFailure, Transport } from './transport/transport.js';
 export { LineFramer } from './transport/line-framer.js';
 
 export { McpClientError } from './errors/mcp-client-error.js';
@@ -26,6 +29,7 @@ export { McpCancelledError, McpInputLoopExceededError, McpTimeoutError } from '.
 export { McpProtocolError, McpUnsupportedVersionError } from './errors/protocol-errors.js';
 export {
   McpHttpError,
+  McpNetworkError,
   McpServerGoneError,
   McpSpawnFailedError,
   McpTransportClosedError,

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 
@@ -13,6 +15,7 @@ const NODE_ONLY = new Set([...builtinModules, ...builtinModules.map((name) => `n
 const CONTRACT = [
   'McpClient',
   'StdioTransport',
+  'HttpTransport',
   'McpClientError',
   'McpTimeoutError',
   'McpServerGoneError',
@@ -63,6 +66,29 @@ describe('the built package', () => {
     const probe = "console.log(process.moduleLoadList.some((m) => m.includes('child_process')))";
     expect(node(['--input-type=module', '-e', `import 'rxmcp'; ${probe}`]).trim()).toBe('false');
     expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('false');
+  });
+
+  it('loads cross-fetch and eventsource-parser only when HTTP is used, never for stdio', () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'rxmcp-loads-')), 'loads.txt');
+    const hooks = pathToFileURL(join(root, 'spec/support/record-loads.mjs')).href;
+    const server = JSON.stringify(join(root, 'spec/fixtures/modern-server.mjs'));
+    const script = `
+      import { register } from 'node:module';
+      import { appendFileSync } from 'node:fs';
+      register(${JSON.stringify(hooks)});
+      const { firstValueFrom } = await import('rxjs');
+      const { McpClient } = await import('rxmcp');
+      const stdio = McpClient.connectStdio({ command: process.execPath, args: [${server}] });
+      await firstValueFrom(stdio.listTools());
+      await stdio.close();
+      appendFileSync(process.env.RXMCP_LOAD_LOG, '--- http\\n');
+      const http = McpClient.connectHttp({ url: 'http://127.0.0.1:9/mcp' });
+      await firstValueFrom(http.describe()).catch(() => undefined);
+      await http.close();`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: { ...process.env, RXMCP_LOAD_LOG: log } });
+    const [stdioLoads = '', httpLoads = ''] = readFileSync(log, 'utf8').split('--- http\n');
+    expect(stdioLoads).not.toMatch(/cross-fetch|eventsource-parser/);
+    expect(httpLoads).toMatch(/cross-fetch/);
   });
 
   it('exports the same names from ESM and CommonJS, the contract among them', () => {

@@ -1,6 +1,8 @@
-import { map, type Observable, tap } from 'rxjs';
+import { catchError, map, type Observable, tap, throwError } from 'rxjs';
 import type { z } from 'zod';
-import { McpProtocolError } from '../errors/protocol-errors.js';
+import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
+import { unsupportedVersionDataSchema } from '../protocol/schemas.js';
+import { ErrorCode } from '../protocol/versions.js';
 import { buildRequest } from '../protocol/request.js';
 import { checkResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
 import { CACHEABLE_METHODS, ResultCache } from './cache.js';
@@ -54,7 +56,19 @@ export function runCall<T>(pipeline: Pipeline, session: Session, call: Call): Ob
     );
   };
   const answer = CACHEABLE_METHODS.includes(method) ? cache.fetch(key, load, call.refresh) : load();
-  return answer.pipe(map((result) => stripBookkeeping(checkResult<Record<string, unknown>>(method, schema, finalResult(method, result))) as T));
+  return answer.pipe(
+    map((result) => stripBookkeeping(checkResult<Record<string, unknown>>(method, schema, finalResult(method, result))) as T),
+    catchError((error: unknown) => throwError(() => versionError(error))),
+  );
+}
+
+// After the probe, "unsupported protocol version" means the server stopped
+// speaking the version it agreed to: say so with the versions it names.
+function versionError(error: unknown): unknown {
+  if (!(error instanceof McpProtocolError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return error;
+  const data = unsupportedVersionDataSchema.safeParse(error.data);
+  const supported = data.success ? data.data.supported : [];
+  return new McpUnsupportedVersionError(supported, data.success && data.data.requested ? [data.data.requested] : [], error.message);
 }
 
 /** A result that is final, or an error saying why it is not. */

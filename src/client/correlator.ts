@@ -1,4 +1,4 @@
-import { filter, Observable, share, Subject, take, takeUntil, type Subscription } from 'rxjs';
+import { EMPTY, filter, merge, mergeMap, Observable, share, Subject, take, takeUntil, throwError, type Subscription } from 'rxjs';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
 import {
@@ -65,8 +65,15 @@ export class Correlator {
       const id = this.nextId++;
       let settled = false;
       this.pending.add(id);
-      const answer = this.inbound$
-        .pipe(filter((message): message is JsonRpcResponse => isResponse(message) && message.id === id), take(1), takeUntil(this.closing$))
+      const failed$ = (this.transport.failures$ ?? EMPTY).pipe(
+        filter((failure) => failure.id === id),
+        mergeMap((failure) => throwError(() => failure.error)),
+      );
+      const answer = merge(
+        this.inbound$.pipe(filter((message): message is JsonRpcResponse => isResponse(message) && message.id === id)),
+        failed$,
+      )
+        .pipe(take(1), takeUntil(this.closing$))
         .subscribe({
           next: (response) => {
             settled = true;

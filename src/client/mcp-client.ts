@@ -49,6 +49,7 @@ import type {
 } from '../protocol/types.js';
 import { ErrorCode } from '../protocol/versions.js';
 import { STDIO_OPTION_KEYS, StdioTransport, type StdioTransportOptions } from '../transport/stdio-transport.js';
+import { HTTP_OPTION_KEYS, HttpTransport, type HttpTransportOptions } from '../transport/http-transport.js';
 import type { Transport } from '../transport/transport.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
@@ -76,6 +77,11 @@ import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
 export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {}
+
+/** Options of `McpClient.connectHttp`: the client's own, and the HTTP transport's. */
+export interface ConnectHttpOptions extends ClientOptions, HttpTransportOptions {}
+
+const TRANSPORT_OPTION_KEYS = [...STDIO_OPTION_KEYS, ...HTTP_OPTION_KEYS];
 
 const CALL = ['timeoutMs', 'signal', 'meta'];
 const LIST = [...CALL, 'refresh'];
@@ -108,17 +114,21 @@ export class McpClient {
    * @throws McpSpawnFailedError when the command line or environment holds a NUL byte.
    */
   static connectStdio(options: ConnectStdioOptions): McpClient {
-    refuseUnknown(options, [...CLIENT_OPTION_KEYS, ...STDIO_OPTION_KEYS]);
-    const client: Record<string, unknown> = {};
-    const stdio: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(options)) {
-      if (key === 'onWarn') client[key] = stdio[key] = value;
-      else if (STDIO_OPTION_KEYS.includes(key)) stdio[key] = value;
-      else client[key] = value;
-    }
-    const transport = new StdioTransport(stdio as unknown as StdioTransportOptions);
-    return new McpClient({ ...(client as ClientOptions), transport });
+    const [client, stdio] = split(options, STDIO_OPTION_KEYS);
+    return new McpClient({ ...client, transport: new StdioTransport(stdio as unknown as StdioTransportOptions) });
   }
+
+  /**
+   * Talks to a Streamable HTTP endpoint (2026-07-28). Nothing is sent until
+   * the first call.
+   *
+   * @throws McpClientError for an option neither the client nor the transport knows, or a bad URL.
+   */
+  static connectHttp(options: ConnectHttpOptions): McpClient {
+    const [client, http] = split(options, HTTP_OPTION_KEYS);
+    return new McpClient({ ...client, transport: new HttpTransport(http as unknown as HttpTransportOptions) });
+  }
+
 
   /** Every notification the server sends, hot: subscribers see what arrives after they subscribe. Completes on `close()`. */
   readonly notifications$: Observable<JsonRpcNotification>;
@@ -147,7 +157,7 @@ export class McpClient {
    * @throws McpUnsupportedVersionError when `protocolVersions` names a version this client does not speak.
    */
   constructor(options: McpClientOptions) {
-    const settings = resolveOptions(options, STDIO_OPTION_KEYS, VERSION);
+    const settings = resolveOptions(options, TRANSPORT_OPTION_KEYS, VERSION);
     this.settings = settings;
     this.transport = options.transport;
     this.declaredCapabilities = settings.declaredCapabilities;
@@ -387,4 +397,17 @@ export class McpClient {
     });
     this.watching.add(watchNotifications({ notifications$: this.notifications$, cache: this.cache, tokens: this.tokens, onLog, onProgress, warn }));
   }
+}
+
+/** Splits connect options into the client's and the transport's; `onWarn` goes to both. */
+function split(options: object, transportKeys: readonly string[]): [ClientOptions, Record<string, unknown>] {
+  refuseUnknown(options, [...CLIENT_OPTION_KEYS, ...transportKeys]);
+  const client: Record<string, unknown> = {};
+  const transport: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (key === 'onWarn') client[key] = transport[key] = value;
+    else if (transportKeys.includes(key)) transport[key] = value;
+    else client[key] = value;
+  }
+  return [client as ClientOptions, transport];
 }

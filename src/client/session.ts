@@ -1,6 +1,7 @@
 import { catchError, defer, map, mergeMap, type Observable, of, tap, throwError, timeout } from 'rxjs';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { McpTimeoutError } from '../errors/call-errors.js';
+import { McpHttpError } from '../errors/transport-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildNotification, buildRequest, type Stamp } from '../protocol/request.js';
 import { discoverResultSchema, initializeResultSchema, unsupportedVersionDataSchema } from '../protocol/schemas.js';
@@ -73,6 +74,8 @@ function discover(context: ProbeContext, version: string, tried: ReadonlySet<str
     timeout({ first: context.probeTimeoutMs, with: () => of(undefined) }),
     map((result): Verdict => (result === undefined ? LEGACY : fromDiscoverResult(context, result))),
     catchError((error: unknown) => {
+      // Over HTTP, a 4xx without a modern JSON-RPC error is a legacy server's answer.
+      if (error instanceof McpHttpError && error.status >= 400 && error.status < 500) return of(LEGACY);
       if (!(error instanceof McpProtocolError)) return throwError(() => error);
       return fromError(context, error, version, tried);
     }),

@@ -65,3 +65,21 @@ export class McpHttpError extends McpClientError {
     super(`HTTP ${status} from ${url}` + (body ? `: ${JSON.stringify(body.slice(0, 200))}` : ''));
   }
 }
+
+/**
+ * An HTTP server could not be reached, did not answer within
+ * `connectTimeoutMs`, or its response stream broke before the answer. The
+ * request is lost; the client stays usable and the call may be made again.
+ */
+export class McpNetworkError extends McpClientError {
+  override name = 'McpNetworkError' as const;
+
+  constructor(
+    /** The endpoint that failed. */
+    readonly url: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${url}: ${reason}`, options);
+  }
+}

@@ -18,6 +18,9 @@ import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
  * - `cancel(id)` abandons one request the way the wire defines: stdio sends
  *   `notifications/cancelled`; HTTP aborts that request's response stream.
  * - `close()` shuts the wire down, is idempotent, and resolves once it is down.
+ * - `failures$`, for wires whose failures belong to one request (HTTP: a
+ *   status without a JSON-RPC answer, a broken stream), names the request a
+ *   local error ends. The wire as a whole goes on.
  */
 export interface Transport {
   /** Every message the server sends, hot. */
@@ -28,4 +31,12 @@ export interface Transport {
   cancel(id: RequestId, reason?: string): void;
   /** Shuts the wire down; idempotent. */
   close(): Promise<void>;
+  /** Local failures of single requests, hot. */
+  readonly failures$?: Observable<RequestFailure>;
+}
+
+/** A request that failed on the wire, without an answer from the server. */
+export interface RequestFailure {
+  id: RequestId;
+  error: Error;
 }

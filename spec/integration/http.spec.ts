@@ -1,0 +1,236 @@
+import { firstValueFrom, lastValueFrom } from 'rxjs';
+import {
+  McpCancelledError,
+  McpClient,
+  McpHttpError,
+  McpNetworkError,
+  McpProtocolError,
+  McpTimeoutError,
+  McpUnsupportedVersionError,
+} from '../../src/index.js';
+import { type RunningServer, startHttpServer } from '../support/http-servers.js';
+import { eventually } from '../support/servers.js';
+
+describe('Streamable HTTP against the SDK v2 fixture (modern era)', () => {
+  let server: RunningServer;
+  let mcp: McpClient;
+  const warnings: string[] = [];
+  beforeAll(async () => {
+    server = await startHttpServer('http-server.mjs');
+    mcp = McpClient.connectHttp({ url: server.url, onWarn: (w) => warnings.push(w), logLevel: 'info' });
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await server.stop();
+  });
+
+  it('describes, lists, calls, reads and renders in the modern era', async () => {
+    const description = await firstValueFrom(mcp.describe());
+    expect(description).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', serverInfo: { name: 'rxmcp-fixture' } });
+    const tools = await firstValueFrom(mcp.listTools());
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'add', 'regional', 'grüße']));
+    expect(await firstValueFrom(mcp.callTool('add', { a: 1, b: 2 }))).toEqual({ content: [{ type: 'text', text: '3' }], structuredContent: { sum: 3 } });
+    expect((await firstValueFrom(mcp.readResource('fixture://items/2'))).contents[0]?.text).toBe('{"n":2}');
+    expect((await firstValueFrom(mcp.getPrompt('greet', { name: 'Ada', language: 'English' }))).messages[0]?.content.text).toBe('Greet Ada in English.');
+    expect((await firstValueFrom(mcp.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'language', value: 'Est' }))).completion.values).toEqual(['Estonian']);
+  });
+
+  it('leaves out a tool whose x-mcp-header breaks the rules, naming it and why', async () => {
+    const tools = await firstValueFrom(mcp.listTools({ refresh: true }));
+    expect(tools.map((t) => t.name)).not.toContain('bad-header');
+    expect(warnings).toContain('left out tool "bad-header": x-mcp-header "Ratio" is on a parameter of type "number", not integer, string or boolean');
+  });
+
+  it('sends the mirrored headers, base64-encoding what is not plain ASCII', async () => {
+    await firstValueFrom(mcp.listTools());
+    const regional = await firstValueFrom(
+      mcp.callTool('regional', { region: 'Hello, 世界', query: 'select 1', options: { verbose: true }, shard: 7 }),
+    );
+    expect(regional.structuredContent).toEqual({
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'regional',
+      'mcp-param-region': '=?base64?SGVsbG8sIOS4lueVjA==?=',
+      'mcp-param-verbose': 'true',
+      'mcp-param-shard': '7',
+    });
+    const plain = await firstValueFrom(mcp.callTool('regional', { region: 'us-west1', query: 'q' }));
+    expect(plain.structuredContent).toMatchObject({ 'mcp-param-region': 'us-west1' });
+    expect(plain.structuredContent).not.toHaveProperty('mcp-param-shard');
+    const named = await firstValueFrom(mcp.callTool('grüße'));
+    expect(named.structuredContent).toMatchObject({ 'mcp-name': '=?base64?Z3LDvMOfZQ==?=' });
+  });
+
+  it('takes progress and log messages from an SSE response, before the answer', async () => {
+    const timeline: string[] = [];
+    const watching = mcp.progress$.subscribe((p) => timeline.push(`progress ${p.progress}`));
+    watching.add(mcp.log$.subscribe((m) => timeline.push(`log ${String(m.data)}`)));
+    await new Promise<void>((resolve, reject) =>
+      mcp.callTool('count', { steps: 2 }, { progressToken: 'http-1' }).subscribe({ next: () => timeline.push('answer'), error: reject, complete: resolve }),
+    );
+    watching.unsubscribe();
+    expect(timeline).toEqual(['progress 1', 'log step 1', 'progress 2', 'log step 2', 'answer']);
+  });
+
+  it('answers input_required over HTTP through the hooks', async () => {
+    const asking = McpClient.connectHttp({ url: server.url, onElicit: () => ({ action: 'accept', content: { confirm: true } }) });
+    try {
+      expect((await firstValueFrom(asking.callTool('deploy', { env: 'http' }))).content[0]?.text).toBe('deployed to http');
+    } finally {
+      await asking.close();
+    }
+  });
+
+  it('cancels by hanging up: the server sees the disconnect', async () => {
+    const subscription = mcp.callTool('sleep', { ms: 10000 }).subscribe({ error: () => undefined });
+    await eventually(() => server.stderr.some((line) => line.startsWith('started sleep')));
+    subscription.unsubscribe();
+    await eventually(() => server.stderr.some((line) => line.startsWith('disconnected')));
+    expect(server.stderr.some((line) => line.startsWith('cancelled'))).toBe(true);
+  });
+
+  it('times out, hangs up, and stays usable', async () => {
+    const before = server.stderr.length;
+    await expect(firstValueFrom(mcp.callTool('sleep', { ms: 10000 }, { timeoutMs: 150 }))).rejects.toBeInstanceOf(McpTimeoutError);
+    await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('disconnected')));
+    expect((await firstValueFrom(mcp.callTool('echo', { text: 'after' }))).content[0]?.text).toBe('after');
+  });
+
+  it('errors with McpCancelledError when the signal aborts', async () => {
+    const controller = new AbortController();
+    const call = lastValueFrom(mcp.callTool('sleep', { ms: 10000 }, { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toBeInstanceOf(McpCancelledError);
+  });
+
+  it('listens for a real change on a subscriptions/listen stream, and closes it on unsubscribe', async () => {
+    const heard: string[] = [];
+    const before = server.stderr.length;
+    const listening = mcp.listen({ toolsListChanged: true }).subscribe((n) => heard.push(n.method));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await firstValueFrom(mcp.callTool('announce'));
+    await eventually(() => heard.length > 0);
+    expect(heard).toEqual(['notifications/tools/list_changed']);
+    listening.unsubscribe();
+    await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('disconnected')));
+  });
+});
+
+describe('Streamable HTTP faults', () => {
+  let server: RunningServer;
+  let mcp: McpClient;
+  beforeAll(async () => {
+    server = await startHttpServer('http-faults.mjs');
+    mcp = McpClient.connectHttp({ url: server.url, connectTimeoutMs: 300, requestTimeoutMs: 3000 });
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await server.stop();
+  });
+
+  it('maps a 500 without a body to McpHttpError', async () => {
+    const failure = firstValueFrom(mcp.callTool('status500'));
+    await expect(failure).rejects.toBeInstanceOf(McpHttpError);
+    await expect(failure).rejects.toMatchObject({ status: 500, body: '' });
+  });
+
+  it('keeps a bounded body of a non-JSON error', async () => {
+    await expect(firstValueFrom(mcp.callTool('status502'))).rejects.toMatchObject({
+      name: 'McpHttpError',
+      status: 502,
+      body: '<html><body>Bad gateway</body></html>',
+    });
+  });
+
+  it('maps a 400 with a JSON-RPC error body (no id) to McpProtocolError', async () => {
+    const failure = firstValueFrom(mcp.callTool('modern400'));
+    await expect(failure).rejects.toBeInstanceOf(McpProtocolError);
+    await expect(failure).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('maps -32022 to McpUnsupportedVersionError with the versions named', async () => {
+    const failure = firstValueFrom(mcp.callTool('unsupported'));
+    await expect(failure).rejects.toBeInstanceOf(McpUnsupportedVersionError);
+    await expect(failure).rejects.toMatchObject({ supported: ['2099-01-01'] });
+  });
+
+  it('refuses a 200 that is not JSON-RPC', async () => {
+    await expect(firstValueFrom(mcp.callTool('notjson'))).rejects.toBeInstanceOf(McpProtocolError);
+  });
+
+  it('fails a call whose stream breaks mid-event, and stays usable', async () => {
+    await expect(firstValueFrom(mcp.callTool('cut'))).rejects.toBeInstanceOf(McpNetworkError);
+    await expect(firstValueFrom(mcp.callTool('ended'))).rejects.toThrow(/ended before its answer/);
+    expect((await firstValueFrom(mcp.callTool('trickle'))).content[0]?.text).toBe('trickled ✓ 日本');
+  });
+
+  it('reads an answer trickled in 3-byte pieces, with comments, CRLF and multi-line data', async () => {
+    const progress: number[] = [];
+    const watching = mcp.progress$.subscribe((p) => progress.push(p.progress));
+    expect((await firstValueFrom(mcp.callTool('trickle', {}, { progressToken: 3 }))).content[0]?.text).toBe('trickled ✓ 日本');
+    watching.unsubscribe();
+    expect(progress).toEqual([1]);
+  });
+
+  it('times out a stream that never answers, and the server sees the hang-up', async () => {
+    const before = server.stderr.length;
+    await expect(firstValueFrom(mcp.callTool('never', {}, { timeoutMs: 200 }))).rejects.toBeInstanceOf(McpTimeoutError);
+    await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('disconnected')));
+  });
+
+  it('gives up on a response that does not start within connectTimeoutMs', async () => {
+    await expect(firstValueFrom(mcp.callTool('slow-headers'))).rejects.toThrow(/no response within 300 ms/);
+  });
+
+  it('refreshes the tool list once and retries after a HeaderMismatch', async () => {
+    const lists = () => server.stderr.filter((line) => line === 'tools/list').length;
+    const before = lists();
+    expect((await firstValueFrom(mcp.callTool('zoned', { zone: 'eu-1' }))).content[0]?.text).toBe('zone eu-1');
+    expect(lists()).toBe(before + 1);
+    expect((await firstValueFrom(mcp.callTool('zoned', { zone: 'eu-2' }))).content[0]?.text).toBe('zone eu-2');
+    expect(lists()).toBe(before + 1);
+  });
+
+  it('names the URL when nothing listens there', async () => {
+    const nowhere = McpClient.connectHttp({ url: 'http://127.0.0.1:9/mcp' });
+    const failure = firstValueFrom(nowhere.describe());
+    await expect(failure).rejects.toBeInstanceOf(McpNetworkError);
+    await expect(failure).rejects.toMatchObject({ url: 'http://127.0.0.1:9/mcp' });
+    await nowhere.close();
+  });
+
+  it('says clearly that a legacy-only HTTP server is not supported yet', async () => {
+    const legacy = await startHttpServer('http-faults.mjs', '--legacy');
+    const client = McpClient.connectHttp({ url: legacy.url });
+    try {
+      const failure = firstValueFrom(client.listTools());
+      await expect(failure).rejects.toBeInstanceOf(McpUnsupportedVersionError);
+      await expect(failure).rejects.toThrow(/speaks only the handshake era .* over HTTP/);
+    } finally {
+      await client.close();
+      await legacy.stop();
+    }
+  });
+});
+
+describe('HTTP options', () => {
+  it('refuses a header that would replace a protocol header, and a bad URL', () => {
+    expect(() => McpClient.connectHttp({ url: 'http://127.0.0.1:1/mcp', headers: { 'mcp-method': 'x' } })).toThrow(/set by the protocol/);
+    expect(() => McpClient.connectHttp({ url: 'ftp://example/mcp' })).toThrow(/http or https URL/);
+  });
+
+  it('sends the caller\'s headers on every request, through the fetch it is given', async () => {
+    const seen: Array<Record<string, string>> = [];
+    const fetch = async (_url: string, init: Record<string, unknown>) => {
+      seen.push(init.headers as Record<string, string>);
+      const body = JSON.parse(init.body as string) as { id: number };
+      const result = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} };
+      const text = JSON.stringify({ jsonrpc: '2.0', id: body.id, result });
+      return { status: 200, ok: true, headers: { get: () => 'application/json' }, body: null, text: async () => text };
+    };
+    const mcp = McpClient.connectHttp({ url: 'http://127.0.0.1:1/mcp', fetch, headers: { Authorization: 'Bearer t0ken' } });
+    await firstValueFrom(mcp.describe());
+    await mcp.close();
+    expect(seen[0]).toMatchObject({ Authorization: 'Bearer t0ken', 'Mcp-Method': 'server/discover', 'MCP-Protocol-Version': '2026-07-28' });
+  });
+});

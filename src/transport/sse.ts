@@ -1,0 +1,52 @@
+// Reading an HTTP response body as Server-Sent Events, whatever fetch
+// produced it: a web ReadableStream (browsers, undici) or a Node stream
+// (node-fetch, under cross-fetch).
+
+/** The part of a fetch Response this transport reads. */
+export interface FetchResponse {
+  status: number;
+  ok: boolean;
+  headers: { get(name: string): string | null };
+  body: unknown;
+  text(): Promise<string>;
+}
+
+/** The part of `fetch` this transport calls. */
+export type FetchLike = (url: string, init: Record<string, unknown>) => Promise<FetchResponse>;
+
+/**
+ * The `data` of each event of an SSE body, in order. Comments (keep-alives)
+ * are skipped; multi-line data is joined with newlines; events may be split
+ * across chunks anywhere. Parsing is eventsource-parser's, loaded on first use.
+ */
+export async function* readSse(body: unknown): AsyncGenerator<string> {
+  const { createParser } = await import('eventsource-parser');
+  const ready: string[] = [];
+  const parser = createParser({ onEvent: (event) => ready.push(event.data) });
+  const decoder = new TextDecoder();
+  for await (const chunk of chunksOf(body)) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    while (ready.length > 0) yield ready.shift() as string;
+  }
+  parser.feed(decoder.decode());
+  while (ready.length > 0) yield ready.shift() as string;
+}
+
+async function* chunksOf(body: unknown): AsyncGenerator<Uint8Array> {
+  if (body === null || body === undefined) return;
+  const reader = (body as { getReader?: () => ReadableStreamDefaultReader<Uint8Array> }).getReader?.();
+  if (reader) {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  }
+  for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
+    yield typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+  }
+}
