@@ -196,6 +196,17 @@ describe('the era probe', () => {
     expect(transport.requests('tools/list')).toHaveLength(1);
   });
 
+  it('keeps the verdict: later calls, one after another, do not probe again', async () => {
+    const transport = new ScriptedTransport()
+      .on('server/discover', discovered(['2026-07-28']))
+      .on('tools/call', { result: { content: [] } });
+    const mcp = connect(transport);
+    for (let i = 0; i < 3; i++) await firstValueFrom(mcp.callTool('t'));
+    await firstValueFrom(mcp.describe());
+    expect(transport.requests('server/discover')).toHaveLength(1);
+    expect(transport.requests('tools/call')).toHaveLength(3);
+  });
+
   it('refuses a handshake answered with a version it does not speak', async () => {
     const transport = new ScriptedTransport().on('initialize', initialized('2099-01-01'));
     const failure = firstValueFrom(connect(transport).describe());

@@ -10,9 +10,10 @@ import {
   type Observable,
   of,
   reduce,
-  shareReplay,
+  share,
   type Subscription,
   take,
+  tap,
   throwError,
 } from 'rxjs';
 import type { z } from 'zod';
@@ -146,6 +147,7 @@ export class McpClient {
   private readonly settings: Settings;
   private readonly correlator: Correlator;
   private readonly session$: Observable<Session>;
+  private session: Session | undefined;
   private readonly cache = new ResultCache();
   private readonly tokens = new ProgressTokens();
   private readonly resourceSubscriptions = new ResourceSubscriptions();
@@ -166,10 +168,11 @@ export class McpClient {
     this.progress$ = progressOf(this.notifications$);
     this.log$ = logOf(this.notifications$);
 
-    // refCount: while nobody waits for the verdict, an unfinished probe is
-    // abandoned rather than left running; a verdict once reached is kept for
-    // the life of the connection, and a failed probe is not kept at all.
-    this.session$ = defer(() => {
+    // One probe shared by every caller waiting for it. If they all leave, the
+    // unfinished probe is abandoned (share's reference count) and the next
+    // call starts afresh; a failed probe is not kept either. The verdict, once
+    // reached, is kept for the life of the connection.
+    const probing$ = defer(() => {
       this.watch();
       return probe({
         ...settings,
@@ -178,7 +181,11 @@ export class McpClient {
         request: (method, build, sendOptions) => this.correlator.request(method, build, sendOptions),
         notify: (message) => this.correlator.send(message),
       });
-    }).pipe(shareReplay({ bufferSize: 1, refCount: true }));
+    }).pipe(
+      tap((session) => (this.session = session)),
+      share(),
+    );
+    this.session$ = defer(() => (this.session ? of(this.session) : probing$));
   }
 
   /**
