@@ -19,6 +19,7 @@ type Result = Record<string, unknown>;
 export class ResultCache {
   private readonly entries = new Map<string, { result: Result; expiresAt: number }>();
   private readonly inflight = new Map<string, Observable<Result>>();
+  private readonly lists = new Map<string, { items: unknown[]; expiresAt: number }>();
 
   /** The cache key of a request. */
   static key(method: string, params: Record<string, unknown> | undefined): string {
@@ -60,8 +61,31 @@ export class ResultCache {
     }
   }
 
+  /**
+   * Keeps a whole list, assembled from pages, for as long as every one of its
+   * pages is kept; if a page was not stored, neither is the list.
+   */
+  storeList(method: string, items: unknown[], pageKeys: readonly string[]): void {
+    let expiresAt = Infinity;
+    for (const key of pageKeys) {
+      const entry = this.entries.get(key);
+      if (!entry) return;
+      expiresAt = Math.min(expiresAt, entry.expiresAt);
+    }
+    this.lists.set(method, { items, expiresAt });
+  }
+
+  /** A whole list of `method` still fresh, or `undefined`. Do not modify it. */
+  list(method: string): readonly unknown[] | undefined {
+    const kept = this.lists.get(method);
+    if (kept && Date.now() < kept.expiresAt) return kept.items;
+    if (kept) this.lists.delete(method);
+    return undefined;
+  }
+
   /** Drops every stored result of `method`. */
   dropMethod(method: string): void {
+    this.lists.delete(method);
     for (const key of this.entries.keys()) if (key.startsWith(`${method} `)) this.entries.delete(key);
   }
 
@@ -73,5 +97,6 @@ export class ResultCache {
   /** Drops everything stored. */
   clear(): void {
     this.entries.clear();
+    this.lists.clear();
   }
 }

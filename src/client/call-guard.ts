@@ -1,5 +1,6 @@
-import { mergeMap, type MonoTypeOperatorFunction, Observable, startWith, switchMap, throwError, timeout, timer } from 'rxjs';
+import type { Observable, Subscriber } from 'rxjs';
 import { McpCancelledError, McpTimeoutError } from '../errors/call-errors.js';
+import type { Deadlines } from './deadlines.js';
 
 /** How a call is bounded. */
 export interface CallBounds {
@@ -14,52 +15,33 @@ export interface CallBounds {
 }
 
 /**
- * Bounds a call by its budget and its caller's `AbortSignal`. Either one
- * unsubscribes from the call, which is what abandons the request on the wire.
+ * Bounds a call by its budget and its caller's `AbortSignal`, erroring
+ * `subscriber` when either runs out, and returns the teardown. The caller
+ * then unsubscribes from the call, which is what abandons the request on
+ * the wire. Budgets share the client's one timer (`Deadlines`).
  */
-export function guardCall<T>(method: string, bounds: CallBounds): MonoTypeOperatorFunction<T> {
+export function guardCall(method: string, bounds: CallBounds, deadlines: Deadlines, subscriber: Subscriber<unknown>): (() => void) | undefined {
   const { timeoutMs, signal, activity$, maxTotalTimeoutMs } = bounds;
-  const expired = (ms: number) => () => throwError(() => new McpTimeoutError(method, ms));
-  return (source) => {
-    let guarded = source;
-    if (timeoutMs > 0) {
-      guarded = activity$ ? idleBound(guarded, activity$, timeoutMs, expired(timeoutMs)) : guarded.pipe(timeout({ first: timeoutMs, with: expired(timeoutMs) }));
-    }
-    if (maxTotalTimeoutMs) guarded = guarded.pipe(timeout({ first: maxTotalTimeoutMs, with: expired(maxTotalTimeoutMs) }));
-    return signal ? abortable(guarded, method, signal) : guarded;
+  const expire = (ms: number) => () => subscriber.error(new McpTimeoutError(method, ms));
+  const abort = (): void => subscriber.error(new McpCancelledError(method, { cause: signal?.reason }));
+  if (signal?.aborted) {
+    abort();
+    return undefined;
+  }
+  let cancelBudget = timeoutMs > 0 ? deadlines.add(timeoutMs, expire(timeoutMs)) : undefined;
+  const cancelCap = maxTotalTimeoutMs ? deadlines.add(maxTotalTimeoutMs, expire(maxTotalTimeoutMs)) : undefined;
+  const activity =
+    activity$ && timeoutMs > 0
+      ? activity$.subscribe(() => {
+          cancelBudget?.();
+          cancelBudget = deadlines.add(timeoutMs, expire(timeoutMs));
+        })
+      : undefined;
+  signal?.addEventListener('abort', abort, { once: true });
+  return () => {
+    cancelBudget?.();
+    cancelCap?.();
+    activity?.unsubscribe();
+    signal?.removeEventListener('abort', abort);
   };
-}
-
-// Errors once `ms` pass without an answer or a sign of activity.
-function idleBound<T>(source: Observable<T>, activity$: Observable<unknown>, ms: number, expire: () => Observable<never>): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const idle = activity$
-      .pipe(
-        startWith(undefined),
-        switchMap(() => timer(ms)),
-        mergeMap(expire),
-      )
-      .subscribe({ error: (error: unknown) => subscriber.error(error) });
-    const inner = source.subscribe(subscriber);
-    return () => {
-      idle.unsubscribe();
-      inner.unsubscribe();
-    };
-  });
-}
-
-function abortable<T>(source: Observable<T>, method: string, signal: AbortSignal): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const abort = (): void => subscriber.error(new McpCancelledError(method, { cause: signal.reason }));
-    if (signal.aborted) {
-      abort();
-      return;
-    }
-    signal.addEventListener('abort', abort, { once: true });
-    const inner = source.subscribe(subscriber);
-    return () => {
-      signal.removeEventListener('abort', abort);
-      inner.unsubscribe();
-    };
-  });
 }

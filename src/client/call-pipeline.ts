@@ -1,65 +1,117 @@
-import { catchError, map, type Observable, tap, throwError } from 'rxjs';
+import { Observable, Subscription } from 'rxjs';
 import type { z } from 'zod';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { unsupportedVersionDataSchema } from '../protocol/schemas.js';
 import { ErrorCode } from '../protocol/versions.js';
 import { buildRequest } from '../protocol/request.js';
-import { checkResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
+import { checkResult, checkToolResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
 import { CACHEABLE_METHODS, ResultCache } from './cache.js';
 import type { Correlator } from './correlator.js';
-import { INPUT_METHODS, runInputLoop } from './input-loop.js';
+import { continueInputLoop, INPUT_METHODS } from './input-loop.js';
 import type { Settings } from './options.js';
 import type { Session } from './session.js';
 
-/** One protocol call, as the client makes it. */
-export interface Call {
-  method: string;
-  params: Record<string, unknown> | undefined;
-  meta: Record<string, unknown> | undefined;
-  /** The shape the final result must have. */
-  schema: z.ZodType;
-  /** Bypass (and drop) a cached copy. */
-  refresh?: boolean;
-}
+/**
+ * Runs calls from request to shaped result: served from the cache or shared
+ * with an identical call in flight when the method is cacheable; sent through
+ * the correlator, with the input loop for the methods that may ask; checked
+ * once as it arrives and kept for its `ttlMs` when a modern server allows it
+ * (never after a retried round, whose answer depends on inputs outside the
+ * key); and handed over without protocol bookkeeping.
+ */
+export class CallPipeline {
+  constructor(
+    private readonly correlator: Correlator,
+    private readonly cache: ResultCache,
+    private readonly settings: Settings,
+  ) {}
 
-/** What a call runs through. */
-export interface Pipeline {
-  correlator: Correlator;
-  cache: ResultCache;
-  settings: Settings;
+  /** One call; `refresh` bypasses (and drops) a cached copy. */
+  run<T>(
+    session: Session,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    schema: z.ZodType,
+    refresh = false,
+  ): Observable<T> {
+    const key = CACHEABLE_METHODS.includes(method) ? ResultCache.key(method, params) : undefined;
+    // One exchange with the server, written out as a single Observable (every
+    // call passes through it): the request, the input loop if the server asks
+    // for input, and the result checked as it arrives (so that what the cache
+    // keeps is checked) and stored when it may be.
+    const exchange = (shape: (result: Record<string, unknown>) => Record<string, unknown>): Observable<Record<string, unknown>> =>
+      new Observable<Record<string, unknown>>((subscriber) => {
+        let retried = false;
+        const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => {
+          const body = extra === undefined ? params : ((retried = true), { ...params, ...extra });
+          return this.correlator.request(method, (id) => buildRequest(id, method, body, session.stamp, meta));
+        };
+        const fail = (error: unknown): void => subscriber.error(versionError(error));
+        const deliver = (result: Record<string, unknown>): void => {
+          let shaped: Record<string, unknown>;
+          try {
+            const checked = check(method, schema, finalResult(method, result));
+            if (key !== undefined && !retried && session.description.era === 'modern') this.cache.store(key, checked);
+            shaped = shape(checked);
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          subscriber.next(shaped);
+          subscriber.complete();
+        };
+        const work = new Subscription();
+        work.add(
+          send(undefined).subscribe({
+            next: (result) => {
+              if (resultTypeOf(result) !== 'input_required' || !INPUT_METHODS.includes(method)) {
+                deliver(result);
+                return;
+              }
+              const { hooks, maxInputRounds, warn } = this.settings;
+              work.add(continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({ next: deliver, error: fail }));
+            },
+            error: fail,
+          }),
+        );
+        return work;
+      });
+    if (key === undefined) return exchange(stripBookkeeping) as Observable<T>;
+    return settle(
+      this.cache.fetch(key, () => exchange((result) => result), refresh),
+      (result) => stripBookkeeping(result) as T,
+    );
+  }
 }
 
 /**
- * Runs one call from request to shaped result: served from the cache or
- * shared with an identical call in flight when the method is cacheable; sent
- * through the correlator, with the input loop for the methods that may ask;
- * kept for its `ttlMs` when a modern server allows it (never after a retried
- * round, whose answer depends on inputs outside the key); checked, and
- * stripped of protocol bookkeeping.
+ * `map` written out, with the version error in place of the raw one: the
+ * few stages every call passes through are plain Observables, not operators.
  */
-export function runCall<T>(pipeline: Pipeline, session: Session, call: Call): Observable<T> {
-  const { correlator, cache, settings } = pipeline;
-  const { method, params, meta, schema } = call;
-  const key = ResultCache.key(method, params);
-  const load = (): Observable<Record<string, unknown>> => {
-    let retried = false;
-    const once = (extra: Record<string, unknown>): Observable<Record<string, unknown>> => {
-      retried ||= Object.keys(extra).length > 0;
-      return correlator.request(method, (id) => buildRequest(id, method, { ...params, ...extra }, session.stamp, meta));
-    };
-    const { hooks, maxInputRounds, warn } = settings;
-    const answer = INPUT_METHODS.includes(method) ? runInputLoop({ method, send: once, hooks, maxInputRounds, warn }) : once({});
-    return answer.pipe(
-      tap((result) => {
-        if (!retried && session.description.era === 'modern' && resultTypeOf(result) === 'complete') cache.store(key, result);
-      }),
-    );
-  };
-  const answer = CACHEABLE_METHODS.includes(method) ? cache.fetch(key, load, call.refresh) : load();
-  return answer.pipe(
-    map((result) => stripBookkeeping(checkResult<Record<string, unknown>>(method, schema, finalResult(method, result))) as T),
-    catchError((error: unknown) => throwError(() => versionError(error))),
+function settle<T, R>(source: Observable<T>, project: (value: T) => R): Observable<R> {
+  return new Observable<R>((subscriber) =>
+    source.subscribe({
+      next: (value) => {
+        let projected: R;
+        try {
+          projected = project(value);
+        } catch (error) {
+          subscriber.error(error);
+          return;
+        }
+        subscriber.next(projected);
+      },
+      error: (error: unknown) => subscriber.error(versionError(error)),
+      complete: () => subscriber.complete(),
+    }),
   );
+}
+
+// A tool result is checked by hand: it is the one result on the hot path of
+// an agent loop, and its shape is small. The rest go through their schemas.
+function check(method: string, schema: z.ZodType, result: Record<string, unknown>): Record<string, unknown> {
+  return method === 'tools/call' ? checkToolResult(result) : checkResult<Record<string, unknown>>(method, schema, result);
 }
 
 // After the probe, "unsupported protocol version" means the server stopped

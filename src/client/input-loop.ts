@@ -1,4 +1,4 @@
-import { forkJoin, map, mergeMap, type Observable, of, throwError } from 'rxjs';
+import { forkJoin, map, Observable, of, Subscription, throwError } from 'rxjs';
 import { McpInputLoopExceededError } from '../errors/call-errors.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { resultTypeOf } from '../protocol/shape.js';
@@ -10,43 +10,54 @@ export const INPUT_METHODS: readonly string[] = ['tools/call', 'resources/read',
 /** What the loop needs: a way to send one round, the hooks, and the budget. */
 export interface InputLoop {
   method: string;
-  /** Sends the original request once more, with this round's extra params; each send is a new JSON-RPC id. */
-  send(extra: Record<string, unknown>): Observable<Record<string, unknown>>;
+  /** Sends the original request again with this round's extra params; each send is a new JSON-RPC id. */
+  send(extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>>;
   hooks: InputHooks;
   maxInputRounds: number;
   warn(message: string): void;
 }
 
 /**
- * Runs a multi round-trip request to its final result. On `input_required`
- * it asks the hooks every question of the round at once, then retries with
- * the answers keyed as the server keyed its questions and the server's
+ * Carries a request that answered `input_required` on to its final result.
+ * Each round asks the hooks every question at once, then retries with the
+ * answers keyed as the server keyed its questions and the server's
  * `requestState` echoed untouched (left out when the server sent none). No
  * questions means retry at once. After `maxInputRounds` retries it gives up
  * with `McpInputLoopExceededError`. Unsubscribing abandons the round in
  * flight, hooks included.
  */
-export function runInputLoop(loop: InputLoop): Observable<Record<string, unknown>> {
-  const round = (retries: number, extra: Record<string, unknown>): Observable<Record<string, unknown>> =>
-    loop.send(extra).pipe(
-      mergeMap((result) => {
-        if (resultTypeOf(result) !== 'input_required') return of(result);
-        if (retries >= loop.maxInputRounds) return throwError(() => new McpInputLoopExceededError(loop.method, retries));
-        const { requestState, inputRequests } = result;
-        if (requestState !== undefined && typeof requestState !== 'string') {
-          return throwError(() => new McpProtocolError(`${loop.method} sent a requestState that is not a string`, undefined, { requestState }, loop.method));
-        }
-        return answerAll(loop, inputRequests).pipe(
-          mergeMap((inputResponses) =>
-            round(retries + 1, {
-              ...(inputResponses === undefined ? {} : { inputResponses }),
-              ...(requestState === undefined ? {} : { requestState }),
-            }),
-          ),
-        );
-      }),
-    );
-  return round(0, {});
+export function continueInputLoop(loop: InputLoop, first: Record<string, unknown>): Observable<Record<string, unknown>> {
+  return new Observable<Record<string, unknown>>((subscriber) => {
+    const rounds = new Subscription();
+    const fail = (error: unknown): void => subscriber.error(error);
+    const handle = (result: Record<string, unknown>, retries: number): void => {
+      if (resultTypeOf(result) !== 'input_required') {
+        subscriber.next(result);
+        subscriber.complete();
+        return;
+      }
+      if (retries >= loop.maxInputRounds) {
+        fail(new McpInputLoopExceededError(loop.method, retries));
+        return;
+      }
+      const { requestState, inputRequests } = result;
+      if (requestState !== undefined && typeof requestState !== 'string') {
+        fail(new McpProtocolError(`${loop.method} sent a requestState that is not a string`, undefined, { requestState }, loop.method));
+        return;
+      }
+      rounds.add(
+        answerAll(loop, inputRequests).subscribe({
+          next: (inputResponses) => {
+            const extra = { ...(inputResponses === undefined ? {} : { inputResponses }), ...(requestState === undefined ? {} : { requestState }) };
+            rounds.add(loop.send(extra).subscribe({ next: (next) => handle(next, retries + 1), error: fail }));
+          },
+          error: fail,
+        }),
+      );
+    };
+    handle(first, 0);
+    return rounds;
+  });
 }
 
 function answerAll(loop: InputLoop, inputRequests: unknown): Observable<Record<string, unknown> | undefined> {

@@ -6,8 +6,9 @@ import {
   filter,
   finalize,
   map,
+  from,
   mergeMap,
-  type Observable,
+  Observable,
   of,
   reduce,
   share,
@@ -25,12 +26,11 @@ import {
   callToolResultSchema,
   completeResultSchema,
   getPromptResultSchema,
-  pageSchema,
-  promptSchema,
+  promptPageSchema,
   readResourceResultSchema,
-  resourceSchema,
-  resourceTemplateSchema,
-  toolSchema,
+  resourcePageSchema,
+  resourceTemplatePageSchema,
+  toolPageSchema,
 } from '../protocol/schemas.js';
 import type {
   CallToolResult,
@@ -55,9 +55,10 @@ import type { Transport } from '../transport/transport.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
-import { runCall } from './call-pipeline.js';
+import { CallPipeline } from './call-pipeline.js';
 import { type CallBounds, guardCall } from './call-guard.js';
 import { Correlator } from './correlator.js';
+import { Deadlines } from './deadlines.js';
 import { listenLegacy, listenModern, ResourceSubscriptions } from './listen.js';
 import {
   type CallOptions,
@@ -86,6 +87,7 @@ const TRANSPORT_OPTION_KEYS = [...STDIO_OPTION_KEYS, ...HTTP_OPTION_KEYS];
 
 const CALL = ['timeoutMs', 'signal', 'meta'];
 const LIST = [...CALL, 'refresh'];
+const CALL_TOOL = [...CALL, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs'];
 
 /**
  * A client for one MCP server, of either protocol era.
@@ -146,9 +148,11 @@ export class McpClient {
   private readonly transport: Transport;
   private readonly settings: Settings;
   private readonly correlator: Correlator;
+  private readonly calls: CallPipeline;
   private readonly session$: Observable<Session>;
   private session: Session | undefined;
   private readonly cache = new ResultCache();
+  private readonly deadlines = new Deadlines();
   private readonly tokens = new ProgressTokens();
   private readonly resourceSubscriptions = new ResourceSubscriptions();
   private watching: Subscription | undefined;
@@ -164,6 +168,7 @@ export class McpClient {
     this.transport = options.transport;
     this.declaredCapabilities = settings.declaredCapabilities;
     this.correlator = new Correlator(this.transport, settings.warn);
+    this.calls = new CallPipeline(this.correlator, this.cache, settings);
     this.notifications$ = this.correlator.notifications$;
     this.progress$ = progressOf(this.notifications$);
     this.log$ = logOf(this.notifications$);
@@ -199,22 +204,22 @@ export class McpClient {
 
   /** Lists every tool, following pages to the end. */
   listTools(options: ListOptions = {}): Observable<Tool[]> {
-    return this.list<Tool>('tools/list', 'tools', toolSchema, options);
+    return this.list<Tool>('tools/list', 'tools', toolPageSchema, options);
   }
 
   /** Lists every resource, following pages to the end. */
   listResources(options: ListOptions = {}): Observable<Resource[]> {
-    return this.list<Resource>('resources/list', 'resources', resourceSchema, options);
+    return this.list<Resource>('resources/list', 'resources', resourcePageSchema, options);
   }
 
   /** Lists every resource template, following pages to the end. */
   listResourceTemplates(options: ListOptions = {}): Observable<ResourceTemplate[]> {
-    return this.list<ResourceTemplate>('resources/templates/list', 'resourceTemplates', resourceTemplateSchema, options);
+    return this.list<ResourceTemplate>('resources/templates/list', 'resourceTemplates', resourceTemplatePageSchema, options);
   }
 
   /** Lists every prompt, following pages to the end. */
   listPrompts(options: ListOptions = {}): Observable<Prompt[]> {
-    return this.list<Prompt>('prompts/list', 'prompts', promptSchema, options);
+    return this.list<Prompt>('prompts/list', 'prompts', promptPageSchema, options);
   }
 
   /**
@@ -225,22 +230,28 @@ export class McpClient {
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
     const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta } = options;
-    const allowed = [...CALL, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs'];
+    const allowed = CALL_TOOL;
     checkCallOptions(options, allowed);
     checkDuration('maxTotalTimeoutMs', maxTotalTimeoutMs, 0);
-    return defer(() => {
-      // A token of our own when the caller gave none but progress is wanted.
-      const wantsToken = (toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress;
-      const minted = progressToken === undefined && wantsToken ? this.tokens.mint(toolCallId) : undefined;
-      const token = progressToken ?? minted;
-      const activity$ = resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined;
-      return this.run<CallToolResult>(
+    const call = (token: string | number | undefined): Observable<CallToolResult> =>
+      this.run<CallToolResult>(
         'tools/call',
         options,
         allowed,
-        (session) => this.send<CallToolResult>(session, 'tools/call', { name, arguments: args }, token === undefined ? meta : { ...meta, progressToken: token }, callToolResultSchema),
-        { activity$, maxTotalTimeoutMs },
-      ).pipe(finalize(() => minted !== undefined && this.tokens.release(minted)));
+        (session) =>
+          this.send<CallToolResult>(session, 'tools/call', { name, arguments: args }, token === undefined ? meta : { ...meta, progressToken: token }, callToolResultSchema),
+        {
+          activity$: resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
+          maxTotalTimeoutMs,
+        },
+      );
+    // A token of our own when the caller gave none but progress is wanted;
+    // minted per subscription and forgotten when the call ends.
+    const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress);
+    if (!wantsToken) return call(progressToken);
+    return defer(() => {
+      const minted = this.tokens.mint(toolCallId);
+      return call(minted).pipe(finalize(() => this.tokens.release(minted)));
     });
   }
 
@@ -327,6 +338,7 @@ export class McpClient {
       this.correlator.close();
       this.watching?.unsubscribe();
       this.cache.clear();
+      this.deadlines.clear();
       await this.transport.close();
     })();
     return this.closing;
@@ -341,15 +353,24 @@ export class McpClient {
   ): Observable<T> {
     checkCallOptions(options, allowed);
     const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, this.settings.requestTimeoutMs);
-    return defer(() =>
-      this.closing
-        ? throwError(() => new McpTransportClosedError(method))
-        : this.session$.pipe(
-            take(1),
-            mergeMap((session) => body(session)),
-          ),
-    ).pipe(guardCall(method, { timeoutMs, signal: options.signal, ...bounds }));
+    const guards: CallBounds = { timeoutMs, signal: options.signal, ...bounds };
+    return new Observable<T>((subscriber) => {
+      if (this.closing) {
+        subscriber.error(new McpTransportClosedError(method));
+        return;
+      }
+      const unguard = guardCall(method, guards, this.deadlines, subscriber);
+      if (subscriber.closed) return;
+      // Once the era is known, go straight to the call.
+      const source = this.session ? from(body(this.session)) : this.session$.pipe(take(1), mergeMap(body));
+      const call = source.subscribe(subscriber);
+      return () => {
+        unguard?.();
+        call.unsubscribe();
+      };
+    });
   }
+
 
 
   private send<T>(
@@ -360,18 +381,24 @@ export class McpClient {
     schema: z.ZodType,
     refresh = false,
   ): Observable<T> {
-    return runCall<T>({ correlator: this.correlator, cache: this.cache, settings: this.settings }, session, { method, params, meta, schema, refresh });
+    return this.calls.run<T>(session, method, params, meta, schema, refresh);
   }
 
 
 
-  private list<T>(method: string, key: string, item: z.ZodType, options: ListOptions): Observable<T[]> {
-    const schema = pageSchema(key, item);
-    if (options.refresh) this.cache.dropMethod(method);
-    return this.run(method, options, LIST, (session) => {
+
+  private list<T>(method: string, key: string, schema: z.ZodType, options: ListOptions): Observable<T[]> {
+    const refresh = options.refresh === true;
+    checkCallOptions(options, LIST);
+    const fetch = () => this.run(method, options, LIST, (session) => {
+      if (refresh) this.cache.dropMethod(method);
       const seen = new Set<string>();
-      const page = (cursor?: string): Observable<Record<string, unknown>> =>
-        this.send(session, method, cursor === undefined ? undefined : { cursor }, options.meta, schema, options.refresh === true);
+      const pages: string[] = [];
+      const page = (cursor?: string): Observable<Record<string, unknown>> => {
+        const params = cursor === undefined ? undefined : { cursor };
+        pages.push(ResultCache.key(method, params));
+        return this.send(session, method, params, options.meta, schema, refresh);
+      };
       return page().pipe(
         expand((result) => {
           const next = result.nextCursor as string | undefined;
@@ -385,9 +412,16 @@ export class McpClient {
           return page(next);
         }),
         reduce((all: T[], result) => all.concat(result[key] as T[]), []),
+        tap((all) => this.cache.storeList(method, all, pages)),
       );
     });
+    // A whole list still fresh in the cache is handed out at once.
+    return defer(() => {
+      const kept = refresh || this.closing || options.signal?.aborted ? undefined : this.cache.list(method);
+      return kept ? of(kept.slice() as T[]) : fetch();
+    });
   }
+
 
   // Started with the first call: answers a legacy server's questions, and
   // feeds onLog, onProgress and cache invalidation from the notifications.

@@ -111,7 +111,8 @@ const CALL_OPTION_KEYS = ['timeoutMs', 'signal', 'meta', 'progressToken', 'toolC
 
 /** Checks the per-call options. */
 export function checkCallOptions(options: object, allowed: readonly string[]): void {
-  for (const key of Object.keys(options)) {
+  // for…in rather than Object.keys: this runs on every call, usually with `{}`.
+  for (const key in options) {
     if (!allowed.includes(key)) {
       throw new McpClientError(
         CALL_OPTION_KEYS.includes(key) ? `option ${key} does not apply to this call` : `unknown option: ${key}`,

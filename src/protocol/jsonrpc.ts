@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** A JSON-RPC request id. MCP forbids `null`. */
 export type RequestId = string | number;
 
@@ -38,18 +36,6 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResul
 /** An answer to a request. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
-const id = z.union([z.string(), z.number()]);
-const params = z.record(z.string(), z.unknown()).optional();
-
-const request = z.object({ jsonrpc: z.literal('2.0'), id, method: z.string(), params });
-const notification = z.object({ jsonrpc: z.literal('2.0'), method: z.string(), params });
-const result = z.object({ jsonrpc: z.literal('2.0'), id, result: z.record(z.string(), z.unknown()) });
-const error = z.object({
-  jsonrpc: z.literal('2.0'),
-  id: id.nullish(),
-  error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
-});
-
 /** What one inbound message turned out to be. */
 export type Classified =
   | { kind: 'response'; message: JsonRpcResponse }
@@ -59,27 +45,45 @@ export type Classified =
 
 /**
  * Sorts one decoded JSON value into the four kinds of JSON-RPC message, or
- * says why it is none of them.
+ * says why it is none of them. Every message passes through here, so the
+ * checks are plain structural ones: the envelope only, never the payload.
  */
 export function classify(value: unknown): Classified {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { kind: 'invalid', reason: 'not a JSON object' };
+  if (!isObject(value)) return invalid('not a JSON object');
+  if (value.jsonrpc !== '2.0') return invalid('jsonrpc is not "2.0"');
+  const { id } = value;
+  if ('result' in value) {
+    if (!isId(id)) return invalid('malformed response: its id is not a string or a number');
+    if (!isObject(value.result)) return invalid('malformed response: its result is not an object');
+    return { kind: 'response', message: value as unknown as JsonRpcResultResponse };
   }
-  const record = value as Record<string, unknown>;
-  if ('result' in record) return parsed('response', result, value);
-  if ('error' in record) return parsed('response', error, value);
-  if ('method' in record) {
-    return 'id' in record && record.id !== undefined
-      ? parsed('request', request, value)
-      : parsed('notification', notification, value);
+  if ('error' in value) {
+    if (id !== undefined && id !== null && !isId(id)) return invalid('malformed response: its id is not a string or a number');
+    const { error } = value;
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+      return invalid('malformed response: its error needs an integer code and a message');
+    }
+    return { kind: 'response', message: value as unknown as JsonRpcErrorResponse };
   }
-  return { kind: 'invalid', reason: 'neither a request, a notification nor a response' };
+  if (typeof value.method === 'string') {
+    if (value.params !== undefined && !isObject(value.params)) return invalid(`malformed ${value.method}: its params are not an object`);
+    if (id === undefined) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
+    if (!isId(id)) return invalid(`malformed ${value.method}: its id is not a string or a number`);
+    return { kind: 'request', message: value as unknown as JsonRpcRequest };
+  }
+  return invalid('neither a request, a notification nor a response');
 }
 
-function parsed(kind: 'response' | 'notification' | 'request', schema: z.ZodType, value: unknown): Classified {
-  const outcome = schema.safeParse(value);
-  if (outcome.success) return { kind, message: outcome.data } as Classified;
-  return { kind: 'invalid', reason: `malformed ${kind}: ${outcome.error.issues.map((i) => i.message).join('; ')}` };
+function invalid(reason: string): Classified {
+  return { kind: 'invalid', reason };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is RequestId {
+  return typeof value === 'string' || typeof value === 'number';
 }
 
 /** Decodes one line of text into a classified message; bad JSON is `invalid`. */

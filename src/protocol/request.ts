@@ -31,16 +31,28 @@ export function buildRequest(
   stamp: Stamp | undefined,
   meta?: Record<string, unknown>,
 ): JsonRpcRequest {
-  const body: Record<string, unknown> = { ...params };
-  const merged: Record<string, unknown> = { ...meta };
-  if (stamp?.era === 'modern') {
-    merged[META.protocolVersion] = stamp.protocolVersion;
-    merged[META.clientInfo] = stamp.clientInfo;
-    merged[META.clientCapabilities] = stamp.clientCapabilities;
-    if (stamp.logLevel) merged[META.logLevel] = stamp.logLevel;
+  const stamped = stamp?.era === 'modern' ? protocolMeta(stamp) : undefined;
+  const merged = meta === undefined ? stamped : stamped === undefined ? meta : { ...meta, ...stamped };
+  const body = merged === undefined ? params : { ...params, _meta: merged };
+  return body === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: body };
+}
+
+// The protocol's _meta keys are the same for every request of a session:
+// built once per stamp and shared (never mutated).
+const stampedMeta = new WeakMap<Stamp, Record<string, unknown>>();
+
+function protocolMeta(stamp: Stamp): Record<string, unknown> {
+  let meta = stampedMeta.get(stamp);
+  if (!meta) {
+    meta = {
+      [META.protocolVersion]: stamp.protocolVersion,
+      [META.clientInfo]: stamp.clientInfo,
+      [META.clientCapabilities]: stamp.clientCapabilities,
+      ...(stamp.logLevel ? { [META.logLevel]: stamp.logLevel } : {}),
+    };
+    stampedMeta.set(stamp, meta);
   }
-  if (Object.keys(merged).length > 0) body._meta = merged;
-  return Object.keys(body).length > 0 ? { jsonrpc: '2.0', id, method, params: body } : { jsonrpc: '2.0', id, method };
+  return meta;
 }
 
 /** Builds a notification. */

@@ -94,6 +94,12 @@ export const completeResultSchema = z.looseObject({
 });
 
 /** One page of a list result: the items under `key`, and where the next page starts. */
-export function pageSchema<T extends z.ZodType>(key: string, item: T) {
+function pageSchema<T extends z.ZodType>(key: string, item: T) {
   return z.looseObject({ [key]: z.array(item), nextCursor: z.string().optional() });
 }
+
+// Built once: a zod schema is costly to construct, cheap to reuse.
+export const toolPageSchema = pageSchema('tools', toolSchema);
+export const resourcePageSchema = pageSchema('resources', resourceSchema);
+export const resourceTemplatePageSchema = pageSchema('resourceTemplates', resourceTemplateSchema);
+export const promptPageSchema = pageSchema('prompts', promptSchema);

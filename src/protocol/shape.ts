@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 
 /** Members a result carries for the protocol's sake, acted on and then removed. */
-const BOOKKEEPING = ['resultType', '_meta', 'ttlMs', 'cacheScope', 'requestState', 'inputRequests'] as const;
+const BOOKKEEPING = new Set(['resultType', '_meta', 'ttlMs', 'cacheScope', 'requestState', 'inputRequests']);
 
 /** A result's `resultType`; an absent one means `complete` (servers before 2026-07-28 send none). */
 export function resultTypeOf(result: Record<string, unknown>): unknown {
@@ -11,8 +11,9 @@ export function resultTypeOf(result: Record<string, unknown>): unknown {
 
 /** A copy of `result` without the protocol's bookkeeping members. */
 export function stripBookkeeping<T extends Record<string, unknown>>(result: T): T {
-  const copy: Record<string, unknown> = { ...result };
-  for (const key of BOOKKEEPING) delete copy[key];
+  // Built key by key: deleting from a copy would turn it into a slow dictionary object.
+  const copy: Record<string, unknown> = {};
+  for (const key in result) if (!BOOKKEEPING.has(key)) copy[key] = result[key];
   return copy as T;
 }
 
@@ -25,4 +26,21 @@ export function checkResult<T>(method: string, schema: z.ZodType, result: unknow
   if (outcome.success) return outcome.data as T;
   const problems = outcome.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
   throw new McpProtocolError(`malformed ${method} result: ${problems.join('; ')}`, undefined, { issues: problems }, method);
+}
+
+/**
+ * Checks a `tools/call` result without a schema: `content` must be a list of
+ * blocks that each name their `type`, and `isError`, when present, a boolean.
+ */
+export function checkToolResult(result: Record<string, unknown>): Record<string, unknown> {
+  const { content, isError } = result;
+  const problem = !Array.isArray(content)
+    ? 'content: expected an array'
+    : content.findIndex((block) => typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string') !== -1
+      ? 'content: every block needs a string type'
+      : isError !== undefined && typeof isError !== 'boolean'
+        ? 'isError: expected a boolean'
+        : undefined;
+  if (problem) throw new McpProtocolError(`malformed tools/call result: ${problem}`, undefined, { issues: [problem] }, 'tools/call');
+  return result;
 }

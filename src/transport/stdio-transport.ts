@@ -67,6 +67,8 @@ export class StdioTransport implements Transport {
   private readonly options: StdioTransportOptions;
   private readonly stderrTail: string[] = [];
   private child: Promise<ChildProcessWithoutNullStreams | undefined> | undefined;
+  private running: ChildProcessWithoutNullStreams | undefined;
+  private readonly queued: string[] = [];
   private closing: Promise<void> | undefined;
   private ended = false;
 
@@ -104,12 +106,24 @@ export class StdioTransport implements Transport {
     return this.closing;
   }
 
+  // Lines sent in one turn of the event loop go out in one write (one
+  // syscall instead of one per message when many calls are in flight);
+  // before the child runs they wait, in order, for it to start.
   private write(message: JsonRpcMessage): void {
     if (this.closing || this.ended) return;
-    const line = JSON.stringify(message) + '\n';
-    void this.start().then((child) => {
-      if (child && !this.ended && child.stdin.writable) child.stdin.write(line);
-    });
+    this.queued.push(JSON.stringify(message) + '\n');
+    if (!this.running) {
+      void this.start();
+    } else if (this.queued.length === 1) {
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    if (this.queued.length === 0) return;
+    const text = this.queued.length === 1 ? (this.queued[0] as string) : this.queued.join('');
+    this.queued.length = 0;
+    if (this.running?.stdin.writable && !this.ended) this.running.stdin.write(text);
   }
 
   private start(): Promise<ChildProcessWithoutNullStreams | undefined> {
@@ -136,6 +150,8 @@ export class StdioTransport implements Transport {
     }
     this.pid = child.pid;
     this.wire(child);
+    this.running = child;
+    this.flush();
     return child;
   }
 

@@ -1,0 +1,129 @@
+// The three contestants, behind one shape:
+//   open(target) -> { call(text), list(forced), close() }
+// target: { kind: 'stdio', command, args, env } or { kind: 'http', url }.
+import { spawn } from 'node:child_process';
+import { Agent } from 'node:http';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import crossFetch from 'cross-fetch';
+import { firstValueFrom } from 'rxjs';
+import { McpClient } from 'rxmcp';
+
+const MODERN = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/**
+ * The floor: a hand-written JSON-lines client (a Map from id to resolver, no
+ * validation, no timers). It probes like a dual-era client: server/discover,
+ * and initialize when that fails.
+ */
+export const raw = {
+  name: 'raw',
+  async open(target) {
+    return target.kind === 'stdio' ? rawStdio(target) : rawHttp(target);
+  },
+};
+
+async function rawStdio(target) {
+  const child = spawn(target.command, target.args, { env: { ...process.env, ...target.env } });
+  const pending = new Map();
+  let next = 1;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const message = JSON.parse(line);
+    const resolve = pending.get(message.id);
+    if (resolve) {
+      pending.delete(message.id);
+      resolve(message);
+    }
+  });
+  let meta = MODERN;
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = next++;
+      pending.set(id, resolve);
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params: meta ? { ...params, _meta: meta } : params }) + '\n');
+    });
+  const discovered = await request('server/discover', {});
+  if (discovered.error) {
+    meta = undefined;
+    await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  }
+  return {
+    call: async (text) => (await request('tools/call', { name: 'echo', arguments: { text } })).result.content[0].text,
+    list: async () => (await request('tools/list', {})).result.tools.length,
+    close: async () => {
+      child.stdin.end();
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+async function rawHttp(target) {
+  const agent = new Agent({ keepAlive: true });
+  let next = 1;
+  const request = async (method, params) => {
+    const id = next++;
+    const headers = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': method,
+    };
+    if (params.name) headers['Mcp-Name'] = params.name;
+    const response = await crossFetch(target.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN } }),
+      agent,
+    });
+    return response.json();
+  };
+  await request('server/discover', {});
+  return {
+    call: async (text) => (await request('tools/call', { name: 'echo', arguments: { text } })).result.content[0].text,
+    list: async () => (await request('tools/list', {})).result.tools.length,
+    close: async () => agent.destroy(),
+  };
+}
+
+/** The official client, @modelcontextprotocol/client 2.4.0, negotiating the era itself. */
+export const official = {
+  name: 'official',
+  async open(target) {
+    const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    const transport =
+      target.kind === 'stdio'
+        ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...process.env, ...target.env } })
+        : new StreamableHTTPClientTransport(new URL(target.url));
+    await client.connect(transport);
+    return {
+      call: async (text) => (await client.callTool({ name: 'echo', arguments: { text } })).content[0].text,
+      list: async (forced) => (await client.listTools(undefined, { cacheMode: forced ? 'refresh' : 'use' })).tools.length,
+      close: () => client.close(),
+    };
+  },
+};
+
+/** rxmcp, as a user would write it. */
+export const rxmcp = {
+  name: 'rxmcp',
+  async open(target) {
+    const mcp =
+      target.kind === 'stdio'
+        ? McpClient.connectStdio({ command: target.command, args: target.args, env: target.env ?? {} })
+        : McpClient.connectHttp({ url: target.url });
+    return {
+      call: async (text) => (await firstValueFrom(mcp.callTool('echo', { text }))).content[0].text,
+      list: async (forced) => (await firstValueFrom(mcp.listTools({ refresh: forced }))).length,
+      close: () => mcp.close(),
+    };
+  },
+};
+
+export const drivers = [raw, official, rxmcp];
