@@ -4,6 +4,11 @@
 
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectHttpOptions, ConnectStdioOptions } from './client/mcp-client.js';
+export type { LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
+export { Toolkit } from './providers/toolkit.js';
+export type { ToolkitCallContext, ToolkitHandler, ToolkitToolDefinition } from './providers/toolkit.js';
+export { Registry } from './providers/registry.js';
+export type { RegistryEntry, RegistryOptions } from './providers/registry.js';
 export { InputBroker } from './client/input-broker.js';
 export type { InputBrokerOptions, PendingQuestion } from './client/input-broker.js';
 export type { InputHook, InputHooks, InputRequest } from './client/input-hooks.js';

@@ -1,4 +1,4 @@
-import type { Observable, Subscriber } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import { McpCancelledError, McpTimeoutError } from '../errors/call-errors.js';
 import type { Deadlines } from './deadlines.js';
 
@@ -20,7 +20,7 @@ export interface CallBounds {
  * then unsubscribes from the call, which is what abandons the request on
  * the wire. Budgets share the client's one timer (`Deadlines`).
  */
-export function guardCall(method: string, bounds: CallBounds, deadlines: Deadlines, subscriber: Subscriber<unknown>): (() => void) | undefined {
+function guardCall(method: string, bounds: CallBounds, deadlines: Deadlines, subscriber: Subscriber<unknown>): (() => void) | undefined {
   const { timeoutMs, signal, activity$, maxTotalTimeoutMs } = bounds;
   const expire = (ms: number) => () => subscriber.error(new McpTimeoutError(method, ms));
   const abort = (): void => subscriber.error(new McpCancelledError(method, { cause: signal?.reason }));
@@ -44,4 +44,21 @@ export function guardCall(method: string, bounds: CallBounds, deadlines: Deadlin
     activity?.unsubscribe();
     signal?.removeEventListener('abort', abort);
   };
+}
+
+/**
+ * A call bounded by its budget and signal: `start` builds the call when it
+ * is subscribed, and the call is unsubscribed (abandoned) when a bound runs
+ * out first.
+ */
+export function guarded<T>(method: string, bounds: CallBounds, deadlines: Deadlines, start: () => Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const unguard = guardCall(method, bounds, deadlines, subscriber);
+    if (subscriber.closed) return;
+    const call = start().subscribe(subscriber);
+    return () => {
+      unguard?.();
+      call.unsubscribe();
+    };
+  });
 }

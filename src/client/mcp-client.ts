@@ -1,16 +1,14 @@
 import {
   catchError,
   defer,
-  EMPTY,
-  expand,
   filter,
   finalize,
+  firstValueFrom,
   map,
   from,
   mergeMap,
   Observable,
   of,
-  reduce,
   share,
   type Subscription,
   take,
@@ -47,6 +45,7 @@ import type {
   ResourceTemplate,
   ServerDescription,
   Tool,
+  ToolAnnotations,
 } from '../protocol/types.js';
 import { ErrorCode } from '../protocol/versions.js';
 import { STDIO_OPTION_KEYS, StdioTransport, type StdioTransportOptions } from '../transport/stdio-transport.js';
@@ -55,8 +54,9 @@ import type { Transport } from '../transport/transport.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
+import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage } from './bridge.js';
 import { CallPipeline } from './call-pipeline.js';
-import { type CallBounds, guardCall } from './call-guard.js';
+import { type CallBounds, guarded } from './call-guard.js';
 import { Correlator } from './correlator.js';
 import { Deadlines } from './deadlines.js';
 import { listenLegacy, listenModern, ResourceSubscriptions } from './listen.js';
@@ -65,14 +65,15 @@ import {
   type CallToolOptions,
   checkCallOptions,
   checkDuration,
-  CLIENT_OPTION_KEYS,
   type ClientOptions,
   type CompleteOptions,
   type ListOptions,
   type McpClientOptions,
   resolveOptions,
+  splitOptions,
   type Settings,
 } from './options.js';
+import { allPages } from './pagination.js';
 import { serveServerRequests } from './server-requests.js';
 import { probe, type Session } from './session.js';
 import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
@@ -117,7 +118,7 @@ export class McpClient {
    * @throws McpSpawnFailedError when the command line or environment holds a NUL byte.
    */
   static connectStdio(options: ConnectStdioOptions): McpClient {
-    const [client, stdio] = split(options, STDIO_OPTION_KEYS);
+    const [client, stdio] = splitOptions(options, STDIO_OPTION_KEYS);
     return new McpClient({ ...client, transport: new StdioTransport(stdio as unknown as StdioTransportOptions) });
   }
 
@@ -128,7 +129,7 @@ export class McpClient {
    * @throws McpClientError for an option neither the client nor the transport knows, or a bad URL.
    */
   static connectHttp(options: ConnectHttpOptions): McpClient {
-    const [client, http] = split(options, HTTP_OPTION_KEYS);
+    const [client, http] = splitOptions(options, HTTP_OPTION_KEYS);
     return new McpClient({ ...client, transport: new HttpTransport(http as unknown as HttpTransportOptions) });
   }
 
@@ -239,7 +240,7 @@ export class McpClient {
         options,
         allowed,
         (session) =>
-          this.send<CallToolResult>(session, 'tools/call', { name, arguments: args }, token === undefined ? meta : { ...meta, progressToken: token }, callToolResultSchema),
+          this.calls.run<CallToolResult>(session, 'tools/call', { name, arguments: args }, token === undefined ? meta : { ...meta, progressToken: token }, callToolResultSchema),
         {
           activity$: resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
           maxTotalTimeoutMs,
@@ -259,14 +260,14 @@ export class McpClient {
   /** Reads a resource by URI. */
   readResource(uri: string, options: CallOptions = {}): Observable<ReadResourceResult> {
     return this.run('resources/read', options, CALL, (session) =>
-      this.send<ReadResourceResult>(session, 'resources/read', { uri }, options.meta, readResourceResultSchema),
+      this.calls.run<ReadResourceResult>(session, 'resources/read', { uri }, options.meta, readResourceResultSchema),
     );
   }
 
   /** Renders a prompt with its arguments. */
   getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Observable<GetPromptResult> {
     return this.run('prompts/get', options, CALL, (session) =>
-      this.send<GetPromptResult>(session, 'prompts/get', { name, arguments: args }, options.meta, getPromptResultSchema),
+      this.calls.run<GetPromptResult>(session, 'prompts/get', { name, arguments: args }, options.meta, getPromptResultSchema),
     );
   }
 
@@ -278,7 +279,7 @@ export class McpClient {
   ): Observable<CompleteResult> {
     const params = options.context ? { ref, argument, context: options.context } : { ref, argument };
     return this.run('completion/complete', options, [...CALL, 'context'], (session) =>
-      this.send<CompleteResult>(session, 'completion/complete', params, options.meta, completeResultSchema),
+      this.calls.run<CompleteResult>(session, 'completion/complete', params, options.meta, completeResultSchema),
     );
   }
 
@@ -295,6 +296,36 @@ export class McpClient {
           error instanceof McpProtocolError && error.code === ErrorCode.MethodNotFound ? of(false) : throwError(() => error),
         ),
       ),
+    );
+  }
+
+  /** What the server said about one of its tools (`readOnlyHint`, …), from its catalogue; `undefined` for no such tool. */
+  toolAnnotations(name: string, options: ListOptions = {}): Observable<ToolAnnotations | undefined> {
+    return this.listTools(options).pipe(map((tools) => tools.find((tool) => tool.name === name)?.annotations));
+  }
+
+  /** The server's tools as function declarations for an LLM (OpenAI style). */
+  async toolsForLlm(): Promise<LlmTool[]> {
+    return toLlmTools(await firstValueFrom(this.listTools()));
+  }
+
+  /**
+   * Runs the tool calls a model made and answers each, in order. Never
+   * rejects; every failure is an `is_error` message. Serial, unless every
+   * call names a tool the server annotated read-only and idempotent: then up
+   * to `toolConcurrency` run at once and identical calls run once. With
+   * `onProgress` set, each call's progress is reported under its id.
+   */
+  executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+    return runToolCalls(
+      {
+        catalogue: () => firstValueFrom(this.listTools()),
+        call: (name, args, { toolCallId, signal }) =>
+          firstValueFrom(this.callTool(name, args, signal ? { toolCallId, signal } : { toolCallId })),
+        concurrency: this.settings.toolConcurrency,
+      },
+      calls,
+      options,
     );
   }
 
@@ -353,36 +384,16 @@ export class McpClient {
   ): Observable<T> {
     checkCallOptions(options, allowed);
     const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, this.settings.requestTimeoutMs);
-    const guards: CallBounds = { timeoutMs, signal: options.signal, ...bounds };
-    return new Observable<T>((subscriber) => {
-      if (this.closing) {
-        subscriber.error(new McpTransportClosedError(method));
-        return;
-      }
-      const unguard = guardCall(method, guards, this.deadlines, subscriber);
-      if (subscriber.closed) return;
+    return guarded(method, { timeoutMs, signal: options.signal, ...bounds }, this.deadlines, () => {
+      if (this.closing) return throwError(() => new McpTransportClosedError(method));
       // Once the era is known, go straight to the call.
-      const source = this.session ? from(body(this.session)) : this.session$.pipe(take(1), mergeMap(body));
-      const call = source.subscribe(subscriber);
-      return () => {
-        unguard?.();
-        call.unsubscribe();
-      };
+      return this.session ? from(body(this.session)) : this.session$.pipe(take(1), mergeMap(body));
     });
   }
 
 
 
-  private send<T>(
-    session: Session,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    meta: Record<string, unknown> | undefined,
-    schema: z.ZodType,
-    refresh = false,
-  ): Observable<T> {
-    return this.calls.run<T>(session, method, params, meta, schema, refresh);
-  }
+
 
 
 
@@ -392,28 +403,13 @@ export class McpClient {
     checkCallOptions(options, LIST);
     const fetch = () => this.run(method, options, LIST, (session) => {
       if (refresh) this.cache.dropMethod(method);
-      const seen = new Set<string>();
       const pages: string[] = [];
       const page = (cursor?: string): Observable<Record<string, unknown>> => {
         const params = cursor === undefined ? undefined : { cursor };
         pages.push(ResultCache.key(method, params));
-        return this.send(session, method, params, options.meta, schema, refresh);
+        return this.calls.run(session, method, params, options.meta, schema, refresh);
       };
-      return page().pipe(
-        expand((result) => {
-          const next = result.nextCursor as string | undefined;
-          if (next === undefined) return EMPTY;
-          if (seen.has(next)) {
-            return throwError(
-              () => new McpProtocolError(`${method} repeated the cursor ${JSON.stringify(next)}`, undefined, { cursor: next }, method),
-            );
-          }
-          seen.add(next);
-          return page(next);
-        }),
-        reduce((all: T[], result) => all.concat(result[key] as T[]), []),
-        tap((all) => this.cache.storeList(method, all, pages)),
-      );
+      return allPages<T>(method, key, page).pipe(tap((all) => this.cache.storeList(method, all, pages)));
     });
     // A whole list still fresh in the cache is handed out at once.
     return defer(() => {
@@ -438,17 +434,4 @@ export class McpClient {
     });
     this.watching.add(watchNotifications({ notifications$: this.notifications$, cache: this.cache, tokens: this.tokens, onLog, onProgress, warn }));
   }
-}
-
-/** Splits connect options into the client's and the transport's; `onWarn` goes to both. */
-function split(options: object, transportKeys: readonly string[]): [ClientOptions, Record<string, unknown>] {
-  refuseUnknown(options, [...CLIENT_OPTION_KEYS, ...transportKeys]);
-  const client: Record<string, unknown> = {};
-  const transport: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) {
-    if (key === 'onWarn') client[key] = transport[key] = value;
-    else if (transportKeys.includes(key)) transport[key] = value;
-    else client[key] = value;
-  }
-  return [client as ClientOptions, transport];
 }

@@ -42,6 +42,8 @@ export interface ClientOptions {
    * call and attributes reports by it, dropping late and foreign ones.
    */
   onProgress?: (progress: ToolProgress) => void;
+  /** How many calls of a read-only, idempotent batch `executeToolCalls` may overlap (default 4; 1 = always serial). */
+  toolConcurrency?: number;
   /** Called with problems the client papered over: a late answer dropped, a line that was not JSON-RPC, … */
   onWarn?: (message: string) => void;
 }
@@ -100,6 +102,7 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'logLevel',
   'onLog',
   'onProgress',
+  'toolConcurrency',
   'onWarn',
 ];
 
@@ -178,6 +181,7 @@ export interface Settings {
   logLevel: LoggingLevel | undefined;
   onLog: ((message: LogMessage) => void) | undefined;
   onProgress: ((progress: ToolProgress) => void) | undefined;
+  toolConcurrency: number;
   warn: (message: string) => void;
 }
 
@@ -213,6 +217,20 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     logLevel: options.logLevel,
     onLog: options.onLog,
     onProgress: options.onProgress,
+    toolConcurrency: Math.max(1, checkCount('toolConcurrency', options.toolConcurrency, 4)),
     warn: options.onWarn ?? (() => undefined),
   };
+}
+
+/** Splits connect options into the client's and the transport's; `onWarn` goes to both. */
+export function splitOptions(options: object, transportKeys: readonly string[]): [ClientOptions, Record<string, unknown>] {
+  refuseUnknown(options, [...CLIENT_OPTION_KEYS, ...transportKeys]);
+  const client: Record<string, unknown> = {};
+  const transport: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (key === 'onWarn') client[key] = transport[key] = value;
+    else if (transportKeys.includes(key)) transport[key] = value;
+    else client[key] = value;
+  }
+  return [client as ClientOptions, transport];
 }

@@ -1,0 +1,152 @@
+import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
+import { type BatchJob, runBatch } from './batch-scheduler.js';
+import { flattenContent } from './flatten.js';
+
+/** A tool as an LLM API declares it (OpenAI-style function calling). */
+export interface LlmTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters: object };
+}
+
+/** A tool call a model made. `arguments` is a JSON string (as most APIs send it) or an object. */
+export interface LlmToolCall {
+  id: string;
+  type?: 'function';
+  function: { name: string; arguments: string | object };
+}
+
+/** The answer to one tool call, ready to append to the conversation. */
+export interface ToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+  is_error: boolean;
+  structured_content?: unknown;
+}
+
+/** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
+export interface ToolProvider {
+  /** The tools, as function declarations. */
+  toolsForLlm(): Promise<LlmTool[]>;
+  /** Runs a batch of calls; never rejects, and has run the whole batch when it resolves. */
+  executeToolCalls(calls: LlmToolCall[], options?: { signal?: AbortSignal }): Promise<ToolMessage[]>;
+}
+
+/** What the bridge needs from whoever really runs the tools. */
+export interface ToolSource {
+  /** The catalogue, with annotations. May reject: the batch then runs serially and unchecked. */
+  catalogue(): Promise<readonly Tool[]>;
+  /** Runs one tool. May reject: the rejection becomes the call's error message. */
+  call(name: string, args: Record<string, unknown>, context: { toolCallId: string; signal?: AbortSignal }): Promise<CallToolResult>;
+  /** How many calls of a safe batch may overlap. */
+  concurrency: number;
+}
+
+/** The declarations of a catalogue. */
+export function toLlmTools(tools: readonly Tool[]): LlmTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      parameters: tool.inputSchema,
+    },
+  }));
+}
+
+/**
+ * Runs the calls a model made against a source and answers each of them, in
+ * order, under its own id. Never rejects: a malformed call, arguments that
+ * are not a JSON object, an unknown tool, a tool's own failure (`isError`)
+ * and any error of the call itself all come back as `is_error` messages
+ * whose content says why. An empty string is a call without arguments.
+ */
+export async function runToolCalls(source: ToolSource, calls: readonly unknown[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+  const catalogue = await source.catalogue().then(
+    (tools) => new Map(tools.map((tool) => [tool.name, tool])),
+    () => undefined,
+  );
+  const messages: Array<ToolMessage | undefined> = [];
+  const jobs: BatchJob<CallToolResult>[] = [];
+  const slots: Array<{ index: number; id: string }> = [];
+  calls.forEach((call, index) => {
+    const parsed = parseCall(call);
+    if ('error' in parsed) {
+      messages[index] = failure(parsed.id, parsed.error);
+      return;
+    }
+    const { id, name, args } = parsed;
+    if (catalogue && !catalogue.has(name)) {
+      messages[index] = failure(id, `Unknown tool: ${name}`);
+      return;
+    }
+    slots.push({ index, id });
+    jobs.push({
+      key: `${name}\n${canonicalJson(args)}`,
+      safe: isSafe(catalogue?.get(name)?.annotations),
+      run: () => source.call(name, args, { toolCallId: id, signal: options.signal }),
+    });
+  });
+  const outcomes = await runBatch(jobs, source.concurrency);
+  outcomes.forEach((outcome, n) => {
+    const { index, id } = slots[n] as { index: number; id: string };
+    messages[index] = outcome.status === 'fulfilled' ? fromResult(id, outcome.value) : failure(id, reasonOf(outcome.reason));
+  });
+  return messages as ToolMessage[];
+}
+
+/** The message for a tool's result. */
+export function fromResult(id: string, result: CallToolResult): ToolMessage {
+  const message: ToolMessage = { role: 'tool', tool_call_id: id, content: flattenContent(result.content), is_error: result.isError === true };
+  if (result.structuredContent !== undefined) message.structured_content = result.structuredContent;
+  return message;
+}
+
+/** The message for a call that could not run or failed. */
+export function failure(id: string, reason: string): ToolMessage {
+  return { role: 'tool', tool_call_id: id, content: reason, is_error: true };
+}
+
+type ParsedCall = { id: string; name: string; args: Record<string, unknown> } | { id: string; error: string };
+
+/** Reads one call a model made, arguments included; says why when it cannot. */
+export function parseCall(call: unknown): ParsedCall {
+  const record = (typeof call === 'object' && call !== null ? call : {}) as Record<string, unknown>;
+  const id = typeof record.id === 'string' ? record.id : '';
+  const fn = record.function as Record<string, unknown> | undefined;
+  if (!id || typeof fn !== 'object' || fn === null || typeof fn.name !== 'string' || fn.name === '') {
+    return { id, error: 'Malformed tool call: it needs an id and a function name' };
+  }
+  const raw = fn.arguments;
+  let args: unknown = raw;
+  if (raw === undefined || raw === '') {
+    args = {};
+  } else if (typeof raw === 'string') {
+    try {
+      args = JSON.parse(raw);
+    } catch {
+      return { id, error: `Invalid arguments for ${fn.name}: not valid JSON` };
+    }
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return { id, error: `Invalid arguments for ${fn.name}: expected a JSON object` };
+  }
+  return { id, name: fn.name, args: args as Record<string, unknown> };
+}
+
+function isSafe(annotations: ToolAnnotations | undefined): boolean {
+  return annotations?.readOnlyHint === true && annotations.idempotentHint === true;
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** JSON with object keys sorted, so equal arguments make equal keys. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}

@@ -1,0 +1,37 @@
+import type { ContentBlock } from '../protocol/types.js';
+
+/**
+ * The text a model reads for a tool's content blocks, one block per line.
+ * Binary payloads (images, audio, blobs) are named with their type and size,
+ * never inlined: base64 in a transcript costs tokens and tells a model
+ * nothing it can act on. Local and remote tools go through this one function,
+ * which is what keeps their bridge output identical.
+ */
+export function flattenContent(content: readonly ContentBlock[]): string {
+  return content.map(flattenBlock).join('\n');
+}
+
+function flattenBlock(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return typeof block.text === 'string' ? block.text : '';
+    case 'image':
+    case 'audio':
+      return `[${block.type}: ${block.mimeType ?? 'unknown type'}, ${base64Bytes(block.data)} bytes]`;
+    case 'resource_link':
+      return `[resource link: ${String(block.uri)}${typeof block.name === 'string' ? ` (${block.name})` : ''}]`;
+    case 'resource': {
+      const resource = (block.resource ?? {}) as Record<string, unknown>;
+      if (typeof resource.text === 'string') return resource.text;
+      return `[resource: ${String(resource.uri)}, ${String(resource.mimeType ?? 'unknown type')}, ${base64Bytes(resource.blob)} bytes]`;
+    }
+    default:
+      return `[${block.type} content]`;
+  }
+}
+
+function base64Bytes(data: unknown): number {
+  if (typeof data !== 'string') return 0;
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
+}

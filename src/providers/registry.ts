@@ -1,0 +1,148 @@
+import { failure, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
+
+/** One provider in a registry, under its prefix. */
+export interface RegistryEntry {
+  prefix: string;
+  provider: ToolProvider;
+}
+
+/** Options of `Registry`. */
+export interface RegistryOptions {
+  /** What joins a prefix and a tool name (default `_`). */
+  separator?: string;
+  /** Called when a provider's tools cannot be listed (they are left out). */
+  onWarn?: (message: string) => void;
+}
+
+/**
+ * One tool namespace over many providers (clients, toolkits, other
+ * registries, policy layers): every tool is published as
+ * `{prefix}{separator}{name}`, and each call is routed back to the provider
+ * whose prefix it was made under, the longest matching prefix winning (so
+ * prefixes may extend each other and tool names may contain the separator).
+ * Calls are batched per provider and answered in the model's order; a
+ * provider that throws fails only its own calls.
+ *
+ * @example
+ * ```ts
+ * const tools = new Registry().add(git, { prefix: 'git' }).add(local, { prefix: 'fs' });
+ * const declarations = await tools.toolsForLlm(); // git_log, …, fs_read, …
+ * ```
+ */
+export class Registry implements ToolProvider {
+  private readonly entries: RegistryEntry[] = [];
+  private readonly separator: string;
+  private readonly warn: (message: string) => void;
+
+  constructor(options: RegistryOptions = {}) {
+    this.separator = options.separator ?? '_';
+    this.warn = options.onWarn ?? (() => undefined);
+  }
+
+  /**
+   * Adds a provider under a prefix.
+   *
+   * @throws McpClientError for an empty or duplicate prefix, or a provider without the two bridge methods.
+   */
+  add(provider: ToolProvider, options: { prefix: string }): this {
+    const { prefix } = options ?? {};
+    if (typeof prefix !== 'string' || prefix === '') throw new McpClientError('option prefix must be a non-empty string');
+    if (typeof provider?.toolsForLlm !== 'function' || typeof provider.executeToolCalls !== 'function') {
+      throw new McpClientError(`the provider for ${JSON.stringify(prefix)} has no toolsForLlm and executeToolCalls`);
+    }
+    if (this.entries.some((entry) => entry.prefix === prefix)) throw new McpClientError(`prefix ${JSON.stringify(prefix)} is taken`);
+    this.entries.push({ prefix, provider });
+    return this;
+  }
+
+  /** Removes the provider under `prefix` and returns it, or `undefined` when there is none. */
+  remove(prefix: string): ToolProvider | undefined {
+    const index = this.entries.findIndex((entry) => entry.prefix === prefix);
+    return index === -1 ? undefined : this.entries.splice(index, 1)[0]?.provider;
+  }
+
+  /** The providers, with their prefixes, in the order they were added. */
+  get providers(): readonly RegistryEntry[] {
+    return [...this.entries];
+  }
+
+  /**
+   * Every provider's tools under its prefix. A provider whose tools cannot be
+   * listed is left out and reported through `onWarn`.
+   *
+   * @throws McpClientError (as a rejection) when two tools end up with one name.
+   */
+  async toolsForLlm(): Promise<LlmTool[]> {
+    const lists = await Promise.all(
+      this.entries.map(({ prefix, provider }) =>
+        provider.toolsForLlm().catch((error: unknown) => {
+          this.warn(`left out the tools of ${JSON.stringify(prefix)}: ${error instanceof Error ? error.message : String(error)}`);
+          return [] as LlmTool[];
+        }),
+      ),
+    );
+    const tools: LlmTool[] = [];
+    const owners = new Map<string, string>();
+    lists.forEach((list, n) => {
+      const { prefix } = this.entries[n] as RegistryEntry;
+      for (const tool of list) {
+        const name = `${prefix}${this.separator}${tool.function.name}`;
+        // A name routed to another provider (a longer prefix) would be unreachable.
+        const routed = this.route(name)?.prefix;
+        if (owners.has(name) || routed !== prefix) {
+          throw new McpClientError(
+            `tool ${JSON.stringify(name)} of ${JSON.stringify(prefix)} collides with ${JSON.stringify(owners.get(name) ?? routed)}`,
+          );
+        }
+        owners.set(name, prefix);
+        tools.push({ ...tool, function: { ...tool.function, name } });
+      }
+    });
+    return tools;
+  }
+
+  /** Runs a batch: each call routed by prefix, each provider's calls as one batch, answers in the model's order. */
+  async executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+    const answers: ToolMessage[] = new Array(calls.length);
+    const batches = new Map<RegistryEntry, Array<{ index: number; call: LlmToolCall }>>();
+    calls.forEach((call, index) => {
+      const name = (call as { function?: { name?: unknown } })?.function?.name;
+      const id = typeof call?.id === 'string' ? call.id : '';
+      const entry = typeof name === 'string' ? this.route(name) : undefined;
+      if (!entry) {
+        answers[index] = failure(id, typeof name === 'string' ? `Unknown tool: ${name}` : 'Malformed tool call: it needs an id and a function name');
+        return;
+      }
+      const local = (name as string).slice(entry.prefix.length + this.separator.length);
+      const batch = batches.get(entry) ?? [];
+      batch.push({ index, call: { ...call, function: { ...call.function, name: local } } });
+      batches.set(entry, batch);
+    });
+    for (const [entry, batch] of batches) {
+      let results: ToolMessage[];
+      try {
+        results = await entry.provider.executeToolCalls(
+          batch.map(({ call }) => call),
+          options,
+        );
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        results = batch.map(({ call }) => failure(call.id, `${entry.prefix} failed: ${reason}`));
+      }
+      batch.forEach(({ index, call }, n) => {
+        answers[index] = results[n] ?? failure(call.id, `${entry.prefix} gave no answer for this call`);
+      });
+    }
+    return answers;
+  }
+
+  private route(name: string): RegistryEntry | undefined {
+    let best: RegistryEntry | undefined;
+    for (const entry of this.entries) {
+      const head = `${entry.prefix}${this.separator}`;
+      if (name.startsWith(head) && name.length > head.length && (!best || entry.prefix.length > best.prefix.length)) best = entry;
+    }
+    return best;
+  }
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
+import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
+
+/** How a toolkit tool is declared. */
+export interface ToolkitToolDefinition<S extends z.ZodObject> {
+  /** What the tool does, for the model. */
+  description?: string;
+  /** A human-readable name. */
+  title?: string;
+  /** The arguments, as a zod object; published as JSON Schema. */
+  input: S;
+  /** Hints about the tool's behaviour; `readOnlyHint` and `idempotentHint` let a batch overlap. */
+  annotations?: ToolAnnotations;
+}
+
+/** What a toolkit tool's handler is given besides its checked arguments. */
+export interface ToolkitCallContext {
+  /** The model's id for this call, when it came through `executeToolCalls`. */
+  toolCallId?: string;
+  /** Aborted when the caller gives up. */
+  signal?: AbortSignal;
+}
+
+/** A toolkit tool's implementation: checked arguments in, an MCP tool result out. */
+export type ToolkitHandler<S extends z.ZodObject> = (
+  args: z.infer<S>,
+  context: ToolkitCallContext,
+) => CallToolResult | Promise<CallToolResult>;
+
+interface Registered {
+  tool: Tool;
+  input: z.ZodObject;
+  handler: ToolkitHandler<z.ZodObject>;
+}
+
+/**
+ * Tools that run in this process, offered to a model exactly as a remote MCP
+ * server's are: the declarations and the bridge output are the same as an
+ * `McpClient`'s in front of a server (built with the official SDK) offering
+ * the same tools. Arguments are checked with the tool's zod schema; a check
+ * that fails, or a handler that throws, is the tool's error result
+ * (`isError`), as on a server.
+ *
+ * @example
+ * ```ts
+ * const local = new Toolkit({ name: 'local' }).tool(
+ *   'add',
+ *   { description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number() }) },
+ *   ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+ * );
+ * ```
+ */
+export class Toolkit implements ToolProvider {
+  /** The toolkit's name. */
+  readonly name: string;
+  private readonly registered = new Map<string, Registered>();
+  private readonly toolConcurrency: number;
+
+  constructor(options: { name: string; toolConcurrency?: number }) {
+    if (typeof options?.name !== 'string' || options.name === '') throw new McpClientError('option name must be a non-empty string');
+    this.name = options.name;
+    this.toolConcurrency = Math.max(1, options.toolConcurrency ?? 4);
+  }
+
+  /**
+   * Adds a tool.
+   *
+   * @throws McpClientError when a tool of that name exists already.
+   */
+  tool<S extends z.ZodObject>(name: string, definition: ToolkitToolDefinition<S>, handler: ToolkitHandler<S>): this {
+    if (this.registered.has(name)) throw new McpClientError(`toolkit ${JSON.stringify(this.name)} already has a tool ${JSON.stringify(name)}`);
+    // The same JSON Schema the official server SDK publishes for a zod input.
+    const inputSchema = { type: 'object', ...z.toJSONSchema(definition.input, { io: 'input' }) } as Record<string, unknown>;
+    const tool: Tool = { name, inputSchema };
+    if (definition.title !== undefined) tool.title = definition.title;
+    if (definition.description !== undefined) tool.description = definition.description;
+    if (definition.annotations !== undefined) tool.annotations = definition.annotations;
+    this.registered.set(name, { tool, input: definition.input, handler: handler as ToolkitHandler<z.ZodObject> });
+    return this;
+  }
+
+  /** The catalogue, in the order the tools were added. */
+  get tools(): Tool[] {
+    return [...this.registered.values()].map(({ tool }) => tool);
+  }
+
+  /** Calls one tool: arguments checked, handler run, any failure turned into an `isError` result. */
+  async callTool(name: string, args: Record<string, unknown> = {}, context: ToolkitCallContext = {}): Promise<CallToolResult> {
+    const entry = this.registered.get(name);
+    if (!entry) return errorResult(`Tool ${name} not found`);
+    const checked = entry.input.safeParse(args);
+    if (!checked.success) {
+      // Worded as the official server SDK words it, so both sides read the same to a model.
+      const issues = checked.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message));
+      return errorResult(`Input validation error: Invalid arguments for tool ${name}: ${issues.join(', ')}`);
+    }
+    try {
+      return await entry.handler(checked.data, context);
+    } catch (error) {
+      return errorResult(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** What a tool's annotations say, or `undefined`. */
+  toolAnnotations(name: string): ToolAnnotations | undefined {
+    return this.registered.get(name)?.tool.annotations;
+  }
+
+  async toolsForLlm(): Promise<LlmTool[]> {
+    return toLlmTools(this.tools);
+  }
+
+  executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+    return runToolCalls(
+      {
+        catalogue: async () => this.tools,
+        call: (name, args, context) => this.callTool(name, args, context),
+        concurrency: this.toolConcurrency,
+      },
+      calls,
+      options,
+    );
+  }
+}
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
