@@ -1,8 +1,8 @@
 // Talks to an MCP server over stdio and shows what rxmcp hands you.
 //
-//   npm run demo                         the bundled server-everything (legacy era)
-//   npm run demo -- modern               the bundled SDK v2 fixture (modern era)
-//   npm run demo -- node my-server.js    any stdio server you name
+//   npm run demo:quick                   the bundled server-everything (legacy era)
+//   npm run demo:quick -- modern         the bundled SDK v2 fixture (modern era)
+//   npm run demo:quick -- node my-server.js  any stdio server you name
 import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpClientError } from 'rxmcp';
