@@ -8,6 +8,18 @@ export type { LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/b
 export { Toolkit } from './providers/toolkit.js';
 export type { ToolkitCallContext, ToolkitHandler, ToolkitToolDefinition } from './providers/toolkit.js';
 export { Registry } from './providers/registry.js';
+export { Policy } from './providers/policy/policy.js';
+export type {
+  ElicitationQuestion,
+  GrantRule,
+  PermissionAnswer,
+  PermissionQuestion,
+  PolicyOptions,
+  PolicyQuestion,
+} from './providers/policy/policy.js';
+export { Grants } from './providers/policy/grants.js';
+export type { PolicyDecision, PolicyRule } from './providers/policy/rules.js';
+export { CHECKS } from './providers/policy/commands.js';
 export type { RegistryEntry, RegistryOptions } from './providers/registry.js';
 export { InputBroker } from './client/input-broker.js';
 export type { InputBrokerOptions, PendingQuestion } from './client/input-broker.js';

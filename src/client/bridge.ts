@@ -1,3 +1,4 @@
+import { firstValueFrom, isObservable } from 'rxjs';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
 import { type BatchJob, runBatch } from './batch-scheduler.js';
 import { flattenContent } from './flatten.js';
@@ -149,4 +150,20 @@ function canonicalJson(value: unknown): string {
       ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : inner,
   );
+}
+
+/**
+ * What a provider says about one of its tools, when it can say (an
+ * `McpClient`, a `Toolkit`, a `Registry`, a `Policy`…); `undefined` for a
+ * provider without `toolAnnotations`, an unknown tool, or a failed lookup.
+ */
+export async function annotationsOf(provider: object, tool: string): Promise<ToolAnnotations | undefined> {
+  const lookup = (provider as { toolAnnotations?: (name: string) => unknown }).toolAnnotations;
+  if (typeof lookup !== 'function') return undefined;
+  try {
+    const answer = lookup.call(provider, tool);
+    return (await (isObservable(answer) ? firstValueFrom(answer) : answer)) as ToolAnnotations | undefined;
+  } catch {
+    return undefined;
+  }
 }

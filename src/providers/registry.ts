@@ -1,5 +1,6 @@
-import { failure, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
+import type { ToolAnnotations } from '../protocol/types.js';
 
 /** One provider in a registry, under its prefix. */
 export interface RegistryEntry {
@@ -100,6 +101,12 @@ export class Registry implements ToolProvider {
       }
     });
     return tools;
+  }
+
+  /** What the provider behind a prefixed name says about that tool, or `undefined`. */
+  async toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
+    const entry = this.route(name);
+    return entry ? annotationsOf(entry.provider, name.slice(entry.prefix.length + this.separator.length)) : undefined;
   }
 
   /** Runs a batch: each call routed by prefix, each provider's calls as one batch, answers in the model's order. */

@@ -1,0 +1,273 @@
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, type ToolMessage, type ToolProvider } from '../../client/bridge.js';
+import type { InputRequest } from '../../client/input-hooks.js';
+import { McpClientError } from '../../errors/mcp-client-error.js';
+import type { ToolAnnotations } from '../../protocol/types.js';
+import { refuseUnknown } from '../../util/refuse-unknown.js';
+import { type Grants, validateGrant } from './grants.js';
+import { commonDirectory, DEFAULT_LOCATION_KEYS, locationsOf, segments } from './paths.js';
+import { type CallFacts, deniesOutright, type PolicyRule, strongest, validateRule } from './rules.js';
+
+/** A question for the human about one tool call. */
+export interface PermissionQuestion {
+  kind: 'permission';
+  /** The tool, as this policy sees it. */
+  tool: string;
+  /** The call's arguments, parsed. */
+  arguments: Record<string, unknown>;
+  /** A copy of the call as the model made it. */
+  call: LlmToolCall;
+  /** The rule that asked, or `undefined` when no rule matched the call. */
+  rule: PolicyRule | undefined;
+  /** The locations the call names, as absolute paths where they could be read. */
+  locations: string[];
+  /** The deepest directory containing everything the call touches, to offer as the grant's `under`. */
+  suggestion: string | undefined;
+}
+
+/** A server's elicitation, passed to the human through `elicitHook`. */
+export interface ElicitationQuestion {
+  kind: 'elicitation';
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** What `onAsk` is asked. */
+export type PolicyQuestion = PermissionQuestion | ElicitationQuestion;
+
+/** A rule as an answer gives it: the decision comes from the answer's action. */
+export type GrantRule = Omit<PolicyRule, 'decision'>;
+
+/** The human's answer to a permission question. `always-*` answers leave grants behind (`rule`, `rules`, or the suggestion). */
+export interface PermissionAnswer {
+  action: 'allow-once' | 'deny-once' | 'always-allow' | 'always-deny';
+  rule?: GrantRule;
+  rules?: GrantRule[];
+}
+
+/** Options of `Policy`. */
+export interface PolicyOptions {
+  /** The provider whose calls are judged. */
+  provider: ToolProvider;
+  /** The rules (see `Policy.defaultRules()`); validated at construction. */
+  rules?: PolicyRule[];
+  /** Tool-name prefix → the server's directory, to resolve relative locations against. */
+  roots?: Record<string, string>;
+  /** Asks the human: a permission question (answer a `PermissionAnswer`) or a forwarded elicitation (answer an `ElicitResult`). */
+  onAsk?: (question: PolicyQuestion) => unknown;
+  /** Told the whole effective grant set (a copy) whenever an answer adds to it. */
+  onGrant?: (grants: PolicyRule[]) => void;
+  /** Grants from an earlier session (plain data from `grants`). */
+  grants?: PolicyRule[];
+  /** A grant book shared with other policies; "always" answers are written there. */
+  grantsStore?: Grants;
+  /** The argument names that hold locations (default: path, paths, from, to, source, destination). */
+  locationKeys?: string[];
+}
+
+const OPTION_KEYS = ['provider', 'rules', 'roots', 'onAsk', 'onGrant', 'grants', 'grantsStore', 'locationKeys'];
+const ACTIONS = ['allow-once', 'deny-once', 'always-allow', 'always-deny'];
+
+type Verdict = { allow: true } | { allow: false; reason: string };
+
+/**
+ * Permissions for tool calls, client-side: reads go through, what changes the
+ * world stops at a question, and a human's "always" is remembered.
+ *
+ * A `ToolProvider` over any provider. Every matching rule is weighed and the
+ * strongest decision wins (deny, then ask, then allow); a call no rule
+ * matched is asked about. Rules with `severity: 'danger'` are asked every
+ * time. Grants (from "always" answers) are consulted only when the rules said
+ * ask. Without `onAsk`, an ask is an `is_error` answer saying there was
+ * nobody to ask.
+ *
+ * @example
+ * ```ts
+ * const policy = new Policy({
+ *   provider: registry,
+ *   rules: [...Policy.defaultRules(), { tool: 'fs_write_file', decision: 'allow', under: 'scratch' }],
+ *   roots: { fs: '/srv/work' },
+ *   onAsk: (question) => askTheUser(question),
+ * });
+ * ```
+ */
+export class Policy implements ToolProvider {
+  /**
+   * Rules to start from. Reads are allowed: a read is a tool its server
+   * annotates `readOnlyHint` (the server's claim, which this client cannot
+   * verify). Well-known destructive commands, in any tool that runs a
+   * program, are on the danger floor. There is deliberately no catch-all
+   * ask: a call no rule matches is asked about anyway, and an explicit
+   * `{ tool: '*', decision: 'ask' }` would keep every grant from applying.
+   */
+  static defaultRules(): PolicyRule[] {
+    const danger = (check: string, note: string): PolicyRule => ({ tool: '*', decision: 'ask', check, severity: 'danger', note });
+    return [
+      { tool: '*', decision: 'allow', readOnly: true, note: 'reads: tools their server annotates readOnlyHint' },
+      danger('rm-recursive', 'recursive deletion'),
+      danger('git-force-push', 'force pushes rewrite shared history'),
+      danger('git-reset-hard', 'a hard reset throws away uncommitted work'),
+      danger('disk-destroy', 'disk-level writes cannot be undone'),
+      danger('privileged', 'runs with elevated privileges'),
+    ];
+  }
+
+  private readonly provider: ToolProvider;
+  private readonly rules: PolicyRule[];
+  private readonly roots: Array<[string, string]>;
+  private readonly onAsk: PolicyOptions['onAsk'];
+  private readonly onGrant: PolicyOptions['onGrant'];
+  private readonly own: PolicyRule[];
+  private readonly store: Grants | undefined;
+  private readonly locationKeys: readonly string[];
+  private asking: Promise<unknown> = Promise.resolve();
+
+  /** @throws McpClientError for an unknown option or an invalid rule or grant, naming it. */
+  constructor(options: PolicyOptions) {
+    refuseUnknown(options, OPTION_KEYS);
+    if (typeof options.provider?.executeToolCalls !== 'function') throw new McpClientError('option provider must be a tool provider');
+    this.provider = options.provider;
+    this.rules = (options.rules ?? []).map((rule, i) => validateRule(rule, `rule ${i}`));
+    this.roots = Object.entries(options.roots ?? {}).sort(([a], [b]) => b.length - a.length);
+    this.onAsk = options.onAsk;
+    this.onGrant = options.onGrant;
+    this.own = (options.grants ?? []).map(validateGrant);
+    this.store = options.grantsStore;
+    this.locationKeys = options.locationKeys ?? DEFAULT_LOCATION_KEYS;
+  }
+
+  /** Whether there is somebody to ask (`onAsk` is set). Wire a server's elicitation to `elicitHook` only then. */
+  get interactive(): boolean {
+    return this.onAsk !== undefined;
+  }
+
+  /** The effective grants, a copy: this policy's own, then the shared book's. Plain data to persist. */
+  get grants(): PolicyRule[] {
+    return [...this.own.map((grant) => ({ ...grant })), ...(this.store?.grants ?? [])];
+  }
+
+  /**
+   * An `onElicit` hook that puts a server's question to the human through
+   * `onAsk`, one question at a time with the permission questions. Headless,
+   * it declines.
+   */
+  readonly elicitHook = (request: InputRequest): Promise<unknown> => {
+    const onAsk = this.onAsk;
+    if (!onAsk) return Promise.resolve({ action: 'decline' });
+    return this.serially(() => onAsk({ kind: 'elicitation', method: request.method, params: request.params }));
+  };
+
+  /** What the inner provider says about a tool (so annotations flow through a stack of layers). */
+  toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
+    return annotationsOf(this.provider, name);
+  }
+
+  /** The inner provider's tools, without those a rule denies whatever the call. */
+  async toolsForLlm(): Promise<LlmTool[]> {
+    const tools = await this.provider.toolsForLlm();
+    return tools.filter((tool) => !this.rules.some((rule) => deniesOutright(rule, tool.function.name)));
+  }
+
+  /**
+   * Decides every call in order (asking as needed), forwards the allowed
+   * ones to the inner provider as one batch, and answers the others with
+   * `is_error` results that say why. Never rejects.
+   */
+  async executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+    const answers: ToolMessage[] = new Array(calls.length);
+    const allowed: Array<{ index: number; call: LlmToolCall }> = [];
+    for (const [index, call] of calls.entries()) {
+      const verdict = await this.decide(call).catch((error: unknown): Verdict => ({ allow: false, reason: `Permission could not be decided: ${reasonOf(error)}` }));
+      if (verdict.allow) allowed.push({ index, call });
+      else answers[index] = failure(typeof call?.id === 'string' ? call.id : '', verdict.reason);
+    }
+    if (allowed.length > 0) {
+      let results: ToolMessage[];
+      try {
+        results = await this.provider.executeToolCalls(allowed.map(({ call }) => call), options);
+      } catch (error) {
+        results = allowed.map(({ call }) => failure(call.id, reasonOf(error)));
+      }
+      allowed.forEach(({ index, call }, n) => (answers[index] = results[n] ?? failure(call.id, 'no answer for this call')));
+    }
+    return answers;
+  }
+
+  private async decide(call: LlmToolCall): Promise<Verdict> {
+    const parsed = parseCall(call);
+    if ('error' in parsed) return { allow: false, reason: parsed.error };
+    const { name, args } = parsed;
+    const facts: CallFacts = { tool: name, args, root: this.rootFor(name), locationKeys: this.locationKeys, readOnly: await this.readOnly(name) };
+    const verdict = strongest(this.rules, facts);
+    if (verdict?.decision === 'allow') return { allow: true };
+    if (verdict?.decision === 'deny') return { allow: false, reason: `Denied by policy${describe(verdict.rules[0])}` };
+    const danger = verdict?.rules.some((rule) => rule.severity === 'danger') ?? false;
+    if (!danger) {
+      const granted = strongest(this.grants, facts);
+      if (granted?.decision === 'allow') return { allow: true };
+      if (granted?.decision === 'deny') return { allow: false, reason: `Denied by an earlier answer${describe(granted.rules[0])}` };
+    }
+    const onAsk = this.onAsk;
+    if (!onAsk) return { allow: false, reason: `${name} needs permission${describe(verdict?.rules[0])}, and there is nobody to ask` };
+    const locations = locationsOf(args, this.locationKeys);
+    const question: PermissionQuestion = {
+      kind: 'permission',
+      tool: name,
+      arguments: args,
+      call: structuredClone(call),
+      rule: verdict?.rules[0],
+      locations: locations.map((location) => segments(location, facts.root)).filter((parts) => parts !== undefined).map((parts) => `/${parts.join('/')}`),
+      suggestion: locations.length > 0 ? commonDirectory(locations, facts.root) : undefined,
+    };
+    return this.serially(async () => this.apply(await onAsk(question), question, danger));
+  }
+
+  // Turns an answer into a verdict, leaving grants behind for "always".
+  private apply(answer: unknown, question: PermissionQuestion, danger: boolean): Verdict {
+    const { action, rule, rules } = (answer ?? {}) as Partial<PermissionAnswer>;
+    if (!ACTIONS.includes(action as string)) return { allow: false, reason: `The answer for ${question.tool} was not understood` };
+    const allow = action === 'allow-once' || action === 'always-allow';
+    const denied: Verdict = { allow: false, reason: `Denied by the user${question.rule?.note ? `: ${question.rule.note}` : ''}` };
+    if (action === 'allow-once' || action === 'deny-once' || danger) return allow ? { allow: true } : denied;
+    const given = rules ?? (rule ? [rule] : [{ tool: question.tool, ...(question.suggestion ? { under: question.suggestion } : {}) }]);
+    let grants: PolicyRule[];
+    try {
+      if (!Array.isArray(given) || given.length === 0) throw new McpClientError('the answer names no rule');
+      grants = given.map((grant) => validateGrant({ ...grant, decision: allow ? 'allow' : 'deny' }));
+    } catch (error) {
+      return { allow: false, reason: `The answer's rules could not be used, so nothing was remembered: ${reasonOf(error)}` };
+    }
+    if (this.store) this.store.add(grants);
+    else this.own.push(...grants);
+    try {
+      this.onGrant?.(this.grants);
+    } catch {
+      // The grant is made; a listener that fails is no reason to refuse the call.
+    }
+    return allow ? { allow: true } : denied;
+  }
+
+  // One question at a time, across permission questions and elicitations.
+  private serially<T>(ask: () => T | Promise<T>): Promise<T> {
+    const turn = this.asking.then(ask);
+    this.asking = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private rootFor(tool: string): string | undefined {
+    return this.roots.find(([prefix]) => tool.startsWith(prefix))?.[1];
+  }
+
+  private async readOnly(tool: string): Promise<boolean | undefined> {
+    if (typeof (this.provider as { toolAnnotations?: unknown }).toolAnnotations !== 'function') return undefined;
+    return (await annotationsOf(this.provider, tool))?.readOnlyHint === true;
+  }
+}
+
+function describe(rule: PolicyRule | undefined): string {
+  if (!rule) return '';
+  return rule.note ? `: ${rule.note}` : ` (rule for ${rule.tool})`;
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,164 @@
+import { McpClientError } from '../../errors/mcp-client-error.js';
+import { CHECKS, type EffectiveCommand, effectiveCommand, globMatch, hostMatch } from './commands.js';
+import { inside, locationsOf } from './paths.js';
+import { all, type Tri } from './tri.js';
+
+/** What a rule decides. Strongest first: deny, then ask, then allow. */
+export type PolicyDecision = 'allow' | 'deny' | 'ask';
+
+/**
+ * One permission rule, as plain data. `tool` and `decision` are required;
+ * the narrowers say which calls of the tool the rule has an opinion about,
+ * and every narrower present must hold (they are ANDed).
+ */
+export interface PolicyRule {
+  /** A tool name, exact or with a trailing `*` (`fs_*`, `*`). */
+  tool: string;
+  decision: PolicyDecision;
+  /** A directory the call's locations must all lie inside. */
+  under?: string;
+  /** The program's basename, exact or with a trailing `*`; never a path. */
+  command?: string;
+  /** Words the program's arguments must begin with, in order. Needs `command`. */
+  args?: string[];
+  /** Words any one of which must appear among the program's arguments. Needs `command`. */
+  argsAny?: string[];
+  /** A built-in predicate over the effective command (see `CHECKS`). */
+  check?: string;
+  /** The `url` argument's host: exact, or `*.example.org` for hosts under it. */
+  host?: string;
+  /** `true`: the tool is one its server annotates `readOnlyHint` (the server's claim, not a guarantee). */
+  readOnly?: boolean;
+  /** Why the rule exists, shown to the human and the model. */
+  note?: string;
+  /** `danger`: asked every time; no grant satisfies it. */
+  severity?: 'normal' | 'danger';
+}
+
+const KEYS = ['tool', 'decision', 'under', 'command', 'args', 'argsAny', 'check', 'host', 'readOnly', 'note', 'severity'];
+
+/**
+ * Checks a rule and returns it, or throws a McpClientError naming the rule
+ * and what is wrong with it.
+ */
+export function validateRule(rule: unknown, where: string, options: { decision?: boolean } = {}): PolicyRule {
+  const fail = (problem: string): never => {
+    throw new McpClientError(`${where} ${safeJson(rule)}: ${problem}`);
+  };
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return fail('not an object');
+  const r = rule as Record<string, unknown>;
+  for (const key of Object.keys(r)) if (!KEYS.includes(key)) fail(`unknown key ${JSON.stringify(key)}`);
+  if (!isGlob(r.tool)) fail('tool must be a name, optionally ending in *');
+  if (options.decision !== false && !['allow', 'deny', 'ask'].includes(r.decision as string)) fail('decision must be allow, deny or ask');
+  if (r.under !== undefined && (typeof r.under !== 'string' || r.under === '')) fail('under must be a directory');
+  if (r.command !== undefined) {
+    if (!isGlob(r.command)) fail('command must be a program name, optionally ending in *');
+    if ((r.command as string).includes('/')) fail('command is a basename: a / could never match');
+  }
+  for (const key of ['args', 'argsAny'] as const) {
+    if (r[key] === undefined) continue;
+    if (!Array.isArray(r[key]) || (r[key] as unknown[]).some((word) => typeof word !== 'string')) fail(`${key} must be a list of words`);
+    if (r.command === undefined) fail(`${key} needs command`);
+  }
+  if (r.check !== undefined && !(typeof r.check === 'string' && r.check in CHECKS)) fail(`check must be one of ${Object.keys(CHECKS).join(', ')}`);
+  if (r.host !== undefined && !(typeof r.host === 'string' && /^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(r.host))) {
+    fail('host must be a host name, or *. followed by one');
+  }
+  if (r.readOnly !== undefined && r.readOnly !== true) fail('readOnly can only be true');
+  if (r.note !== undefined && typeof r.note !== 'string') fail('note must be text');
+  if (r.severity !== undefined && r.severity !== 'normal' && r.severity !== 'danger') fail('severity must be normal or danger');
+  return rule as PolicyRule;
+}
+
+function isGlob(value: unknown): boolean {
+  return typeof value === 'string' && value !== '' && !value.slice(0, -1).includes('*');
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** What a rule is evaluated against. */
+export interface CallFacts {
+  tool: string;
+  args: Record<string, unknown>;
+  /** The server directory relative paths resolve against, if known. */
+  root: string | undefined;
+  locationKeys: readonly string[];
+  /** Whether the tool's server annotates it read-only; `undefined` when not known. */
+  readOnly: boolean | undefined;
+}
+
+/** Whether a rule's narrowers hold for a call: yes, no, or unknown (something it could not read). */
+export function narrowersHold(rule: PolicyRule, facts: CallFacts): Tri {
+  const results: Tri[] = [];
+  if (rule.under !== undefined) {
+    const locations = locationsOf(facts.args, facts.locationKeys);
+    results.push(locations.length === 0 ? 'unknown' : all(locations.map((location) => inside(location, rule.under, facts.root))));
+  }
+  if (rule.command !== undefined || rule.check !== undefined) {
+    // A call that names no program cannot be running one; a program that
+    // cannot be read is unknown.
+    const named = 'command' in facts.args || 'argv' in facts.args;
+    const command = named ? effectiveCommand(facts.args) : undefined;
+    results.push(!named ? 'no' : command ? commandHolds(rule, command) : 'unknown');
+  }
+  if (rule.host !== undefined) results.push(hostMatch(rule.host, facts.args.url));
+  if (rule.readOnly) results.push(facts.readOnly === undefined ? 'unknown' : facts.readOnly ? 'yes' : 'no');
+  return all(results);
+}
+
+function commandHolds(rule: PolicyRule, { program, argv, wrappers }: EffectiveCommand): Tri {
+  const holds =
+    (rule.command === undefined || globMatch(rule.command, program)) &&
+    (rule.args === undefined || rule.args.every((word, i) => argv[i] === word)) &&
+    (rule.argsAny === undefined || rule.argsAny.some((word) => argv.includes(word))) &&
+    (rule.check === undefined || (CHECKS[rule.check] as (command: EffectiveCommand) => boolean)({ program, argv, wrappers }));
+  return holds ? 'yes' : 'no';
+}
+
+/**
+ * Whether a rule fires for a call. Fail-closed both ways: an allow fires
+ * only on a definite yes; a deny or ask fires on a yes or an unknown.
+ */
+export function fires(rule: PolicyRule, facts: CallFacts): boolean {
+  if (!globMatch(rule.tool, facts.tool)) return false;
+  const holds = narrowersHold(rule, facts);
+  return rule.decision === 'allow' ? holds === 'yes' : holds !== 'no';
+}
+
+const STRENGTH: Record<PolicyDecision, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** The strongest decision among the rules that fire, with the rules that gave it; `undefined` when none fires. */
+export function strongest(rules: readonly PolicyRule[], facts: CallFacts): { decision: PolicyDecision; rules: PolicyRule[] } | undefined {
+  let best: PolicyDecision | undefined;
+  let winners: PolicyRule[] = [];
+  for (const rule of rules) {
+    if (!fires(rule, facts)) continue;
+    if (best === undefined || STRENGTH[rule.decision] > STRENGTH[best]) {
+      best = rule.decision;
+      winners = [rule];
+    } else if (rule.decision === best) {
+      winners.push(rule);
+    }
+  }
+  return best === undefined ? undefined : { decision: best, rules: winners };
+}
+
+/** Whether a rule denies a tool whatever the call says: a deny with no narrowers. */
+export function deniesOutright(rule: PolicyRule, tool: string): boolean {
+  return (
+    rule.decision === 'deny' &&
+    globMatch(rule.tool, tool) &&
+    rule.under === undefined &&
+    rule.command === undefined &&
+    rule.check === undefined &&
+    rule.host === undefined &&
+    rule.readOnly === undefined
+  );
+}
+
