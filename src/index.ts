@@ -20,6 +20,13 @@ export type {
 export { Grants } from './providers/policy/grants.js';
 export type { PolicyDecision, PolicyRule } from './providers/policy/rules.js';
 export { CHECKS } from './providers/policy/commands.js';
+export { Reasons, REASON_PARAM } from './providers/reasons.js';
+export { UnknownKeys } from './providers/unknown-keys.js';
+export type { UnknownKeysWarning } from './providers/unknown-keys.js';
+export { LeaseTable } from './providers/leases/lease-table.js';
+export type { LeaseRefusal } from './providers/leases/lease-table.js';
+export { DEFAULT_ENFORCED_TOOLS, Leases } from './providers/leases/leases.js';
+export type { LeasesOptions } from './providers/leases/leases.js';
 export type { RegistryEntry, RegistryOptions } from './providers/registry.js';
 export { InputBroker } from './client/input-broker.js';
 export type { InputBrokerOptions, PendingQuestion } from './client/input-broker.js';

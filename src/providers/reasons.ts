@@ -1,0 +1,78 @@
+import { annotationsOf, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
+import type { ToolAnnotations } from '../protocol/types.js';
+
+/** The parameter name the Reasons layer adds: read a call's reason back with it. */
+export const REASON_PARAM = 'reason';
+
+const REASON_SCHEMA = {
+  type: 'string',
+  description: 'Why you are making this call, in one sentence, for the person who reviews it.',
+};
+
+/**
+ * Puts the "why" of every call on the record: every declaration gets an
+ * optional `reason` string on the way out, and every call loses it on the way
+ * in, so the model writes it where the model is looking (and a Policy above
+ * sees it in the call), while the server never learns it exists.
+ *
+ * A tool that declares its own `reason` is left alone both ways; a tool this
+ * layer has not augmented is never stripped (when in doubt, do not strip).
+ * A reason is the model's claim about itself: show it beside the arguments,
+ * never instead of them, and never let a machine rule read it.
+ *
+ * Its seat: below the Policy, above everything else:
+ * `Policy( UnknownKeys( Reasons( Registry ) ) )`.
+ */
+export class Reasons implements ToolProvider {
+  private readonly provider: ToolProvider;
+  private readonly augmented = new Set<string>();
+
+  constructor(options: { provider: ToolProvider }) {
+    if (typeof options?.provider?.executeToolCalls !== 'function') throw new McpClientError('option provider must be a tool provider');
+    this.provider = options.provider;
+  }
+
+  async toolsForLlm(): Promise<LlmTool[]> {
+    const tools = await this.provider.toolsForLlm();
+    return tools.map((tool) => {
+      const parameters = tool.function.parameters as { properties?: Record<string, unknown> };
+      if (parameters.properties && REASON_PARAM in parameters.properties) {
+        this.augmented.delete(tool.function.name);
+        return tool;
+      }
+      this.augmented.add(tool.function.name);
+      const properties = { ...parameters.properties, [REASON_PARAM]: REASON_SCHEMA };
+      return { ...tool, function: { ...tool.function, parameters: { ...parameters, properties } } };
+    });
+  }
+
+  executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+    return this.provider.executeToolCalls(
+      calls.map((call) => this.strip(call)),
+      options,
+    );
+  }
+
+  /** What the provider below says about a tool. */
+  toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
+    return annotationsOf(this.provider, name);
+  }
+
+  private strip(call: LlmToolCall): LlmToolCall {
+    const name = call?.function?.name;
+    if (typeof name !== 'string' || !this.augmented.has(name)) return call;
+    let args: unknown = call.function.arguments;
+    if (typeof args === 'string') {
+      if (args === '') return call;
+      try {
+        args = JSON.parse(args);
+      } catch {
+        return call;
+      }
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args) || !(REASON_PARAM in args)) return call;
+    const { [REASON_PARAM]: _reason, ...rest } = args as Record<string, unknown>;
+    return { ...call, function: { ...call.function, arguments: rest } };
+  }
+}
