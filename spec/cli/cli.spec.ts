@@ -1,0 +1,198 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { firstValueFrom } from 'rxjs';
+import { McpClient } from '../../src/index.js';
+import { type RunningServer, startHttpServer } from '../support/http-servers.js';
+import { eventually, everythingServer, fixture, modernServer } from '../support/servers.js';
+
+const root = join(__dirname, '..', '..');
+const bin = join(root, 'bin', 'rxmcp.mjs');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI (the built one, as a user does) with stdin closed or given. */
+function rxmcp(args: string[], input = ''): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+const everything = ['--', everythingServer.command, ...everythingServer.args];
+const modern = ['--', modernServer.command, ...modernServer.args];
+
+describe('rxmcp, the command line', () => {
+  it('prints its complete help', async () => {
+    const run = await rxmcp(['--help']);
+    expect(run.code).toBe(0);
+    for (const word of ['describe', 'tools', 'resources', 'templates', 'prompts', 'call TOOL', 'read URI', 'prompt NAME', 'listen', 'ping', '--url', '--header', '--env', '--cwd', '--arg', '--json', '--timeout', '--log-level', '--protocol-version', '--no-input', '--verbose']) {
+      expect(run.stdout).toContain(word);
+    }
+  });
+
+  it.each([
+    [['tools'], 'no server'],
+    [['frobnicate', ...modern], 'unknown command "frobnicate"'],
+    [['call', ...modern], 'wrong number of arguments for call'],
+    [['call', 'echo', '--arg', 'oops', ...modern], '--arg wants key=value'],
+    [['call', 'echo', '{not json', ...modern], 'the arguments are not valid JSON'],
+    [['--url', 'http://127.0.0.1:1/mcp', 'tools', ...modern], 'not both'],
+  ])('exits 2 on a usage mistake: %j', async (args, message) => {
+    const run = await rxmcp(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  describe('against server-everything (stdio, legacy)', () => {
+    it('describes it, as JSON', async () => {
+      const run = await rxmcp(['describe', '--json', ...everything]);
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ era: 'legacy', protocolVersion: '2025-11-25', serverInfo: { name: 'mcp-servers/everything' } });
+    });
+
+    it('lists tools, resources, templates and prompts', async () => {
+      const tools = JSON.parse((await rxmcp(['tools', '--json', ...everything])).stdout) as Array<{ name: string }>;
+      expect(tools.map((t) => t.name)).toContain('get-sum');
+      const text = (await rxmcp(['tools', ...everything])).stdout;
+      expect(text).toMatch(/^get-sum\s+Returns the sum of two numbers$/m);
+      expect(JSON.parse((await rxmcp(['resources', '--json', ...everything])).stdout).length).toBeGreaterThan(0);
+      expect(JSON.parse((await rxmcp(['templates', '--json', ...everything])).stdout).length).toBeGreaterThan(0);
+      expect(JSON.parse((await rxmcp(['prompts', '--json', ...everything])).stdout).length).toBeGreaterThan(0);
+    });
+
+    it('calls a tool with --arg, reads a resource, renders a prompt and pings', async () => {
+      const sum = await rxmcp(['call', 'get-sum', '--arg', 'a=2', '--arg', 'b=40', ...everything]);
+      expect(sum).toMatchObject({ code: 0, stdout: expect.stringContaining('42') });
+      const resources = JSON.parse((await rxmcp(['resources', '--json', ...everything])).stdout) as Array<{ uri: string }>;
+      const read = await rxmcp(['read', resources[0]?.uri as string, '--json', ...everything]);
+      expect(JSON.parse(read.stdout).contents[0].uri).toBe(resources[0]?.uri);
+      const prompt = await rxmcp(['prompt', 'simple-prompt', ...everything]);
+      expect(prompt.stdout).toMatch(/^user: /);
+      expect((await rxmcp(['ping', ...everything])).stdout).toBe('pong\n');
+    });
+
+    it('shows progress as plain lines on stderr when it is not a terminal, keeping --json stdout clean', async () => {
+      const run = await rxmcp(['call', 'trigger-long-running-operation', '{"duration":0.3,"steps":3}', '--json', ...everything]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain('progress 1/3');
+      expect(run.stderr).toContain('progress 3/3');
+      expect(JSON.parse(run.stdout).content[0].text).toContain('Long running operation completed');
+    });
+  });
+
+  describe('against the SDK v2 fixture (stdio, modern)', () => {
+    it('describes it in the modern era, and reads the tool list', async () => {
+      expect(JSON.parse((await rxmcp(['describe', '--json', ...modern])).stdout)).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+      expect((await rxmcp(['tools', ...modern])).stdout).toMatch(/^echo\s+Echoes its text back$/m);
+    });
+
+    it('exits 1 when the tool reports an error, and prints what it said', async () => {
+      expect(await rxmcp(['call', 'fail', ...modern])).toMatchObject({ code: 1, stdout: 'the tool broke on purpose\n' });
+    });
+
+    it('reads tool arguments from stdin with -', async () => {
+      expect((await rxmcp(['call', 'add', '-', ...modern], '{"a":1,"b":2}')).stdout).toBe('3\n{\n  "sum": 3\n}\n');
+    });
+
+    it('declines a question when stdin is not a terminal, saying so, and with --no-input', async () => {
+      const run = await rxmcp(['call', 'deploy', '{"env":"prod"}', ...modern]);
+      expect(run).toMatchObject({ code: 0, stdout: 'not deployed: decline\n' });
+      expect(run.stderr).toContain('declined a question from the server (stdin is not a terminal): Deploy to prod?');
+      expect((await rxmcp(['--no-input', 'call', 'deploy', '{"env":"prod"}', ...modern])).stdout).toBe('not deployed: decline\n');
+    });
+
+    it('prints log messages with --log-level', async () => {
+      const run = await rxmcp(['--log-level', 'info', 'call', 'count', '{"steps":1}', ...modern]);
+      expect(run.stderr).toContain('[info] counter: step 1');
+    });
+
+    it('cancels a call on Ctrl-C (the server sees it) and exits 130', async () => {
+      const child = spawn(process.execPath, [bin, '--verbose', 'call', 'sleep', '{"ms":20000}', ...modern], { cwd: root });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdin.end();
+      await eventually(() => stderr.includes('server: started sleep'), 10000);
+      child.kill('SIGINT');
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code).toBe(130);
+      expect(stderr).toMatch(/server: cancelled \d+/);
+    });
+
+    it('exits 3 with the server\'s last words when it dies', async () => {
+      const crash = fixture('crash-server.mjs');
+      const run = await rxmcp(['tools', '--', crash.command, ...crash.args]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain('the server exited with code 3');
+      expect(run.stderr).toContain('missing API key CRASH_TOKEN');
+    });
+  });
+
+  describe('over Streamable HTTP', () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startHttpServer('http-server.mjs');
+    });
+    afterAll(() => server.stop());
+
+    it('describes and calls', async () => {
+      expect(JSON.parse((await rxmcp(['--url', server.url, 'describe', '--json'])).stdout)).toMatchObject({ era: 'modern' });
+      expect((await rxmcp(['--url', server.url, '--header', 'X-Test: 1', 'call', 'echo', '--arg', 'text=over http'])).stdout).toBe('over http\n');
+    });
+
+    it('listens until interrupted, printing list changes', async () => {
+      const child = spawn(process.execPath, [bin, '--url', server.url, '--json', 'listen'], { cwd: root });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      await eventually(() => stderr.includes('listening'), 10000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const other = McpClient.connectHttp({ url: server.url });
+      await firstValueFrom(other.callTool('announce'));
+      await other.close();
+      await eventually(() => stdout.includes('notifications/tools/list_changed'), 10000);
+      child.kill('SIGINT');
+      expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    });
+
+    it('exits 3 with a one-line reason when nothing listens there', async () => {
+      const run = await rxmcp(['--url', 'http://127.0.0.1:9/mcp', 'tools']);
+      expect(run.code).toBe(3);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain('http://127.0.0.1:9/mcp');
+    });
+  });
+
+  describe('in a real terminal', () => {
+    const tmux = (...args: string[]): string => execFileSync('tmux', args, { encoding: 'utf8' });
+
+    it('asks a server\'s question as a form and sends the answers', async () => {
+      const session = `rxmcp-${process.pid}`;
+      const command = [process.execPath, bin, 'call', 'deploy', `'{"env":"prod"}'`, '--', ...modern.slice(1)].join(' ');
+      tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '20', `${command}; echo EXIT=$?; sleep 30`);
+      const screen = () => tmux('capture-pane', '-t', session, '-p');
+      try {
+        await eventually(() => screen().includes('confirm * (y/n):'), 10000);
+        expect(screen()).toContain('Deploy to prod?');
+        tmux('send-keys', '-t', session, 'maybe', 'Enter');
+        await eventually(() => screen().includes('answer y or n'), 5000);
+        tmux('send-keys', '-t', session, 'y', 'Enter');
+        await eventually(() => screen().includes('Send these answers?'), 5000);
+        tmux('send-keys', '-t', session, '', 'Enter');
+        await eventually(() => screen().includes('EXIT=0'), 10000);
+        expect(screen()).toContain('deployed to prod');
+      } finally {
+        tmux('kill-session', '-t', session);
+      }
+    });
+  });
+});

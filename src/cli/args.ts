@@ -1,0 +1,168 @@
+import { parseArgs } from 'node:util';
+
+/** The usage text, printed by `--help` and after a usage error. */
+export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | -- SERVER-COMMAND [SERVER-ARGS...])
+
+Talks to one MCP server: over stdio (the command after --) or Streamable HTTP (--url).
+
+Commands:
+  describe                 the server's era, version, identity, capabilities and instructions
+  tools                    its tools
+  resources                its resources
+  templates                its resource templates
+  prompts                  its prompts
+  call TOOL [JSON|-]       calls a tool; arguments as a JSON object, - to read it from stdin,
+                           and/or --arg key=value (a value that parses as JSON is taken as JSON)
+  read URI                 reads a resource
+  prompt NAME [JSON]       renders a prompt with its arguments
+  listen                   prints list-changed notifications until interrupted
+  ping                     pings the server
+
+Options:
+  --url URL                the server's Streamable HTTP endpoint
+  --header 'Name: value'   an HTTP header for every request (repeatable)
+  --env KEY=VALUE          an environment entry for a stdio server (repeatable)
+  --cwd DIR                the working directory of a stdio server
+  --arg key=value          a tool or prompt argument (repeatable)
+  --json                   machine-readable output on stdout
+  --timeout MS             the budget of each call in milliseconds (default 60000)
+  --log-level LEVEL        ask for the server's log messages from LEVEL up, printed on stderr
+  --protocol-version V     the modern protocol version to speak (default 2026-07-28)
+  --no-input               decline every question the server asks
+  --verbose                print the server's stderr and the client's warnings on stderr
+  -h, --help               this text
+
+Exit codes: 0 success; 1 the tool reported an error (isError); 2 usage;
+3 connection, protocol or timeout error; 130 interrupted.
+
+Examples:
+  rxmcp tools -- npx -y @modelcontextprotocol/server-everything
+  rxmcp call echo '{"message":"hi"}' -- node server.js
+  rxmcp --url http://127.0.0.1:3000/mcp --json describe
+`;
+
+/** What the command line asked for. */
+export interface CliRequest {
+  command: string;
+  operands: string[];
+  url?: string;
+  headers: Record<string, string>;
+  server?: { command: string; args: string[] };
+  env: Record<string, string>;
+  cwd?: string;
+  args: Record<string, unknown>;
+  json: boolean;
+  timeoutMs?: number;
+  logLevel?: string;
+  protocolVersion?: string;
+  noInput: boolean;
+  verbose: boolean;
+  help: boolean;
+}
+
+/** A mistake on the command line (exit code 2). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const COMMANDS: Record<string, { min: number; max: number }> = {
+  describe: { min: 0, max: 0 },
+  tools: { min: 0, max: 0 },
+  resources: { min: 0, max: 0 },
+  templates: { min: 0, max: 0 },
+  prompts: { min: 0, max: 0 },
+  call: { min: 1, max: 2 },
+  read: { min: 1, max: 1 },
+  prompt: { min: 1, max: 2 },
+  listen: { min: 0, max: 0 },
+  ping: { min: 0, max: 0 },
+};
+
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** Reads the command line; everything after `--` is the stdio server's command. */
+export function parseCommandLine(argv: readonly string[]): CliRequest {
+  const split = argv.indexOf('--');
+  const own = split === -1 ? [...argv] : argv.slice(0, split);
+  const serverWords = split === -1 ? [] : argv.slice(split + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: own,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        env: { type: 'string', multiple: true },
+        cwd: { type: 'string' },
+        arg: { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+        timeout: { type: 'string' },
+        'log-level': { type: 'string' },
+        'protocol-version': { type: 'string' },
+        'no-input': { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const help = values.help === true;
+  const [command = '', ...operands] = positionals;
+  const request: CliRequest = {
+    command,
+    operands,
+    headers: {},
+    env: {},
+    args: {},
+    json: values.json === true,
+    noInput: values['no-input'] === true,
+    verbose: values.verbose === true,
+    help,
+  };
+  if (help) return request;
+  const shape = COMMANDS[command];
+  if (!shape) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : 'no command given');
+  if (operands.length < shape.min || operands.length > shape.max) throw new UsageError(`wrong number of arguments for ${command}`);
+  if (values.url !== undefined && serverWords.length > 0) throw new UsageError('give either --url or a server command after --, not both');
+  if (values.url === undefined && serverWords.length === 0) throw new UsageError('no server: give --url URL or a command after --');
+  if (values.url !== undefined) request.url = values.url;
+  if (serverWords.length > 0) request.server = { command: serverWords[0] as string, args: serverWords.slice(1) };
+  for (const header of values.header ?? []) {
+    const colon = header.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--header wants 'Name: value', got ${JSON.stringify(header)}`);
+    request.headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+  }
+  for (const entry of values.env ?? []) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--env wants KEY=VALUE, got ${JSON.stringify(entry)}`);
+    request.env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  for (const entry of values.arg ?? []) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--arg wants key=value, got ${JSON.stringify(entry)}`);
+    request.args[entry.slice(0, eq)] = jsonOrText(entry.slice(eq + 1));
+  }
+  if (values.cwd !== undefined) request.cwd = values.cwd;
+  if (values.timeout !== undefined) {
+    const ms = Number(values.timeout);
+    if (!Number.isFinite(ms) || ms < 0) throw new UsageError(`--timeout wants milliseconds, got ${JSON.stringify(values.timeout)}`);
+    request.timeoutMs = ms;
+  }
+  if (values['log-level'] !== undefined) {
+    if (!LEVELS.includes(values['log-level'])) throw new UsageError(`--log-level wants one of ${LEVELS.join(', ')}`);
+    request.logLevel = values['log-level'];
+  }
+  if (values['protocol-version'] !== undefined) request.protocolVersion = values['protocol-version'];
+  return request;
+}
+
+function jsonOrText(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}

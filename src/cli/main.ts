@@ -1,0 +1,220 @@
+import { firstValueFrom, type Observable } from 'rxjs';
+import { flattenContent } from '../client/flatten.js';
+import {
+  McpCancelledError,
+  McpClient,
+  McpClientError,
+  type ContentBlock,
+  type InputRequest,
+  type LoggingLevel,
+} from '../index.js';
+import { type CliRequest, parseCommandLine, USAGE, UsageError } from './args.js';
+import { askForm } from './elicitation-form.js';
+import { ProgressView } from './progress-view.js';
+
+/** Where the CLI reads and writes; the process's own streams unless a test says otherwise. */
+export interface CliIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/** Exit codes. */
+const OK = 0;
+const TOOL_ERROR = 1;
+const USAGE_ERROR = 2;
+const FAILURE = 3;
+const INTERRUPTED = 130;
+
+/**
+ * Runs the `rxmcp` command line and resolves with its exit code: 0 success,
+ * 1 the tool reported an error, 2 usage, 3 connection, protocol or timeout
+ * error, 130 interrupted.
+ */
+export async function main(argv: readonly string[], io: CliIo = process): Promise<number> {
+  let request: CliRequest;
+  try {
+    request = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`rxmcp: ${error.message}\n\n${USAGE}`);
+    return USAGE_ERROR;
+  }
+  if (request.help) {
+    io.stdout.write(USAGE);
+    return OK;
+  }
+  const interrupted = new AbortController();
+  const onSigint = (): void => interrupted.abort();
+  process.on('SIGINT', onSigint);
+  const mcp = connect(request, io);
+  try {
+    return await run(request, mcp, io, interrupted.signal);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`rxmcp: ${error.message}\n`);
+      return USAGE_ERROR;
+    }
+    if (error instanceof McpCancelledError || interrupted.signal.aborted) {
+      io.stderr.write('rxmcp: interrupted\n');
+      return INTERRUPTED;
+    }
+    if (!(error instanceof McpClientError)) throw error;
+    io.stderr.write(`rxmcp: ${error.message}\n`);
+    return FAILURE;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await mcp.close();
+  }
+}
+
+function connect(request: CliRequest, io: CliIo): McpClient {
+  const verbose = (line: string): void => {
+    if (request.verbose) io.stderr.write(`${line}\n`);
+  };
+  const common = {
+    clientName: 'rxmcp-cli',
+    onWarn: (message: string) => verbose(`warning: ${message}`),
+    onElicit: (question: InputRequest) => elicit(question, request, io),
+    ...(request.timeoutMs === undefined ? {} : { requestTimeoutMs: request.timeoutMs }),
+    ...(request.protocolVersion === undefined ? {} : { protocolVersions: [request.protocolVersion] }),
+    ...(request.logLevel === undefined
+      ? {}
+      : {
+          logLevel: request.logLevel as LoggingLevel,
+          onLog: ({ level, logger, data }: { level: string; logger?: string; data: unknown }) =>
+            io.stderr.write(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}\n`),
+        }),
+  };
+  if (request.url !== undefined) return McpClient.connectHttp({ ...common, url: request.url, headers: request.headers });
+  const server = request.server as { command: string; args: string[] };
+  return McpClient.connectStdio({
+    ...common,
+    command: server.command,
+    args: server.args,
+    env: request.env,
+    ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+    onStderr: (line) => verbose(`server: ${line}`),
+  });
+}
+
+async function elicit(question: InputRequest, request: CliRequest, io: CliIo): Promise<unknown> {
+  if (request.noInput) return { action: 'decline' };
+  if (!io.stdin.isTTY) {
+    io.stderr.write(`rxmcp: declined a question from the server (stdin is not a terminal): ${String(question.params.message ?? '')}\n`);
+    return { action: 'decline' };
+  }
+  return askForm(question.params, io.stdin, io.stderr);
+}
+
+async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: AbortSignal): Promise<number> {
+  const { command, operands, json } = request;
+  const options = { signal };
+  const print = (value: unknown, text: () => string): void => {
+    io.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text());
+  };
+  switch (command) {
+    case 'describe': {
+      const description = await firstValueFrom(mcp.describe(options));
+      print(description, () =>
+        [
+          `${description.serverInfo?.name ?? 'server'} ${description.serverInfo?.version ?? ''}`.trimEnd(),
+          `era: ${description.era} (${description.protocolVersion})`,
+          `capabilities: ${Object.keys(description.capabilities).join(', ') || 'none'}`,
+          ...(description.instructions ? [`instructions: ${description.instructions}`] : []),
+        ].join('\n') + '\n',
+      );
+      return OK;
+    }
+    case 'tools':
+      return listing(mcp.listTools(options), (tool) => [tool.name, tool.description], print);
+    case 'resources':
+      return listing(mcp.listResources(options), (resource) => [resource.uri, resource.name], print);
+    case 'templates':
+      return listing(mcp.listResourceTemplates(options), (template) => [template.uriTemplate, template.name], print);
+    case 'prompts':
+      return listing(mcp.listPrompts(options), (prompt) => [prompt.name, prompt.description], print);
+    case 'call': {
+      const [tool, raw] = operands as [string, string | undefined];
+      const args = { ...(await argumentsFrom(raw, io)), ...request.args };
+      const view = new ProgressView(io.stderr);
+      const watching = mcp.progress$.subscribe((event) => view.update(event));
+      try {
+        const result = await firstValueFrom(mcp.callTool(tool, args, { ...options, progressToken: 'rxmcp-cli' }));
+        view.done();
+        print(result, () => `${flattenContent(result.content)}\n${result.structuredContent === undefined ? '' : `${JSON.stringify(result.structuredContent, null, 2)}\n`}`);
+        return result.isError ? TOOL_ERROR : OK;
+      } finally {
+        view.done();
+        watching.unsubscribe();
+      }
+    }
+    case 'read': {
+      const result = await firstValueFrom(mcp.readResource(operands[0] as string, options));
+      print(result, () =>
+        result.contents.map((entry) => (typeof entry.text === 'string' ? entry.text : `[blob: ${entry.uri}, ${entry.mimeType ?? 'unknown type'}]`)).join('\n') + '\n',
+      );
+      return OK;
+    }
+    case 'prompt': {
+      const [name, raw] = operands as [string, string | undefined];
+      const args = { ...(await argumentsFrom(raw, io)), ...request.args } as Record<string, string>;
+      const result = await firstValueFrom(mcp.getPrompt(name, args, options));
+      print(result, () => result.messages.map((message) => `${message.role}: ${flattenContent([message.content as ContentBlock])}`).join('\n') + '\n');
+      return OK;
+    }
+    case 'listen': {
+      const stream = mcp.listen({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true }, options);
+      io.stderr.write('listening for list changes; Ctrl-C to stop\n');
+      // Interrupting is how listening ends, so it is a success here.
+      await new Promise<void>((resolve, reject) => {
+        const subscription = stream.subscribe({
+          next: (notification) => io.stdout.write(json ? `${JSON.stringify(notification)}\n` : `${notification.method}\n`),
+          error: (error: unknown) => (signal.aborted ? resolve() : reject(error)),
+          complete: () => resolve(),
+        });
+        signal.addEventListener('abort', () => (subscription.unsubscribe(), resolve()), { once: true });
+      });
+      return OK;
+    }
+    case 'ping': {
+      const answered = await firstValueFrom(mcp.ping(options));
+      print({ answered }, () => (answered ? 'pong\n' : 'the server does not implement ping (as a 2026-07-28 server need not)\n'));
+      return OK;
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+async function listing<T>(list: Observable<T[]>, columns: (item: T) => [string, string | undefined], print: (value: unknown, text: () => string) => void): Promise<number> {
+  const items = await firstValueFrom(list);
+  print(items, () => {
+    const rows = items.map(columns);
+    const width = Math.max(0, ...rows.map(([first]) => first.length));
+    return rows.map(([first, second]) => `${first.padEnd(width)}  ${(second ?? '').split('\n')[0]}`.trimEnd()).join('\n') + (rows.length ? '\n' : '');
+  });
+  return OK;
+}
+
+async function argumentsFrom(raw: string | undefined, io: CliIo): Promise<Record<string, unknown>> {
+  if (raw === undefined) return {};
+  let text = raw;
+  if (raw === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+    text = Buffer.concat(chunks).toString('utf8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CliArgumentsError('the arguments are not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CliArgumentsError('the arguments must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** Bad tool arguments given on the command line: a usage error. */
+class CliArgumentsError extends UsageError {}
+
