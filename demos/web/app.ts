@@ -1,0 +1,141 @@
+// The page's script: rxmcp bound to the DOM. Bundled for the browser from the
+// package's root entry by demos/web/serve.mjs.
+import type { Subscription } from 'rxjs';
+import { InputBroker, McpClient, type PendingQuestion, type Tool } from 'rxmcp';
+
+const broker = new InputBroker();
+const mcp = McpClient.connectHttp({ url: new URL('/mcp', location.href).href, onElicit: broker.onElicit, logLevel: 'info' });
+
+const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
+const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  return node;
+};
+
+mcp.describe().subscribe({
+  next: (server) => ($('server').textContent = `${server.serverInfo?.name ?? 'server'} · ${server.era} era · ${server.protocolVersion}`),
+  error: (error: Error) => ($('server').textContent = `cannot connect: ${error.message}`),
+});
+
+// The catalogue, and again whenever the server says it changed.
+function showTools(refresh: boolean): void {
+  mcp.listTools({ refresh }).subscribe((tools) => {
+    const list = $('tools');
+    list.replaceChildren(
+      ...tools.map((tool) => {
+        const button = element('button', tool.name);
+        button.title = tool.description ?? '';
+        button.dataset.tool = tool.name;
+        button.onclick = () => choose(tool, button);
+        return button;
+      }),
+    );
+  });
+}
+showTools(false);
+mcp.listen({ toolsListChanged: true }).subscribe(() => showTools(true));
+
+mcp.log$.subscribe(({ level, data }) => {
+  const log = $('log');
+  log.append(element('div', `[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}`));
+  log.scrollTop = log.scrollHeight;
+});
+
+// A form for a JSON Schema object: one input per property.
+function fields(schema: Record<string, unknown>, values: Record<string, unknown> = {}): [HTMLElement, () => Record<string, unknown>] {
+  const form = element('div');
+  const properties = (schema.properties ?? {}) as Record<string, { type?: string; title?: string; description?: string; default?: unknown }>;
+  const readers: Array<() => [string, unknown]> = [];
+  for (const [name, property] of Object.entries(properties)) {
+    const label = element('label', property.title ?? name);
+    const input = element('input');
+    input.name = name;
+    if (property.type === 'boolean') {
+      input.type = 'checkbox';
+      input.checked = (values[name] ?? property.default) === true;
+      readers.push(() => [name, input.checked]);
+    } else {
+      const numeric = property.type === 'number' || property.type === 'integer';
+      input.type = numeric ? 'number' : 'text';
+      input.value = String(values[name] ?? property.default ?? '');
+      readers.push(() => [name, input.value === '' ? undefined : numeric ? Number(input.value) : input.value]);
+    }
+    if (property.description) input.placeholder = property.description;
+    form.append(label, input);
+  }
+  return [form, () => Object.fromEntries(readers.map((read) => read()).filter(([, value]) => value !== undefined))];
+}
+
+let running: Subscription | undefined;
+
+function choose(tool: Tool, button: HTMLElement): void {
+  document.querySelectorAll('#tools button').forEach((other) => other.classList.remove('chosen'));
+  button.classList.add('chosen');
+  const panel = $('call');
+  const [form, read] = fields(tool.inputSchema);
+  const bar = element('div');
+  bar.className = 'bar';
+  const fill = element('div');
+  bar.append(fill);
+  const status = element('p');
+  status.id = 'status';
+  const output = element('pre');
+  output.id = 'result';
+  const call = element('button', 'Call');
+  call.id = 'run';
+  const cancel = element('button', 'Cancel');
+  cancel.id = 'cancel';
+  cancel.disabled = true;
+  const actions = element('div');
+  actions.className = 'actions';
+  actions.append(call, cancel);
+  panel.replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, actions, bar, status, output);
+
+  call.onclick = () => {
+    running?.unsubscribe();
+    fill.style.width = '0';
+    output.textContent = '';
+    status.textContent = 'running…';
+    cancel.disabled = false;
+    const token = `web-${Date.now()}`;
+    const progress = mcp.progress$.subscribe((event) => {
+      if (event.progressToken !== token) return;
+      if (event.total) fill.style.width = `${Math.round((100 * event.progress) / event.total)}%`;
+      status.textContent = `${event.message ?? 'working'} (${event.progress}${event.total ? `/${event.total}` : ''})`;
+    });
+    running = mcp.callTool(tool.name, read(), { progressToken: token, timeoutMs: 0 }).subscribe({
+      next: (result) => {
+        fill.style.width = '100%';
+        status.textContent = result.isError ? 'the tool reported an error' : 'done';
+        output.textContent = result.content.map((block) => block.text ?? `[${block.type}]`).join('\n');
+      },
+      error: (error: Error) => (status.textContent = `failed: ${error.message}`),
+    });
+    running.add(progress);
+    running.add(() => (cancel.disabled = true));
+  };
+  // Unsubscribing is the cancellation: the POST is aborted, and the server sees it.
+  cancel.onclick = () => {
+    running?.unsubscribe();
+    status.textContent = 'cancelled';
+  };
+}
+
+// The server's questions, as a form bound to the broker's pending list.
+broker.pending$.subscribe((pending: readonly PendingQuestion[]) => {
+  const panel = $('question');
+  const question = pending[0];
+  panel.hidden = !question;
+  if (!question) return;
+  const [form, read] = fields((question.params.requestedSchema ?? {}) as Record<string, unknown>);
+  const send = element('button', 'Send');
+  send.id = 'answer';
+  send.onclick = () => question.respond({ action: 'accept', content: read() });
+  const decline = element('button', 'Decline');
+  decline.onclick = () => question.decline();
+  const actions = element('div');
+  actions.className = 'actions';
+  actions.append(send, decline);
+  panel.replaceChildren(element('h2', 'The server asks'), element('p', String(question.params.message ?? '')), form, actions);
+});

@@ -1,0 +1,97 @@
+// One process for the web demo: the fixture MCP server (official SDK) over
+// Streamable HTTP at /mcp, and the page, bundled for the browser from rxmcp's
+// built root entry, on 127.0.0.1.
+//
+//   npm run demo:web            (builds, then prints the URL to open)
+//   node demos/web/serve.mjs --port 8080
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { build as bundle } from 'esbuild';
+import { build } from '../../spec/fixtures/fixture-server.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+
+/** Bundles the page's script for browsers; node-only modules stay out (see the spec that checks it). */
+export async function bundlePage() {
+  const result = await bundle({
+    entryPoints: [join(here, 'app.ts')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    metafile: true,
+    alias: { rxmcp: join(root, 'dist/esm/index.js') },
+    // Stdio and keep-alive load these on demand, and never in a browser.
+    external: ['node:*'],
+    logLevel: 'warning',
+  });
+  return { code: result.outputFiles[0].text, metafile: result.metafile };
+}
+
+const grown = new Set();
+const http = {
+  toolsChanged: () => handler.notify.toolsChanged(),
+  grown,
+  grow: (name) => grown.add(name),
+};
+const handler = createMcpHandler(() => build({ http }), { keepAliveMs: 10000 });
+
+export async function serve(port = 0) {
+  const page = readFileSync(join(here, 'index.html'));
+  const { code } = await bundlePage();
+  const server = createServer(async (req, res) => {
+    if (req.method === 'GET' && (req.url === '/' || req.url === '/index.html')) {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
+      return;
+    }
+    if (req.method === 'GET' && req.url === '/app.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(code);
+      return;
+    }
+    if (req.url !== '/mcp') {
+      res.writeHead(404).end();
+      return;
+    }
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const hangUp = new AbortController();
+    let finished = false;
+    res.on('close', () => finished || hangUp.abort());
+    const response = await handler.fetch(
+      new Request(`http://${req.headers.host}${req.url}`, {
+        method: req.method,
+        headers: Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
+        body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
+        signal: hangUp.signal,
+      }),
+    );
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body) {
+      const reader = response.body.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          res.write(value);
+        }
+      } catch {
+        // The page went away mid-stream.
+      }
+    }
+    finished = true;
+    res.end();
+  });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const portArgument = process.argv.indexOf('--port');
+  const { url } = await serve(portArgument === -1 ? 0 : Number(process.argv[portArgument + 1]));
+  process.stdout.write(`rxmcp web demo: open ${url}\n`);
+}

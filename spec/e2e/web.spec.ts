@@ -1,0 +1,92 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { eventually } from '../support/servers.js';
+
+// The web demo in Debian's Chromium, headless: the same rxmcp bundle a user
+// would ship, against the official SDK server over Streamable HTTP.
+const root = join(__dirname, '..', '..');
+const artifacts = join(root, 'test-artifacts');
+
+describe('the web demo in a real browser', () => {
+  let server: ChildProcessWithoutNullStreams;
+  const serverLog: string[] = [];
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = spawn(process.execPath, [join(root, 'demos/web/serve.mjs'), '--port', '0']);
+    createInterface({ input: server.stderr }).on('line', (line) => serverLog.push(line));
+    const url = await new Promise<string>((resolve, reject) => {
+      server.once('exit', (code) => reject(new Error(`the demo server exited with ${code}`)));
+      createInterface({ input: server.stdout }).once('line', (line) => resolve(line.replace(/^.*open /, '')));
+    });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    await page.goto(url);
+    await page.locator('#server', { hasText: 'modern era' }).waitFor();
+  }, 60000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill();
+  });
+
+  const choose = async (tool: string): Promise<void> => {
+    await page.locator(`#tools button[data-tool="${tool}"]`).click();
+    await page.locator('#call h2', { hasText: tool }).waitFor();
+  };
+
+  it('shows the server and its catalogue', async () => {
+    await page.locator('#tools button[data-tool="count"]').waitFor();
+    expect(await page.locator('#server').textContent()).toContain('rxmcp-fixture');
+  });
+
+  it('calls a tool that reports progress, and the bar runs to done, with the log lines', async () => {
+    await choose('count');
+    await page.fill('input[name=steps]', '5');
+    await page.fill('input[name=delayMs]', '150');
+    await page.click('#run');
+    await page.locator('#status', { hasText: '/5)' }).waitFor();
+    await page.locator('#status', { hasText: 'done' }).waitFor();
+    expect(await page.locator('.bar div').evaluate((bar) => (bar as HTMLElement).style.width)).toBe('100%');
+    expect(await page.locator('#result').textContent()).toBe('counted to 5');
+    expect(await page.locator('#log').textContent()).toContain('[info] step 5');
+  });
+
+  it('answers the server\'s question in a form', async () => {
+    await choose('deploy');
+    await page.fill('input[name=env]', 'prod');
+    await page.click('#run');
+    await page.locator('#question', { hasText: 'Deploy to prod?' }).waitFor();
+    await page.check('#question input[name=confirm]');
+    await page.click('#answer');
+    await page.locator('#result', { hasText: 'deployed to prod' }).waitFor();
+    expect(await page.locator('#question').isHidden()).toBe(true);
+  });
+
+  it('cancels a slow call, and the server sees it', async () => {
+    await choose('sleep');
+    await page.fill('input[name=ms]', '30000');
+    await page.click('#run');
+    await eventually(() => serverLog.some((line) => line.startsWith('started sleep')), 10000);
+    await page.click('#cancel');
+    await eventually(() => serverLog.some((line) => line.startsWith('cancelled')), 10000);
+    expect(await page.locator('#status').textContent()).toBe('cancelled');
+  });
+
+  it('shows a tool the server adds, when it says its list changed', async () => {
+    await choose('grow');
+    await page.fill('input[name=name]', 'freshly-added');
+    await page.click('#run');
+    await page.locator('#tools button[data-tool="freshly-added"]').waitFor({ timeout: 10000 });
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'web-demo.png') });
+  });
+});

@@ -1,0 +1,26 @@
+import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const NODE_ONLY = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+
+interface Metafile {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, { imports: Array<{ path: string; kind: string }> }>;
+}
+
+describe('the browser bundle of the web demo', () => {
+  it('contains no node-only module: they stay dynamic imports a browser never runs', () => {
+    const script = "import('./demos/web/serve.mjs').then((m) => m.bundlePage()).then((r) => process.stdout.write(JSON.stringify(r.metafile)))";
+    const metafile = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })) as Metafile;
+    const bundled = Object.keys(metafile.inputs);
+    expect(bundled.some((input) => input.endsWith('dist/esm/client/mcp-client.js'))).toBe(true);
+    expect(bundled.filter((input) => NODE_ONLY.has(input) || /node_modules\/(node-fetch|whatwg-url)\//.test(input))).toEqual([]);
+    const nodeOnly = Object.values(metafile.outputs)
+      .flatMap((output) => output.imports)
+      .filter((entry) => NODE_ONLY.has(entry.path));
+    expect(nodeOnly.map((entry) => entry.path).sort()).toEqual(['node:child_process', 'node:http', 'node:https']);
+    expect(nodeOnly.every((entry) => entry.kind === 'dynamic-import')).toBe(true);
+  });
+});
