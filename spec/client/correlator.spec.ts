@@ -1,13 +1,13 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpProtocolError, McpServerGoneError } from '../../src/index.js';
-import { ScriptedTransport } from '../support/scripted-transport.js';
+import { FakeTransport } from 'rxmcp/testing';
 
 const legacy = () =>
-  new ScriptedTransport().on('initialize', {
+  new FakeTransport().on('initialize', {
     result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
   });
 
-function connect(transport: ScriptedTransport, warnings: string[] = []): McpClient {
+function connect(transport: FakeTransport, warnings: string[] = []): McpClient {
   return new McpClient({ transport, probeTimeoutMs: 100, requestTimeoutMs: 2000, onWarn: (w) => warnings.push(w) });
 }
 
@@ -52,7 +52,7 @@ describe('request correlation', () => {
   });
 
   it('never cancels initialize', async () => {
-    const transport = new ScriptedTransport().on('initialize', 'silence');
+    const transport = new FakeTransport().on('initialize', 'silence');
     const mcp = new McpClient({ transport, probeTimeoutMs: 10, requestTimeoutMs: 50 });
     await expect(firstValueFrom(mcp.describe({ timeoutMs: 0 }))).rejects.toThrow(/initialize got no answer within 50 ms/);
     const initializeId = transport.requests('initialize')[0]?.id;

@@ -7,10 +7,10 @@ import {
   McpProtocolError,
   McpTimeoutError,
 } from '../../src/index.js';
-import { type Reply, ScriptedTransport } from '../support/scripted-transport.js';
+import { type FakeReply as Reply, FakeTransport } from 'rxmcp/testing';
 
 const modern = () =>
-  new ScriptedTransport().on('server/discover', {
+  new FakeTransport().on('server/discover', {
     result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } },
   });
 
@@ -32,7 +32,7 @@ function askOnce(questions: Record<string, unknown>, extra: Record<string, unkno
       : done;
 }
 
-function connect(transport: ScriptedTransport, options: Record<string, unknown> = {}): McpClient {
+function connect(transport: FakeTransport, options: Record<string, unknown> = {}): McpClient {
   return new McpClient({ transport, probeTimeoutMs: 200, requestTimeoutMs: 2000, ...options });
 }
 
@@ -203,16 +203,16 @@ describe('declared capabilities', () => {
     [{ onSample: noop, onListRoots: noop }, { sampling: {}, roots: {} }],
     [{ onElicit: noop, onSample: noop, onListRoots: noop }, { elicitation: { form: {} }, sampling: {}, roots: {} }],
   ])('derives %p from the hooks', (hooks, declared) => {
-    expect(connect(new ScriptedTransport(), hooks).declaredCapabilities).toEqual(declared);
+    expect(connect(new FakeTransport(), hooks).declaredCapabilities).toEqual(declared);
   });
 
   it('lets clientCapabilities override the derivation', () => {
     const override = { elicitation: { form: {}, url: {} } };
-    expect(connect(new ScriptedTransport(), { onSample: noop, clientCapabilities: override }).declaredCapabilities).toEqual(override);
+    expect(connect(new FakeTransport(), { onSample: noop, clientCapabilities: override }).declaredCapabilities).toEqual(override);
   });
 
   it('refuses a hook that is not a function', () => {
-    expect(() => connect(new ScriptedTransport(), { onElicit: 'ask' })).toThrow('option onElicit must be a function');
+    expect(() => connect(new FakeTransport(), { onElicit: 'ask' })).toThrow('option onElicit must be a function');
   });
 
   it('sends them in _meta on every modern request and in initialize on legacy', async () => {
@@ -223,7 +223,7 @@ describe('declared capabilities', () => {
         elicitation: { form: {} },
       });
     }
-    const legacy = new ScriptedTransport().on('initialize', {
+    const legacy = new FakeTransport().on('initialize', {
       result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
     });
     await firstValueFrom(connect(legacy, { onListRoots: noop }).describe());
@@ -233,7 +233,7 @@ describe('declared capabilities', () => {
 
 describe('questions from a legacy server', () => {
   const legacy = () =>
-    new ScriptedTransport().on('initialize', {
+    new FakeTransport().on('initialize', {
       result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
     });
 

@@ -6,7 +6,7 @@ import {
   McpTransportClosedError,
   McpUnsupportedVersionError,
 } from '../../src/index.js';
-import { ScriptedTransport } from '../support/scripted-transport.js';
+import { FakeTransport } from 'rxmcp/testing';
 
 const discovered = (supportedVersions: string[]) => ({
   result: {
@@ -28,17 +28,17 @@ const unsupported = (supported: string[]) => ({
   error: { code: -32022, message: 'Unsupported protocol version', data: { supported, requested: 'x' } },
 });
 
-function connect(transport: ScriptedTransport, options: Record<string, unknown> = {}): McpClient {
+function connect(transport: FakeTransport, options: Record<string, unknown> = {}): McpClient {
   return new McpClient({ transport, probeTimeoutMs: 200, requestTimeoutMs: 2000, ...options });
 }
 
-function notifications(transport: ScriptedTransport): string[] {
+function notifications(transport: FakeTransport): string[] {
   return transport.sent.filter((m) => 'method' in m && !('id' in m)).map((m) => (m as { method: string }).method);
 }
 
 describe('the era probe', () => {
   it('goes modern at the version both sides speak when discover overlaps', async () => {
-    const transport = new ScriptedTransport().on('server/discover', discovered(['2099-01-01', '2026-07-28']));
+    const transport = new FakeTransport().on('server/discover', discovered(['2099-01-01', '2026-07-28']));
     const description = await firstValueFrom(connect(transport).describe());
     expect(description).toEqual({
       era: 'modern',
@@ -52,13 +52,13 @@ describe('the era probe', () => {
   });
 
   it('prefers the client\'s order over the server\'s', async () => {
-    const transport = new ScriptedTransport().on('server/discover', discovered(['2026-07-28', '2027-03-01']));
+    const transport = new FakeTransport().on('server/discover', discovered(['2026-07-28', '2027-03-01']));
     const mcp = connect(transport, { protocolVersions: ['2027-03-01', '2026-07-28'] });
     expect((await firstValueFrom(mcp.describe())).protocolVersion).toBe('2027-03-01');
   });
 
   it('stamps the probe with the modern _meta keys', async () => {
-    const transport = new ScriptedTransport().on('server/discover', discovered(['2026-07-28']));
+    const transport = new FakeTransport().on('server/discover', discovered(['2026-07-28']));
     await firstValueFrom(connect(transport, { clientName: 'probe-test', clientVersion: '4.5.6' }).describe());
     expect(transport.requests('server/discover')[0]?.params?._meta).toEqual({
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -75,7 +75,7 @@ describe('the era probe', () => {
     ['the answer is invalid params (-32602)', { error: { code: -32602, message: 'Invalid params' } }],
     ['the reply is not a DiscoverResult', { result: { hello: 'world' } }],
   ])('falls back to the handshake when %s', async (_case, reply) => {
-    const transport = new ScriptedTransport().on('server/discover', reply).on('initialize', initialized());
+    const transport = new FakeTransport().on('server/discover', reply).on('initialize', initialized());
     const description = await firstValueFrom(connect(transport).describe());
     expect(description).toEqual({
       era: 'legacy',
@@ -94,14 +94,14 @@ describe('the era probe', () => {
   });
 
   it('falls back to the handshake when discover gets no answer within probeTimeoutMs', async () => {
-    const transport = new ScriptedTransport().on('server/discover', 'silence').on('initialize', initialized());
+    const transport = new FakeTransport().on('server/discover', 'silence').on('initialize', initialized());
     const started = Date.now();
     expect((await firstValueFrom(connect(transport, { probeTimeoutMs: 50 }).describe())).era).toBe('legacy');
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('retries discover at another version of ours that a -32022 names', async () => {
-    const transport = new ScriptedTransport().on('server/discover', (request) =>
+    const transport = new FakeTransport().on('server/discover', (request) =>
       request.params?._meta && (request.params._meta as Record<string, unknown>)['io.modelcontextprotocol/protocolVersion'] === '2027-03-01'
         ? unsupported(['2026-07-28', '2025-11-25'])
         : discovered(['2026-07-28']),
@@ -114,12 +114,12 @@ describe('the era probe', () => {
   });
 
   it('goes to the handshake when a -32022 names only legacy versions', async () => {
-    const transport = new ScriptedTransport().on('server/discover', unsupported(['2025-11-25'])).on('initialize', initialized());
+    const transport = new FakeTransport().on('server/discover', unsupported(['2025-11-25'])).on('initialize', initialized());
     expect((await firstValueFrom(connect(transport).describe())).era).toBe('legacy');
   });
 
   it('raises McpUnsupportedVersionError when a -32022 names nothing usable', async () => {
-    const transport = new ScriptedTransport().on('server/discover', unsupported(['2099-01-01']));
+    const transport = new FakeTransport().on('server/discover', unsupported(['2099-01-01']));
     const failure = firstValueFrom(connect(transport).describe());
     await expect(failure).rejects.toBeInstanceOf(McpUnsupportedVersionError);
     await expect(failure).rejects.toMatchObject({ supported: ['2099-01-01'], requested: ['2026-07-28'] });
@@ -127,7 +127,7 @@ describe('the era probe', () => {
   });
 
   it('does not retry a version a -32022 already refused', async () => {
-    const transport = new ScriptedTransport().on('server/discover', unsupported(['2026-07-28']));
+    const transport = new FakeTransport().on('server/discover', unsupported(['2026-07-28']));
     await expect(firstValueFrom(connect(transport).describe())).rejects.toBeInstanceOf(McpUnsupportedVersionError);
     expect(transport.requests('server/discover')).toHaveLength(1);
   });
@@ -136,7 +136,7 @@ describe('the era probe', () => {
     ['-32020 HeaderMismatch', -32020],
     ['-32021 MissingRequiredClientCapability', -32021],
   ])('goes modern without details on %s', async (_case, code) => {
-    const transport = new ScriptedTransport().on('server/discover', { error: { code, message: 'modern says no' } });
+    const transport = new FakeTransport().on('server/discover', { error: { code, message: 'modern says no' } });
     expect(await firstValueFrom(connect(transport).describe())).toEqual({
       era: 'modern',
       protocolVersion: '2026-07-28',
@@ -149,7 +149,7 @@ describe('the era probe', () => {
   });
 
   it('raises a dead wire instead of reading it as legacy', async () => {
-    const transport = new ScriptedTransport().on('server/discover', 'silence');
+    const transport = new FakeTransport().on('server/discover', 'silence');
     const mcp = connect(transport);
     const failure = firstValueFrom(mcp.describe());
     setTimeout(() => transport.die(new McpServerGoneError(127, null, 'node: not found')), 5);
@@ -158,7 +158,7 @@ describe('the era probe', () => {
   });
 
   it('raises a connection closed during the probe', async () => {
-    const transport = new ScriptedTransport().on('server/discover', 'silence');
+    const transport = new FakeTransport().on('server/discover', 'silence');
     const mcp = connect(transport);
     const failure = firstValueFrom(mcp.describe());
     setTimeout(() => void mcp.close(), 5);
@@ -167,7 +167,7 @@ describe('the era probe', () => {
   });
 
   it('raises a cancelled caller, and probes afresh for the next one', async () => {
-    const transport = new ScriptedTransport().on('server/discover', 'silence');
+    const transport = new FakeTransport().on('server/discover', 'silence');
     const mcp = connect(transport, { probeTimeoutMs: 5000 });
     const controller = new AbortController();
     const failure = firstValueFrom(mcp.describe({ signal: controller.signal }));
@@ -182,7 +182,7 @@ describe('the era probe', () => {
   });
 
   it('runs one probe for a burst of first calls (and one list for identical list calls)', async () => {
-    const transport = new ScriptedTransport()
+    const transport = new FakeTransport()
       .on('server/discover', discovered(['2026-07-28']))
       .on('tools/list', { result: { tools: [] } });
     const mcp = connect(transport);
@@ -197,7 +197,7 @@ describe('the era probe', () => {
   });
 
   it('keeps the verdict: later calls, one after another, do not probe again', async () => {
-    const transport = new ScriptedTransport()
+    const transport = new FakeTransport()
       .on('server/discover', discovered(['2026-07-28']))
       .on('tools/call', { result: { content: [] } });
     const mcp = connect(transport);
@@ -208,7 +208,7 @@ describe('the era probe', () => {
   });
 
   it('refuses a handshake answered with a version it does not speak', async () => {
-    const transport = new ScriptedTransport().on('initialize', initialized('2099-01-01'));
+    const transport = new FakeTransport().on('initialize', initialized('2099-01-01'));
     const failure = firstValueFrom(connect(transport).describe());
     await expect(failure).rejects.toBeInstanceOf(McpUnsupportedVersionError);
     await expect(failure).rejects.toMatchObject({ supported: ['2099-01-01'] });
@@ -216,7 +216,7 @@ describe('the era probe', () => {
   });
 
   it('accepts an older legacy version from the handshake', async () => {
-    const transport = new ScriptedTransport().on('initialize', initialized('2025-06-18'));
+    const transport = new FakeTransport().on('initialize', initialized('2025-06-18'));
     expect((await firstValueFrom(connect(transport).describe())).protocolVersion).toBe('2025-06-18');
   });
 });

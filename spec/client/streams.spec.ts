@@ -1,9 +1,9 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { McpClient, type ToolProgress } from '../../src/index.js';
-import { ScriptedTransport } from '../support/scripted-transport.js';
+import { FakeTransport } from 'rxmcp/testing';
 
 const modern = () =>
-  new ScriptedTransport().on('server/discover', {
+  new FakeTransport().on('server/discover', {
     result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} },
   });
 
@@ -80,11 +80,11 @@ describe('logLevel', () => {
   });
 
   it('is refused when it is not a level', () => {
-    expect(() => new McpClient({ transport: new ScriptedTransport(), logLevel: 'loud' as never })).toThrow(/logLevel must be one of/);
+    expect(() => new McpClient({ transport: new FakeTransport(), logLevel: 'loud' as never })).toThrow(/logLevel must be one of/);
   });
 
   it('is not sent to a legacy server that does not offer logging', async () => {
-    const transport = new ScriptedTransport().on('initialize', {
+    const transport = new FakeTransport().on('initialize', {
       result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
     });
     await firstValueFrom(new McpClient({ transport, logLevel: 'info', probeTimeoutMs: 50 }).describe());
@@ -113,7 +113,7 @@ describe('listen on a modern server', () => {
   });
 
   it('refuses an unknown filter field', () => {
-    expect(() => new McpClient({ transport: new ScriptedTransport() }).listen({ toolsChanged: true } as never)).toThrow(
+    expect(() => new McpClient({ transport: new FakeTransport() }).listen({ toolsChanged: true } as never)).toThrow(
       'unknown option: toolsChanged',
     );
   });

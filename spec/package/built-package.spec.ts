@@ -91,6 +91,14 @@ describe('the built package', () => {
     expect(httpLoads).toMatch(/cross-fetch/);
   });
 
+  it('keeps rxmcp/testing out of the root entry, and serves it from both builds', () => {
+    const graph = staticGraph(join(root, 'dist/esm/index.js'));
+    expect([...graph.keys()].filter((file) => file.includes('/testing/'))).toEqual([]);
+    const names = "console.log(Object.keys(m).sort().join(','))";
+    expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp/testing'; ${names}`]).trim()).toBe('FakeTransport,InProcessTransport,ProgressKit,testKit');
+    expect(node(['-e', `const m = require('rxmcp/testing'); ${names}`]).trim()).toBe('FakeTransport,InProcessTransport,ProgressKit,testKit');
+  });
+
   it('exports the same names from ESM and CommonJS, the contract among them', () => {
     const esm = JSON.parse(node(['--input-type=module', '-e', "import * as m from 'rxmcp'; console.log(JSON.stringify(Object.keys(m).sort()))"]));
     const cjs = JSON.parse(node(['-e', "console.log(JSON.stringify(Object.keys(require('rxmcp')).sort()))"]));
