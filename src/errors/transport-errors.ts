@@ -33,9 +33,11 @@ export class McpServerGoneError extends McpClientError {
     readonly signal: string | null,
     /** The last lines the server wrote to stderr, joined with newlines. */
     readonly stderrTail: string,
+    /** What happened, when it was not an exit (default: how the process exited). */
+    what?: string,
   ) {
-    const how = signal === null ? `with code ${exitCode}` : `on signal ${signal}`;
-    super(`the server exited ${how}` + (stderrTail ? `; its last words: ${JSON.stringify(stderrTail)}` : ''));
+    const how = what ?? (signal === null ? `the server exited with code ${exitCode}` : `the server exited on signal ${signal}`);
+    super(how + (stderrTail ? `; its last words: ${JSON.stringify(stderrTail)}` : ''));
   }
 }
 

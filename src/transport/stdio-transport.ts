@@ -45,6 +45,10 @@ export const STDIO_OPTION_KEYS: readonly string[] = [
 
 const MAX_STDERR_LINE = 2000;
 
+// Servers still running, for the one exit hook that ends them with this process.
+const live = new Set<ChildProcessWithoutNullStreams>();
+let exitHookInstalled = false;
+
 /**
  * Runs an MCP server as a child process and speaks newline-delimited JSON-RPC
  * over its stdin and stdout.
@@ -143,6 +147,9 @@ export class StdioTransport implements Transport {
         shell: false,
         stdio: 'pipe',
         windowsHide: true,
+        // Its own process group, so that closing can reach what it spawned
+        // (npx and shell wrappers leave grandchildren otherwise).
+        detached: process.platform !== 'win32',
       });
     } catch (error) {
       this.end(new McpSpawnFailedError(command, describe(error), { cause: error }));
@@ -150,6 +157,13 @@ export class StdioTransport implements Transport {
     }
     this.pid = child.pid;
     this.wire(child);
+    // If this process exits with the server still running, take its group along.
+    live.add(child);
+    child.once('exit', () => live.delete(child));
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.once('exit', () => live.forEach((running) => signalGroup(running, 'SIGKILL')));
+    }
     this.running = child;
     this.flush();
     return child;
@@ -172,6 +186,16 @@ export class StdioTransport implements Transport {
     // A server that dies while we write gets EPIPE here; its exit is reported by 'close'.
     child.stdin.on('error', () => undefined);
     child.stdout.on('data', (chunk: Uint8Array) => stdout.push(chunk).forEach((line) => this.receive(line)));
+    // A server that closes its stdout can never answer again, even if it keeps
+    // running. (An exiting server closes it too, just before it exits: wait a moment.)
+    child.stdout.once('end', () => {
+      const check = setTimeout(() => {
+        if (exit || this.closing || this.ended) return;
+        stdout.end().forEach((line) => this.receive(line));
+        this.end(new McpServerGoneError(null, null, this.stderrTail.join('\n'), 'the server closed its stdout but kept running'));
+      }, 250);
+      check.unref();
+    });
     child.stderr.on('data', (chunk: Uint8Array) => stderr.push(chunk).forEach((line) => this.keepStderr(line, onStderr)));
 
     const finish = (): void => {
@@ -233,22 +257,27 @@ export class StdioTransport implements Transport {
 
   private async shutDown(): Promise<void> {
     const child = await this.child;
-    if (!child || this.ended || child.exitCode !== null || child.signalCode !== null) {
+    if (!child) {
       this.end();
       return;
     }
-    const grace = this.options.killGraceMs ?? 2000;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.stdin.end();
-    if (!(await settlesWithin(exited, grace))) {
-      child.kill('SIGTERM');
+    if (!this.ended && child.exitCode === null && child.signalCode === null) {
+      const grace = this.options.killGraceMs ?? 2000;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdin.end();
       if (!(await settlesWithin(exited, grace))) {
-        child.kill('SIGKILL');
-        await settlesWithin(exited, grace);
+        signalGroup(child, 'SIGTERM');
+        if (!(await settlesWithin(exited, grace))) {
+          signalGroup(child, 'SIGKILL');
+          await settlesWithin(exited, grace);
+        }
       }
     }
+    // The server may be gone while something it started lives on in its group.
+    signalGroup(child, 'SIGKILL');
     this.end();
   }
+
 }
 
 function refuseNul(options: StdioTransportOptions): void {
@@ -264,6 +293,17 @@ function refuseNul(options: StdioTransportOptions): void {
           ? 'an environment entry'
           : undefined;
   if (where) throw new McpSpawnFailedError(command, `${where} contains a NUL byte`);
+}
+
+/** Signals the child's whole process group (POSIX), or the child alone (Windows, or when the group is gone). */
+function signalGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    if (process.platform === 'win32') child.kill(signal);
+    else process.kill(-child.pid, signal);
+  } catch {
+    // Nothing left to signal.
+  }
 }
 
 function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
