@@ -191,6 +191,16 @@ describe('Streamable HTTP faults', () => {
     expect(lists()).toBe(before + 1);
   });
 
+  it.each(['huge', 'huge-event'])('refuses a %s answer over maxMessageBytes, and stays usable', async (tool) => {
+    const bounded = McpClient.connectHttp({ url: server.url, maxMessageBytes: 1_000_000 });
+    try {
+      await expect(firstValueFrom(bounded.callTool(tool))).rejects.toThrow(/sent a message longer than maxMessageBytes \(1000000\)/);
+      expect((await firstValueFrom(bounded.callTool('trickle'))).content[0]?.text).toBe('trickled ✓ 日本');
+    } finally {
+      await bounded.close();
+    }
+  });
+
   it('names the URL when nothing listens there', async () => {
     const nowhere = McpClient.connectHttp({ url: 'http://127.0.0.1:9/mcp' });
     const failure = firstValueFrom(nowhere.describe());

@@ -1,4 +1,5 @@
 import { defer, Observable, Subject, type Subscription } from 'rxjs';
+import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
 import {
@@ -56,6 +57,7 @@ export class Correlator {
   constructor(
     private readonly transport: Transport,
     private readonly warn: (message: string) => void,
+    private readonly maxPending = Infinity,
   ) {
     // Subscribing to the wire sends nothing, so a listener may connect early.
     this.notifications$ = defer(() => {
@@ -81,6 +83,10 @@ export class Correlator {
       this.connect();
       if (this.ended !== undefined) {
         subscriber.error(this.ended);
+        return;
+      }
+      if (this.pending.size >= this.maxPending) {
+        subscriber.error(new McpClientError(`${method} refused: ${this.maxPending} requests are already waiting for answers (maxPendingRequests)`));
         return;
       }
       const id = this.nextId++;
@@ -113,6 +119,11 @@ export class Correlator {
   /** Sends a message that expects no answer: a notification, or the answer to a server's request. */
   send(message: JsonRpcNotification | JsonRpcResponse): void {
     if (!this.closed) this.transport.outbound.next(message);
+  }
+
+  /** How many requests are waiting for answers now. */
+  get pendingCount(): number {
+    return this.pending.size;
   }
 
   /** Fails every pending request with `McpTransportClosedError`, and every later one. */

@@ -168,7 +168,7 @@ export class McpClient {
     this.settings = settings;
     this.transport = options.transport;
     this.declaredCapabilities = settings.declaredCapabilities;
-    this.correlator = new Correlator(this.transport, settings.warn);
+    this.correlator = new Correlator(this.transport, settings.warn, settings.maxPendingRequests);
     this.calls = new CallPipeline(this.correlator, this.cache, settings);
     this.notifications$ = this.correlator.notifications$;
     this.progress$ = progressOf(this.notifications$);

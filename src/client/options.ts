@@ -42,6 +42,8 @@ export interface ClientOptions {
    * call and attributes reports by it, dropping late and foreign ones.
    */
   onProgress?: (progress: ToolProgress) => void;
+  /** How many requests may wait for answers at once (default 10000); one more fails with McpClientError. */
+  maxPendingRequests?: number;
   /** How many calls of a read-only, idempotent batch `executeToolCalls` may overlap (default 4; 1 = always serial). */
   toolConcurrency?: number;
   /** Called with problems the client papered over: a late answer dropped, a line that was not JSON-RPC, … */
@@ -103,6 +105,7 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'onLog',
   'onProgress',
   'toolConcurrency',
+  'maxPendingRequests',
   'onWarn',
 ];
 
@@ -182,6 +185,7 @@ export interface Settings {
   onLog: ((message: LogMessage) => void) | undefined;
   onProgress: ((progress: ToolProgress) => void) | undefined;
   toolConcurrency: number;
+  maxPendingRequests: number;
   warn: (message: string) => void;
 }
 
@@ -218,6 +222,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     onLog: options.onLog,
     onProgress: options.onProgress,
     toolConcurrency: Math.max(1, checkCount('toolConcurrency', options.toolConcurrency, 4)),
+    maxPendingRequests: Math.max(1, checkCount('maxPendingRequests', options.maxPendingRequests, 10000)),
     warn: options.onWarn ?? (() => undefined),
   };
 }

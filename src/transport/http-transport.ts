@@ -6,7 +6,7 @@ import { classify, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, ty
 import { ErrorCode, LEGACY_VERSIONS } from '../protocol/versions.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { encodeHeaderValue, type ParamHeader, paramHeaders, paramValue } from './header-encoding.js';
-import { type FetchLike, type FetchResponse, readSse } from './sse.js';
+import { type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
 import type { RequestFailure, Transport } from './transport.js';
 
 /** How to reach a Streamable HTTP endpoint. */
@@ -23,10 +23,12 @@ export interface HttpTransportOptions {
   persistent?: boolean;
   /** Called with problems that were papered over, such as a tool rejected for a bad `x-mcp-header`. */
   onWarn?: (message: string) => void;
+  /** The largest message (a JSON body, or one SSE event) the server may send, in characters (default 64 MiB). */
+  maxMessageBytes?: number;
 }
 
 /** The option names `HttpTransport` understands. */
-export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn'];
+export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn', 'maxMessageBytes'];
 
 const PROTOCOL_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name'];
 const NAMED_METHODS: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
@@ -172,18 +174,25 @@ export class HttpTransport implements Transport {
     const type = response.headers.get('content-type') ?? '';
     if (type.includes('text/event-stream')) {
       try {
-        for await (const data of readSse(response.body)) {
+        for await (const data of readSse(response.body, this.limit)) {
           const decoded = decodeData(data);
           if (decoded) yield decoded;
           else this.warn(`skipped an SSE event that is not JSON-RPC: ${JSON.stringify(data.slice(0, 200))}`);
         }
       } catch (error) {
         if (signal.aborted) throw signal.reason;
+        if (error instanceof MessageTooLongError) throw this.tooLong();
         throw new McpNetworkError(this.url, `the response stream broke: ${(error as Error).message}`, { cause: error });
       }
       return;
     }
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await readText(response, this.limit);
+    } catch (error) {
+      if (error instanceof MessageTooLongError) throw this.tooLong();
+      throw error;
+    }
     const decoded = text ? decodeData(text) : undefined;
     if (decoded && ('result' in decoded || 'error' in decoded)) {
       // An error the server could not tie to an id still answers this POST.
@@ -288,6 +297,14 @@ export class HttpTransport implements Transport {
       return crossFetch;
     })();
     return this.fetchImpl;
+  }
+
+  private get limit(): number {
+    return this.options.maxMessageBytes ?? 64 * 1024 * 1024;
+  }
+
+  private tooLong(): McpProtocolError {
+    return new McpProtocolError(`${this.url} sent a message longer than maxMessageBytes (${this.limit})`, undefined, { limit: this.limit });
   }
 
   private fail(id: RequestId, error: Error): void {

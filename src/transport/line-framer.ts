@@ -9,6 +9,9 @@ export class LineFramer {
   private readonly decoder = new TextDecoder('utf-8');
   private partial = '';
 
+  /** @param maxLineLength the longest line, in characters, before `push` throws `LineTooLongError`. */
+  constructor(private readonly maxLineLength = Infinity) {}
+
   /** Feeds one chunk and returns the lines it completed. */
   push(chunk: Uint8Array): string[] {
     return this.cut(this.decoder.decode(chunk, { stream: true }));
@@ -27,6 +30,7 @@ export class LineFramer {
     let newline = text.indexOf('\n');
     if (newline === -1) {
       this.partial += text;
+      if (this.partial.length > this.maxLineLength) throw new LineTooLongError(this.maxLineLength);
       return lines;
     }
     emit(lines, this.partial + text.slice(0, newline));
@@ -36,7 +40,18 @@ export class LineFramer {
       start = newline + 1;
     }
     this.partial = text.slice(start);
+    if (this.partial.length > this.maxLineLength || lines.some((line) => line.length > this.maxLineLength)) {
+      throw new LineTooLongError(this.maxLineLength);
+    }
     return lines;
+  }
+}
+
+/** A line longer than the framer's limit: the stream cannot be trusted to carry messages any more. */
+export class LineTooLongError extends Error {
+  override name = 'LineTooLongError';
+  constructor(readonly limit: number) {
+    super(`a line longer than ${limit} characters`);
   }
 }
 

@@ -19,17 +19,47 @@ export type FetchLike = (url: string, init: Record<string, unknown>) => Promise<
  * are skipped; multi-line data is joined with newlines; events may be split
  * across chunks anywhere. Parsing is eventsource-parser's, loaded on first use.
  */
-export async function* readSse(body: unknown): AsyncGenerator<string> {
+export async function* readSse(body: unknown, limit = Infinity): AsyncGenerator<string> {
   const { createParser } = await import('eventsource-parser');
   const ready: string[] = [];
-  const parser = createParser({ onEvent: (event) => ready.push(event.data) });
+  // Characters received since the last complete event: one event may not grow past the limit.
+  let pending = 0;
+  const parser = createParser({
+    onEvent: (event) => {
+      pending = 0;
+      ready.push(event.data);
+    },
+  });
   const decoder = new TextDecoder();
   for await (const chunk of chunksOf(body)) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
+    const text = decoder.decode(chunk, { stream: true });
+    pending += text.length;
+    parser.feed(text);
+    if (pending > limit) throw new MessageTooLongError(limit);
     while (ready.length > 0) yield ready.shift() as string;
   }
   parser.feed(decoder.decode());
   while (ready.length > 0) yield ready.shift() as string;
+}
+
+/** A whole body as text, refusing to hold more than `limit` characters. */
+export async function readText(response: FetchResponse, limit: number): Promise<string> {
+  if (response.body === null || response.body === undefined || limit === Infinity) return response.text();
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of chunksOf(response.body)) {
+    text += decoder.decode(chunk, { stream: true });
+    if (text.length > limit) throw new MessageTooLongError(limit);
+  }
+  return text + decoder.decode();
+}
+
+/** A message (a body, or one SSE event) longer than the transport's limit. */
+export class MessageTooLongError extends Error {
+  override name = 'MessageTooLongError';
+  constructor(readonly limit: number) {
+    super(`a message longer than ${limit} characters`);
+  }
 }
 
 async function* chunksOf(body: unknown): AsyncGenerator<Uint8Array> {

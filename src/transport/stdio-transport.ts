@@ -4,7 +4,8 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpServerGoneError, McpSpawnFailedError } from '../errors/transport-errors.js';
 import { decodeLine, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
 import { cancelledNotification } from '../protocol/request.js';
-import { LineFramer } from './line-framer.js';
+import { LineFramer, LineTooLongError } from './line-framer.js';
+import { McpProtocolError } from '../errors/protocol-errors.js';
 import type { Transport } from './transport.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 
@@ -28,6 +29,8 @@ export interface StdioTransportOptions {
   stderrLines?: number;
   /** Called with wire-level problems that were papered over, such as a stdout line that is not JSON-RPC. */
   onWarn?: (message: string) => void;
+  /** The largest message the server may send, in characters (default 64 MiB); a longer one ends the connection with McpProtocolError. */
+  maxMessageBytes?: number;
 }
 
 /** The option names `StdioTransport` understands. */
@@ -41,9 +44,11 @@ export const STDIO_OPTION_KEYS: readonly string[] = [
   'killGraceMs',
   'stderrLines',
   'onWarn',
+  'maxMessageBytes',
 ];
 
 const MAX_STDERR_LINE = 2000;
+const DEFAULT_MAX_MESSAGE = 64 * 1024 * 1024;
 
 // Servers still running, for the one exit hook that ends them with this process.
 const live = new Set<ChildProcessWithoutNullStreams>();
@@ -171,7 +176,9 @@ export class StdioTransport implements Transport {
 
   private wire(child: ChildProcessWithoutNullStreams): void {
     const { command, onStderr } = this.options;
-    const stdout = new LineFramer();
+    const limit = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE;
+    const stdout = new LineFramer(limit);
+    // stderr only feeds a bounded tail; an endless line is cut, not fatal.
     const stderr = new LineFramer();
     let spawned = false;
     let exit: { code: number | null; signal: string | null } | undefined;
@@ -185,7 +192,19 @@ export class StdioTransport implements Transport {
     });
     // A server that dies while we write gets EPIPE here; its exit is reported by 'close'.
     child.stdin.on('error', () => undefined);
-    child.stdout.on('data', (chunk: Uint8Array) => stdout.push(chunk).forEach((line) => this.receive(line)));
+    child.stdout.on('data', (chunk: Uint8Array) => {
+      let lines: string[];
+      try {
+        lines = stdout.push(chunk);
+      } catch (error) {
+        if (!(error instanceof LineTooLongError)) throw error;
+        // Nothing after an oversized message can be framed reliably: stop listening.
+        child.stdout.destroy();
+        this.end(new McpProtocolError(`the server sent a message longer than maxMessageBytes (${limit})`, undefined, { limit }));
+        return;
+      }
+      lines.forEach((line) => this.receive(line));
+    });
     // A server that closes its stdout can never answer again, even if it keeps
     // running. (An exiting server closes it too, just before it exits: wait a moment.)
     child.stdout.once('end', () => {
