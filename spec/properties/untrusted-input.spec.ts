@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { z } from 'zod';
+import { classify, Registry, Toolkit } from '../../src/index.js';
+import { inside } from '../../src/providers/policy/paths.js';
+import { encodeHeaderValue } from '../../src/transport/header-encoding.js';
+import { readSse } from '../../src/transport/sse.js';
+
+// Property tests for what rxmcp parses or decides from input it does not
+// control: servers' bytes, models' arguments, users' rules.
+
+describe('classify', () => {
+  it('never throws, and calls anything it accepts well-formed', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const classified = classify(value);
+        if (classified.kind === 'invalid') return typeof classified.reason === 'string';
+        const message = classified.message as unknown as Record<string, unknown>;
+        return message.jsonrpc === '2.0';
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('recognises every well-formed response, whatever its result holds', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.integer()), fc.dictionary(fc.string(), fc.jsonValue()), (id, result) => {
+        const classified = classify({ jsonrpc: '2.0', id, result });
+        return classified.kind === 'response';
+      }),
+    );
+  });
+});
+
+describe('SSE reading', () => {
+  it('gives back the same events however the stream is cut, CRLF or LF, with comments between', async () => {
+    const data = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).filter((s) => !/[\r\n]/.test(s));
+    await fc.assert(
+      fc.asyncProperty(fc.array(data, { minLength: 1, maxLength: 6 }), fc.constantFrom('\n', '\r\n'), fc.array(fc.nat(), { maxLength: 10 }), async (events, eol, rawCuts) => {
+        const text = events.map((event) => `: keep-alive${eol}data: ${event}${eol}${eol}`).join('');
+        const bytes = new TextEncoder().encode(text);
+        const cuts = [...new Set(rawCuts.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunks: Uint8Array[] = [];
+        let start = 0;
+        for (const cut of cuts) {
+          chunks.push(bytes.subarray(start, cut));
+          start = cut;
+        }
+        chunks.push(bytes.subarray(start));
+        const seen: string[] = [];
+        for await (const event of readSse((async function* () { yield* chunks; })())) seen.push(event);
+        expect(seen).toEqual(events);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('header values', () => {
+  it('never carry CR, LF or other control characters, whatever the value', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (value) => !/[\x00-\x08\x0a-\x1f\x7f]/.test(encodeHeaderValue(value))),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('Policy containment', () => {
+  // A reference model: resolve segments one by one, and say unknown at the
+  // first thing the lexical rules cannot read to a conclusion.
+  const reference = (path: string, dir: string): string => {
+    if ([path, dir].some((p) => p.includes('\0') || p.includes('\\') || !p.startsWith('/') || p.split('/').includes('..'))) return 'unknown';
+    const parts = (p: string) => p.split('/').filter((s) => s !== '' && s !== '.');
+    const [a, b] = [parts(path), parts(dir)];
+    return b.length <= a.length && b.every((s, i) => a[i] === s) ? 'yes' : 'no';
+  };
+  const segment = fc.constantFrom('a', 'b', 'ab', '.', '..', 'a\0', 'a\\b', 'ａ', 'a.b', '');
+  const path = fc.array(segment, { maxLength: 5 }).map((parts) => `/${parts.join('/')}`);
+
+  it('agrees with a reference model on every path, traversal, NUL, backslash and look-alike included', () => {
+    fc.assert(fc.property(path, path, (p, d) => inside(p, d, undefined) === reference(p, d)), { numRuns: 3000 });
+  });
+
+  it('never calls a sibling with a common prefix inside', () => {
+    fc.assert(fc.property(fc.stringMatching(/^[a-z]{1,6}$/), fc.stringMatching(/^[a-z0-9]{1,4}$/), (base, tail) => inside(`/${base}${tail}/x`, `/${base}`, undefined) === 'no'));
+  });
+});
+
+describe('Registry routing', () => {
+  it('always sends a call to the provider with the longest matching prefix', async () => {
+    const names = fc.stringMatching(/^[a-z]{1,3}(_[a-z]{1,3}){0,2}$/);
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(names, { minLength: 1, maxLength: 4 }), names, async (prefixes, tool) => {
+        const registry = new Registry();
+        for (const prefix of prefixes) {
+          registry.add(
+            new Toolkit({ name: prefix }).tool(tool, { input: z.object({}) }, () => ({ content: [{ type: 'text', text: prefix }] })),
+            { prefix },
+          );
+        }
+        const target = [...prefixes].sort((a, b) => b.length - a.length)[0] as string;
+        const [answer] = await registry.executeToolCalls([{ id: '1', function: { name: `${target}_${tool}`, arguments: '' } }]);
+        const owner = prefixes.filter((p) => `${target}_${tool}`.startsWith(`${p}_`)).sort((a, b) => b.length - a.length)[0];
+        expect(answer?.content).toBe(owner);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
