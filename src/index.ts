@@ -3,7 +3,7 @@
 // first starts a server).
 
 export { McpClient } from './client/mcp-client.js';
-export type { ConnectHttpOptions, ConnectStdioOptions } from './client/mcp-client.js';
+export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from './client/mcp-client.js';
 export type { LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
 export { Toolkit } from './providers/toolkit.js';
 export type { ToolkitCallContext, ToolkitHandler, ToolkitToolDefinition } from './providers/toolkit.js';
@@ -42,6 +42,8 @@ export type {
 
 export { StdioTransport } from './transport/stdio-transport.js';
 export type { StdioTransportOptions } from './transport/stdio-transport.js';
+export { RestartingTransport } from './transport/restarting-transport.js';
+export type { RestartOptions } from './transport/restarting-transport.js';
 export { HttpTransport } from './transport/http-transport.js';
 export type { HttpTransportOptions } from './transport/http-transport.js';
 export type { FetchLike, FetchResponse } from './transport/sse.js';

@@ -1,6 +1,9 @@
 import {
+  BehaviorSubject,
   catchError,
   defer,
+  distinctUntilChanged,
+  EMPTY,
   filter,
   finalize,
   firstValueFrom,
@@ -10,6 +13,8 @@ import {
   Observable,
   of,
   share,
+  startWith,
+  switchMap,
   type Subscription,
   take,
   tap,
@@ -50,7 +55,9 @@ import type {
 import { ErrorCode } from '../protocol/versions.js';
 import { STDIO_OPTION_KEYS, StdioTransport, type StdioTransportOptions } from '../transport/stdio-transport.js';
 import { HTTP_OPTION_KEYS, HttpTransport, type HttpTransportOptions } from '../transport/http-transport.js';
+import { RestartingTransport, type RestartOptions } from '../transport/restarting-transport.js';
 import type { Transport } from '../transport/transport.js';
+import { checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
@@ -64,7 +71,6 @@ import {
   type CallOptions,
   type CallToolOptions,
   checkCallOptions,
-  checkDuration,
   type ClientOptions,
   type CompleteOptions,
   type ListOptions,
@@ -79,12 +85,19 @@ import { probe, type Session } from './session.js';
 import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
-export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {}
+export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {
+  /** Start the server again when it exits unexpectedly (off by default). */
+  restart?: RestartOptions;
+}
+
+/** Where a connection stands, for a user interface: see `McpClient.state$`. */
+export type ConnectionState = 'starting' | 'ready' | 'restarting' | 'closed';
 
 /** Options of `McpClient.connectHttp`: the client's own, and the HTTP transport's. */
 export interface ConnectHttpOptions extends ClientOptions, HttpTransportOptions {}
 
-const TRANSPORT_OPTION_KEYS = [...STDIO_OPTION_KEYS, ...HTTP_OPTION_KEYS];
+const CONNECT_STDIO_KEYS = [...STDIO_OPTION_KEYS, 'restart'];
+const TRANSPORT_OPTION_KEYS = [...CONNECT_STDIO_KEYS, ...HTTP_OPTION_KEYS];
 
 const CALL = ['timeoutMs', 'signal', 'meta'];
 const LIST = [...CALL, 'refresh'];
@@ -116,10 +129,19 @@ export class McpClient {
    *
    * @throws McpClientError for an option neither the client nor the transport knows.
    * @throws McpSpawnFailedError when the command line or environment holds a NUL byte.
+   * @example
+   * ```ts
+   * // Start the server again if it crashes, at most 3 times in a row.
+   * const mcp = McpClient.connectStdio({ command: 'srv', restart: { maxAttempts: 3, delayMs: 500 } });
+   * mcp.state$.subscribe((state) => badge.textContent = state);
+   * ```
    */
   static connectStdio(options: ConnectStdioOptions): McpClient {
-    const [client, stdio] = splitOptions(options, STDIO_OPTION_KEYS);
-    return new McpClient({ ...client, transport: new StdioTransport(stdio as unknown as StdioTransportOptions) });
+    const [client, { restart, ...stdio }] = splitOptions(options, CONNECT_STDIO_KEYS);
+    const transport = restart
+      ? new RestartingTransport(stdio as unknown as StdioTransportOptions, restart as RestartOptions)
+      : new StdioTransport(stdio as unknown as StdioTransportOptions);
+    return new McpClient({ ...client, transport });
   }
 
   /**
@@ -143,6 +165,14 @@ export class McpClient {
   /** Every log message (`notifications/message`), hot. A modern server sends them only with `logLevel` set. */
   readonly log$: Observable<LogMessage>;
 
+  /**
+   * Where the connection stands, replayed to each subscriber: `starting`
+   * until the first probe succeeds, `ready`, `restarting` between a crash
+   * and the next successful probe (with `restart`), and `closed` after
+   * `close()` or when the server is gone for good. Completes when closed.
+   */
+  readonly state$: Observable<ConnectionState>;
+
   /** The capabilities this client declares to servers. */
   readonly declaredCapabilities: ClientCapabilities;
 
@@ -156,6 +186,7 @@ export class McpClient {
   private readonly deadlines = new Deadlines();
   private readonly tokens = new ProgressTokens();
   private readonly resourceSubscriptions = new ResourceSubscriptions();
+  private readonly state = new BehaviorSubject<ConnectionState>('starting');
   private watching: Subscription | undefined;
   private closing: Promise<void> | undefined;
 
@@ -188,10 +219,24 @@ export class McpClient {
         notify: (message) => this.correlator.send(message),
       });
     }).pipe(
-      tap((session) => (this.session = session)),
+      tap((session) => {
+        this.session = session;
+        this.state.next('ready');
+      }),
       share(),
     );
     this.session$ = defer(() => (this.session ? of(this.session) : probing$));
+
+    // A fresh server process knows nothing of the old session: forget it, and
+    // what was cached from it. The next call probes again.
+    this.state$ = this.state.pipe(distinctUntilChanged());
+    const ended = () => this.setClosed();
+    this.notifications$.subscribe({ error: ended, complete: ended });
+    this.transport.restarts$?.subscribe(() => {
+      this.session = undefined;
+      this.cache.clear();
+      this.state.next('restarting');
+    });
   }
 
   /**
@@ -348,14 +393,22 @@ export class McpClient {
     refuseUnknown(wanted, ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions']);
     const context = {
       notifications$: this.notifications$,
-      request: (method: string, build: (id: RequestId) => JsonRpcRequest) => this.correlator.request(method, build),
+      // A listener torn down by a restart has nothing to undo on the new
+      // server, and must not send it requests before the new probe.
+      request: (method: string, build: (id: RequestId) => JsonRpcRequest) =>
+        this.state.value === 'restarting' ? EMPTY : this.correlator.request(method, build),
       warn: this.settings.warn,
     };
-    return this.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL, (session) =>
+    const open = this.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL, (session) =>
       session.description.era === 'modern'
         ? listenModern(context, session.stamp, wanted)
         : listenLegacy(context, session.stamp, wanted, this.resourceSubscriptions),
     );
+    // After a restart the stream is opened again on the fresh server; the
+    // restart is announced before the old request fails, so that failure
+    // never reaches the subscriber.
+    const restarts$ = this.transport.restarts$;
+    return restarts$ ? restarts$.pipe(startWith(undefined), switchMap(() => open)) : open;
   }
 
   /**
@@ -366,6 +419,7 @@ export class McpClient {
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.setClosed();
       this.correlator.close();
       this.watching?.unsubscribe();
       this.cache.clear();
@@ -418,6 +472,12 @@ export class McpClient {
     });
   }
 
+
+  private setClosed(): void {
+    if (this.state.value === 'closed') return;
+    this.state.next('closed');
+    this.state.complete();
+  }
 
   // Started with the first call: answers a legacy server's questions, and
   // feeds onLog, onProgress and cache invalidation from the notifications.

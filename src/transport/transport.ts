@@ -21,6 +21,9 @@ import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
  * - `failures$`, for wires whose failures belong to one request (HTTP: a
  *   status without a JSON-RPC answer, a broken stream), names the request a
  *   local error ends. The wire as a whole goes on.
+ * - `restarts$`, for wires that start their server again, emits when the
+ *   server died and the next message will reach a fresh one: the client
+ *   forgets the session (and probes again) and re-opens `listen` streams.
  */
 export interface Transport {
   /** Every message the server sends, hot. */
@@ -33,6 +36,8 @@ export interface Transport {
   close(): Promise<void>;
   /** Local failures of single requests, hot. */
   readonly failures$?: Observable<RequestFailure>;
+  /** Each time the server died and will be started afresh, hot. */
+  readonly restarts$?: Observable<void>;
 }
 
 /** A request that failed on the wire, without an answer from the server. */
