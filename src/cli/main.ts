@@ -209,12 +209,9 @@ async function argumentsFrom(raw: string | undefined, io: CliIo): Promise<Record
   try {
     value = JSON.parse(text);
   } catch {
-    throw new CliArgumentsError('the arguments are not valid JSON');
+    throw new UsageError('the arguments are not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CliArgumentsError('the arguments must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('the arguments must be a JSON object');
   return value as Record<string, unknown>;
 }
-
-/** Bad tool arguments given on the command line: a usage error. */
-class CliArgumentsError extends UsageError {}
 

@@ -2,6 +2,7 @@ import { firstValueFrom, isObservable } from 'rxjs';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
 import { type BatchJob, runBatch } from './batch-scheduler.js';
 import { flattenContent } from './flatten.js';
+import { messageOf } from '../util/values.js';
 
 /** A tool as an LLM API declares it (OpenAI-style function calling). */
 export interface LlmTool {
@@ -91,7 +92,7 @@ export async function runToolCalls(source: ToolSource, calls: readonly unknown[]
   const outcomes = await runBatch(jobs, source.concurrency);
   outcomes.forEach((outcome, n) => {
     const { index, id } = slots[n] as { index: number; id: string };
-    messages[index] = outcome.status === 'fulfilled' ? fromResult(id, outcome.value) : failure(id, reasonOf(outcome.reason));
+    messages[index] = outcome.status === 'fulfilled' ? fromResult(id, outcome.value) : failure(id, messageOf(outcome.reason));
   });
   return messages as ToolMessage[];
 }
@@ -137,10 +138,6 @@ export function parseCall(call: unknown): ParsedCall {
 
 function isSafe(annotations: ToolAnnotations | undefined): boolean {
   return annotations?.readOnlyHint === true && annotations.idempotentHint === true;
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** JSON with object keys sorted, so equal arguments make equal keys. */

@@ -1,7 +1,7 @@
 import { Observable, Subscription } from 'rxjs';
 import type { z } from 'zod';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
-import { unsupportedVersionDataSchema } from '../protocol/schemas.js';
+import { unsupportedVersionData } from '../protocol/schemas.js';
 import { ErrorCode } from '../protocol/versions.js';
 import { buildRequest } from '../protocol/request.js';
 import { checkResult, checkToolResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
@@ -86,8 +86,8 @@ export class CallPipeline {
 }
 
 /**
- * `map` written out, with the version error in place of the raw one: the
- * few stages every call passes through are plain Observables, not operators.
+ * `map` written out: the few stages every call passes through are plain
+ * Observables, not operators. Errors arrive already translated by `exchange`.
  */
 function settle<T, R>(source: Observable<T>, project: (value: T) => R): Observable<R> {
   return new Observable<R>((subscriber) =>
@@ -102,7 +102,7 @@ function settle<T, R>(source: Observable<T>, project: (value: T) => R): Observab
         }
         subscriber.next(projected);
       },
-      error: (error: unknown) => subscriber.error(versionError(error)),
+      error: (error: unknown) => subscriber.error(error),
       complete: () => subscriber.complete(),
     }),
   );
@@ -118,9 +118,8 @@ function check(method: string, schema: z.ZodType, result: Record<string, unknown
 // speaking the version it agreed to: say so with the versions it names.
 function versionError(error: unknown): unknown {
   if (!(error instanceof McpProtocolError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return error;
-  const data = unsupportedVersionDataSchema.safeParse(error.data);
-  const supported = data.success ? data.data.supported : [];
-  return new McpUnsupportedVersionError(supported, data.success && data.data.requested ? [data.data.requested] : [], error.message);
+  const { supported, requested } = unsupportedVersionData(error.data);
+  return new McpUnsupportedVersionError(supported, requested ? [requested] : [], error.message);
 }
 
 /** A result that is final, or an error saying why it is not. */

@@ -121,11 +121,6 @@ export class Correlator {
     if (!this.closed) this.transport.outbound.next(message);
   }
 
-  /** How many requests are waiting for answers now. */
-  get pendingCount(): number {
-    return this.pending.size;
-  }
-
   /** Fails every pending request with `McpTransportClosedError`, and every later one. */
   close(): void {
     if (this.closed) return;

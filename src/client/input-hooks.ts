@@ -1,6 +1,7 @@
 import { catchError, defaultIfEmpty, defer, from, isObservable, map, type Observable, of, take } from 'rxjs';
 import { z } from 'zod';
 import type { ClientCapabilities } from '../protocol/types.js';
+import { messageOf } from '../util/values.js';
 
 /** A question a server asks the client: an elicitation, a sampling request or a roots listing. */
 export interface InputRequest {
@@ -117,7 +118,7 @@ export function askHook(
     }),
     defaultIfEmpty(kind.decline),
     catchError((error: unknown) => {
-      warn(`declined ${label}: ${kind.hook} failed: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`declined ${label}: ${kind.hook} failed: ${messageOf(error)}`);
       return of(kind.decline);
     }),
   );

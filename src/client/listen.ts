@@ -2,6 +2,7 @@ import { catchError, EMPTY, filter, ignoreElements, merge, Observable } from 'rx
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildRequest, type Stamp } from '../protocol/request.js';
 import type { ListenFilter } from '../protocol/types.js';
+import { messageOf } from '../util/values.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
@@ -97,7 +98,7 @@ export function listenLegacy(
     context.request(method, (id) => buildRequest(id, method, { uri }, stamp)).pipe(
       ignoreElements(),
       catchError((error: unknown) => {
-        context.warn(`${method} ${JSON.stringify(uri)} failed: ${error instanceof Error ? error.message : String(error)}`);
+        context.warn(`${method} ${JSON.stringify(uri)} failed: ${messageOf(error)}`);
         return EMPTY;
       }),
     );

@@ -8,7 +8,6 @@ import {
   finalize,
   firstValueFrom,
   map,
-  from,
   mergeMap,
   Observable,
   of,
@@ -155,7 +154,6 @@ export class McpClient {
     return new McpClient({ ...client, transport: new HttpTransport(http as unknown as HttpTransportOptions) });
   }
 
-
   /** Every notification the server sends, hot: subscribers see what arrives after they subscribe. Completes on `close()`. */
   readonly notifications$: Observable<JsonRpcNotification>;
 
@@ -180,7 +178,7 @@ export class McpClient {
   private readonly settings: Settings;
   private readonly correlator: Correlator;
   private readonly calls: CallPipeline;
-  private readonly session$: Observable<Session>;
+  private readonly probing$: Observable<Session>;
   private session: Session | undefined;
   private readonly cache = new ResultCache();
   private readonly deadlines = new Deadlines();
@@ -208,8 +206,8 @@ export class McpClient {
     // One probe shared by every caller waiting for it. If they all leave, the
     // unfinished probe is abandoned (share's reference count) and the next
     // call starts afresh; a failed probe is not kept either. The verdict, once
-    // reached, is kept for the life of the connection.
-    const probing$ = defer(() => {
+    // reached, is kept until the connection ends or its server restarts.
+    this.probing$ = defer(() => {
       this.watch();
       return probe({
         ...settings,
@@ -225,7 +223,6 @@ export class McpClient {
       }),
       share(),
     );
-    this.session$ = defer(() => (this.session ? of(this.session) : probing$));
 
     // A fresh server process knows nothing of the old session: forget it, and
     // what was cached from it. The next call probes again.
@@ -245,7 +242,7 @@ export class McpClient {
    * its verdict.
    */
   describe(options: CallOptions = {}): Observable<ServerDescription> {
-    return this.run('describe', options, CALL, (session) => [session.description]);
+    return this.run('describe', options, CALL, (session) => of(session.description));
   }
 
   /** Lists every tool, following pages to the end. */
@@ -300,7 +297,6 @@ export class McpClient {
       return call(minted).pipe(finalize(() => this.tokens.release(minted)));
     });
   }
-
 
   /** Reads a resource by URI. */
   readResource(uri: string, options: CallOptions = {}): Observable<ReadResourceResult> {
@@ -433,7 +429,7 @@ export class McpClient {
     method: string,
     options: CallOptions,
     allowed: readonly string[],
-    body: (session: Session) => Observable<T> | T[],
+    body: (session: Session) => Observable<T>,
     bounds: Omit<CallBounds, 'timeoutMs' | 'signal'> = {},
   ): Observable<T> {
     checkCallOptions(options, allowed);
@@ -441,16 +437,9 @@ export class McpClient {
     return guarded(method, { timeoutMs, signal: options.signal, ...bounds }, this.deadlines, () => {
       if (this.closing) return throwError(() => new McpTransportClosedError(method));
       // Once the era is known, go straight to the call.
-      return this.session ? from(body(this.session)) : this.session$.pipe(take(1), mergeMap(body));
+      return this.session ? body(this.session) : this.probing$.pipe(take(1), mergeMap(body));
     });
   }
-
-
-
-
-
-
-
 
   private list<T>(method: string, key: string, schema: z.ZodType, options: ListOptions): Observable<T[]> {
     const refresh = options.refresh === true;
@@ -471,7 +460,6 @@ export class McpClient {
       return kept ? of(kept.slice() as T[]) : fetch();
     });
   }
-
 
   private setClosed(): void {
     if (this.state.value === 'closed') return;

@@ -4,11 +4,12 @@ import { McpTimeoutError } from '../errors/call-errors.js';
 import { McpHttpError } from '../errors/transport-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildNotification, buildRequest, type Stamp } from '../protocol/request.js';
-import { discoverResultSchema, initializeResultSchema, unsupportedVersionDataSchema } from '../protocol/schemas.js';
+import { discoverResultSchema, initializeResultSchema, unsupportedVersionData } from '../protocol/schemas.js';
 import { checkResult } from '../protocol/shape.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerDescription } from '../protocol/types.js';
 import { ErrorCode, LEGACY_VERSIONS } from '../protocol/versions.js';
 import type { SendOptions } from './correlator.js';
+import { messageOf } from '../util/values.js';
 
 /** What a connection settled on: the server's description and the stamp for every request. */
 export interface Session {
@@ -106,8 +107,7 @@ function fromError(
   tried: ReadonlySet<string>,
 ): Observable<Verdict> {
   if (error.code === ErrorCode.UnsupportedProtocolVersion) {
-    const data = unsupportedVersionDataSchema.safeParse(error.data);
-    const supported = data.success ? data.data.supported : [];
+    const { supported } = unsupportedVersionData(error.data);
     const next = context.versions.find((candidate) => supported.includes(candidate) && !tried.has(candidate));
     if (next !== undefined) return of({ era: 'retry', version: next });
     if (supported.some((candidate) => LEGACY_VERSIONS.includes(candidate))) return of(LEGACY);
@@ -174,7 +174,7 @@ function setLevel(context: ProbeContext, session: Session): Observable<Session> 
   return context.request('logging/setLevel', (id) => buildRequest(id, 'logging/setLevel', { level }, session.stamp)).pipe(
     map(() => session),
     catchError((error: unknown) => {
-      context.warn(`logging/setLevel ${level} failed: ${error instanceof Error ? error.message : String(error)}`);
+      context.warn(`logging/setLevel ${level} failed: ${messageOf(error)}`);
       return of(session);
     }),
   );

@@ -2,6 +2,7 @@ import { filter, map, type Observable, type Subscription } from 'rxjs';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { LogMessage, ProgressEvent, ToolProgress } from '../protocol/types.js';
 import { ResultCache } from './cache.js';
+import { messageOf } from '../util/values.js';
 
 /** The progress reports among the notifications. */
 export function progressOf(notifications$: Observable<JsonRpcNotification>): Observable<ProgressEvent> {
@@ -89,7 +90,7 @@ export function watchNotifications(context: WatchContext): Subscription {
     try {
       hook?.(value);
     } catch (error) {
-      warn(`${name} threw: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`${name} threw: ${messageOf(error)}`);
     }
   };
   const subscription = notifications$.subscribe({

@@ -1,3 +1,5 @@
+import { isObject } from '../util/values.js';
+
 /** A JSON-RPC request id. MCP forbids `null`. */
 export type RequestId = string | number;
 
@@ -76,10 +78,6 @@ export function classify(value: unknown): Classified {
 
 function invalid(reason: string): Classified {
   return { kind: 'invalid', reason };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isId(value: unknown): value is RequestId {

@@ -21,10 +21,16 @@ export const initializeResultSchema = z.looseObject({
   instructions: z.string().optional(),
 });
 
-export const unsupportedVersionDataSchema = z.looseObject({
+const unsupportedVersionDataSchema = z.looseObject({
   supported: z.array(z.string()),
   requested: z.string().optional(),
 });
+
+/** The versions an "unsupported protocol version" error names; none when its data is malformed. */
+export function unsupportedVersionData(data: unknown): { supported: string[]; requested?: string } {
+  const parsed = unsupportedVersionDataSchema.safeParse(data);
+  return parsed.success ? parsed.data : { supported: [] };
+}
 
 const contentBlockSchema = z.looseObject({ type: z.string() });
 

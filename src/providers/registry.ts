@@ -1,6 +1,7 @@
 import { annotationsOf, failure, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';
+import { messageOf } from '../util/values.js';
 
 /** One provider in a registry, under its prefix. */
 export interface RegistryEntry {
@@ -78,7 +79,7 @@ export class Registry implements ToolProvider {
     const lists = await Promise.all(
       this.entries.map(({ prefix, provider }) =>
         provider.toolsForLlm().catch((error: unknown) => {
-          this.warn(`left out the tools of ${JSON.stringify(prefix)}: ${error instanceof Error ? error.message : String(error)}`);
+          this.warn(`left out the tools of ${JSON.stringify(prefix)}: ${messageOf(error)}`);
           return [] as LlmTool[];
         }),
       ),
@@ -134,7 +135,7 @@ export class Registry implements ToolProvider {
           options,
         );
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = messageOf(error);
         results = batch.map(({ call }) => failure(call.id, `${entry.prefix} failed: ${reason}`));
       }
       batch.forEach(({ index, call }, n) => {

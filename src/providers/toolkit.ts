@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ToolProvider } from '../client/bridge.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
+import { messageOf } from '../util/values.js';
 
 /** How a toolkit tool is declared. */
 export interface ToolkitToolDefinition<S extends z.ZodObject> {
@@ -99,7 +100,7 @@ export class Toolkit implements ToolProvider {
     try {
       return await entry.handler(checked.data, context);
     } catch (error) {
-      return errorResult(error instanceof Error ? error.message : String(error));
+      return errorResult(messageOf(error));
     }
   }
 

@@ -1,3 +1,5 @@
+import { isObject } from '../util/values.js';
+
 // How MCP values travel in HTTP headers (2026-07-28 Streamable HTTP,
 // "Value Encoding" and "Custom Headers from Tool Parameters").
 
@@ -92,6 +94,3 @@ export function paramValue(args: unknown, path: readonly string[]): string | und
   return undefined;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -2,12 +2,12 @@ import { type Observable, type Observer, Subject } from 'rxjs';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
-import { classify, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
+import { decodeLine, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
 import { ErrorCode, LEGACY_VERSIONS } from '../protocol/versions.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { encodeHeaderValue, type ParamHeader, paramHeaders, paramValue } from './header-encoding.js';
 import { type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
-import type { RequestFailure, Transport } from './transport.js';
+import { DEFAULT_MAX_MESSAGE, type RequestFailure, type Transport } from './transport.js';
 
 /** How to reach a Streamable HTTP endpoint. */
 export interface HttpTransportOptions {
@@ -300,7 +300,7 @@ export class HttpTransport implements Transport {
   }
 
   private get limit(): number {
-    return this.options.maxMessageBytes ?? 64 * 1024 * 1024;
+    return this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE;
   }
 
   private tooLong(): McpProtocolError {
@@ -316,13 +316,8 @@ export class HttpTransport implements Transport {
   }
 }
 
+// One JSON-RPC message from a body or an event; anything else is undefined.
 function decodeData(text: string): JsonRpcMessage | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const classified = classify(value);
-  return classified.kind === 'invalid' ? undefined : classified.message;
+  const decoded = decodeLine(text);
+  return decoded.kind === 'invalid' ? undefined : decoded.message;
 }

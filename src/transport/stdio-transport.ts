@@ -6,8 +6,9 @@ import { decodeLine, type JsonRpcMessage, type RequestId } from '../protocol/jso
 import { cancelledNotification } from '../protocol/request.js';
 import { LineFramer, LineTooLongError } from './line-framer.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
-import type { Transport } from './transport.js';
+import { DEFAULT_MAX_MESSAGE, type Transport } from './transport.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { messageOf } from '../util/values.js';
 
 /** How to start a server as a child process, and how to treat it. */
 export interface StdioTransportOptions {
@@ -48,7 +49,7 @@ export const STDIO_OPTION_KEYS: readonly string[] = [
 ];
 
 const MAX_STDERR_LINE = 2000;
-const DEFAULT_MAX_MESSAGE = 64 * 1024 * 1024;
+const KILL_GRACE_MS = 2000;
 
 // Servers still running, for the one exit hook that ends them with this process.
 const live = new Set<ChildProcessWithoutNullStreams>();
@@ -157,7 +158,7 @@ export class StdioTransport implements Transport {
         detached: process.platform !== 'win32',
       });
     } catch (error) {
-      this.end(new McpSpawnFailedError(command, describe(error), { cause: error }));
+      this.end(new McpSpawnFailedError(command, messageOf(error), { cause: error }));
       return undefined;
     }
     this.pid = child.pid;
@@ -187,8 +188,8 @@ export class StdioTransport implements Transport {
       spawned = true;
     });
     child.on('error', (error) => {
-      if (!spawned) this.end(new McpSpawnFailedError(command, describe(error), { cause: error }));
-      else this.warn(`server process error: ${describe(error)}`);
+      if (!spawned) this.end(new McpSpawnFailedError(command, messageOf(error), { cause: error }));
+      else this.warn(`server process error: ${messageOf(error)}`);
     });
     // A server that dies while we write gets EPIPE here; its exit is reported by 'close'.
     child.stdin.on('error', () => undefined);
@@ -231,7 +232,7 @@ export class StdioTransport implements Transport {
         child.stdout.destroy();
         child.stderr.destroy();
         finish();
-      }, this.options.killGraceMs ?? 2000);
+      }, this.options.killGraceMs ?? KILL_GRACE_MS);
       grace.unref();
       child.once('close', () => clearTimeout(grace));
     });
@@ -258,7 +259,7 @@ export class StdioTransport implements Transport {
       try {
         onStderr(line);
       } catch (error) {
-        this.warn(`onStderr threw: ${describe(error)}`);
+        this.warn(`onStderr threw: ${messageOf(error)}`);
       }
     }
   }
@@ -281,7 +282,7 @@ export class StdioTransport implements Transport {
       return;
     }
     if (!this.ended && child.exitCode === null && child.signalCode === null) {
-      const grace = this.options.killGraceMs ?? 2000;
+      const grace = this.options.killGraceMs ?? KILL_GRACE_MS;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.stdin.end();
       if (!(await settlesWithin(exited, grace))) {
@@ -335,6 +336,3 @@ function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
   });
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

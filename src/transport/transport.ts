@@ -40,6 +40,9 @@ export interface Transport {
   readonly restarts$?: Observable<void>;
 }
 
+/** The largest message a server may send when `maxMessageBytes` is not given: 64 MiB. */
+export const DEFAULT_MAX_MESSAGE = 64 * 1024 * 1024;
+
 /** A request that failed on the wire, without an answer from the server. */
 export interface RequestFailure {
   id: RequestId;

@@ -4,6 +4,7 @@ import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
 import { DEFAULT_LOCATION_KEYS, locationsOf, segments } from '../policy/paths.js';
 import type { LeaseRefusal, LeaseTable } from './lease-table.js';
+import { isStrings } from '../../util/values.js';
 
 /** Options of `Leases`. */
 export interface LeasesOptions {
@@ -159,13 +160,13 @@ export class Leases implements ToolProvider {
     const { table, agentId } = this.options;
     const { paths: raw, ttl, wait } = parsed.args;
     if (parsed.name === 'lock_release') {
-      if (raw !== undefined && !isPaths(raw)) return failure(parsed.id, 'lock_release: paths must be a list of paths');
+      if (raw !== undefined && !isStrings(raw)) return failure(parsed.id, 'lock_release: paths must be a list of paths');
       const paths = raw === undefined ? undefined : this.normalise('lock_release', raw);
       if (paths?.includes(undefined)) return failure(parsed.id, 'lock_release: a path could not be read');
       const released = table.release(agentId, paths as string[] | undefined);
       return reply(parsed.id, `released ${released.length === 0 ? 'nothing' : released.join(', ')}`);
     }
-    if (!isPaths(raw) || raw.length === 0) return failure(parsed.id, 'lock_acquire: paths must be a non-empty list of paths');
+    if (!isStrings(raw) || raw.length === 0) return failure(parsed.id, 'lock_acquire: paths must be a non-empty list of paths');
     if (ttl !== undefined && !(typeof ttl === 'number' && ttl > 0)) return failure(parsed.id, 'lock_acquire: ttl must be a positive number of seconds');
     if (wait !== undefined && !(typeof wait === 'number' && wait >= 0)) return failure(parsed.id, 'lock_acquire: wait must be 0 or more seconds');
     const paths = this.normalise('lock_acquire', raw);
@@ -226,10 +227,6 @@ export class Leases implements ToolProvider {
       return parts ? `/${parts.join('/')}` : undefined;
     });
   }
-}
-
-function isPaths(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((path) => typeof path === 'string');
 }
 
 function reply(id: string, text: string): ToolMessage {

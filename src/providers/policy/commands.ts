@@ -1,4 +1,5 @@
 import type { Tri } from './tri.js';
+import { isStrings } from '../../util/values.js';
 
 /** The program a call runs and its argv, once wrappers are taken off; `undefined` when unreadable. */
 export interface EffectiveCommand {
@@ -97,11 +98,11 @@ export function effectiveCommand(args: Record<string, unknown>): EffectiveComman
   let words: string[] | undefined;
   const { command, argv } = args;
   if (typeof command === 'string') words = shellWords(command);
-  else if (isWords(command)) words = [...command];
-  else if (isWords(argv)) words = [...argv];
+  else if (isStrings(command)) words = [...command];
+  else if (isStrings(argv)) words = [...argv];
   if (!words) return undefined;
   if (args.args !== undefined) {
-    if (!isWords(args.args)) return undefined;
+    if (!isStrings(args.args)) return undefined;
     words.push(...args.args);
   }
   const wrappers: string[] = [];
@@ -116,10 +117,6 @@ export function effectiveCommand(args: Record<string, unknown>): EffectiveComman
     wrappers.push(program);
     words = rest.slice(own);
   }
-}
-
-function isWords(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((word) => typeof word === 'string');
 }
 
 /**

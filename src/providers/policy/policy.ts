@@ -6,6 +6,7 @@ import { refuseUnknown } from '../../util/refuse-unknown.js';
 import { type Grants, validateGrant } from './grants.js';
 import { commonDirectory, DEFAULT_LOCATION_KEYS, locationsOf, segments } from './paths.js';
 import { type CallFacts, deniesOutright, type PolicyRule, strongest, validateRule } from './rules.js';
+import { messageOf } from '../../util/values.js';
 
 /** A question for the human about one tool call. */
 export interface PermissionQuestion {
@@ -176,7 +177,7 @@ export class Policy implements ToolProvider {
     const answers: ToolMessage[] = new Array(calls.length);
     const allowed: Array<{ index: number; call: LlmToolCall }> = [];
     for (const [index, call] of calls.entries()) {
-      const verdict = await this.decide(call).catch((error: unknown): Verdict => ({ allow: false, reason: `Permission could not be decided: ${reasonOf(error)}` }));
+      const verdict = await this.decide(call).catch((error: unknown): Verdict => ({ allow: false, reason: `Permission could not be decided: ${messageOf(error)}` }));
       if (verdict.allow) allowed.push({ index, call });
       else answers[index] = failure(typeof call?.id === 'string' ? call.id : '', verdict.reason);
     }
@@ -185,7 +186,7 @@ export class Policy implements ToolProvider {
       try {
         results = await this.provider.executeToolCalls(allowed.map(({ call }) => call), options);
       } catch (error) {
-        results = allowed.map(({ call }) => failure(call.id, reasonOf(error)));
+        results = allowed.map(({ call }) => failure(call.id, messageOf(error)));
       }
       allowed.forEach(({ index, call }, n) => (answers[index] = results[n] ?? failure(call.id, 'no answer for this call')));
     }
@@ -234,7 +235,7 @@ export class Policy implements ToolProvider {
       if (!Array.isArray(given) || given.length === 0) throw new McpClientError('the answer names no rule');
       grants = given.map((grant) => validateGrant({ ...grant, decision: allow ? 'allow' : 'deny' }));
     } catch (error) {
-      return { allow: false, reason: `The answer's rules could not be used, so nothing was remembered: ${reasonOf(error)}` };
+      return { allow: false, reason: `The answer's rules could not be used, so nothing was remembered: ${messageOf(error)}` };
     }
     if (this.store) this.store.add(grants);
     else this.own.push(...grants);
@@ -268,6 +269,3 @@ function describe(rule: PolicyRule | undefined): string {
   return rule.note ? `: ${rule.note}` : ` (rule for ${rule.tool})`;
 }
 
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

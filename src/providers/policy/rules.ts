@@ -2,6 +2,7 @@ import { McpClientError } from '../../errors/mcp-client-error.js';
 import { CHECKS, type EffectiveCommand, effectiveCommand, globMatch, hostMatch } from './commands.js';
 import { inside, locationsOf } from './paths.js';
 import { all, type Tri } from './tri.js';
+import { isStrings } from '../../util/values.js';
 
 /** What a rule decides. Strongest first: deny, then ask, then allow. */
 export type PolicyDecision = 'allow' | 'deny' | 'ask';
@@ -41,7 +42,7 @@ const KEYS = ['tool', 'decision', 'under', 'command', 'args', 'argsAny', 'check'
  * Checks a rule and returns it, or throws a McpClientError naming the rule
  * and what is wrong with it.
  */
-export function validateRule(rule: unknown, where: string, options: { decision?: boolean } = {}): PolicyRule {
+export function validateRule(rule: unknown, where: string): PolicyRule {
   const fail = (problem: string): never => {
     throw new McpClientError(`${where} ${safeJson(rule)}: ${problem}`);
   };
@@ -49,7 +50,7 @@ export function validateRule(rule: unknown, where: string, options: { decision?:
   const r = rule as Record<string, unknown>;
   for (const key of Object.keys(r)) if (!KEYS.includes(key)) fail(`unknown key ${JSON.stringify(key)}`);
   if (!isGlob(r.tool)) fail('tool must be a name, optionally ending in *');
-  if (options.decision !== false && !['allow', 'deny', 'ask'].includes(r.decision as string)) fail('decision must be allow, deny or ask');
+  if (!['allow', 'deny', 'ask'].includes(r.decision as string)) fail('decision must be allow, deny or ask');
   if (r.under !== undefined && (typeof r.under !== 'string' || r.under === '')) fail('under must be a directory');
   if (r.command !== undefined) {
     if (!isGlob(r.command)) fail('command must be a program name, optionally ending in *');
@@ -57,7 +58,7 @@ export function validateRule(rule: unknown, where: string, options: { decision?:
   }
   for (const key of ['args', 'argsAny'] as const) {
     if (r[key] === undefined) continue;
-    if (!Array.isArray(r[key]) || (r[key] as unknown[]).some((word) => typeof word !== 'string')) fail(`${key} must be a list of words`);
+    if (!isStrings(r[key])) fail(`${key} must be a list of words`);
     if (r.command === undefined) fail(`${key} needs command`);
   }
   if (r.check !== undefined && !(typeof r.check === 'string' && r.check in CHECKS)) fail(`check must be one of ${Object.keys(CHECKS).join(', ')}`);
@@ -104,12 +105,19 @@ export function narrowersHold(rule: PolicyRule, facts: CallFacts): Tri {
     // A call that names no program cannot be running one; a program that
     // cannot be read is unknown.
     const named = 'command' in facts.args || 'argv' in facts.args;
-    const command = named ? effectiveCommand(facts.args) : undefined;
+    const command = named ? commandOf(facts) : undefined;
     results.push(!named ? 'no' : command ? commandHolds(rule, command) : 'unknown');
   }
   if (rule.host !== undefined) results.push(hostMatch(rule.host, facts.args.url));
   if (rule.readOnly) results.push(facts.readOnly === undefined ? 'unknown' : facts.readOnly ? 'yes' : 'no');
   return all(results);
+}
+
+// Read once per decision, however many rules look at the command it runs.
+const commands = new WeakMap<CallFacts, EffectiveCommand | undefined>();
+function commandOf(facts: CallFacts): EffectiveCommand | undefined {
+  if (!commands.has(facts)) commands.set(facts, effectiveCommand(facts.args));
+  return commands.get(facts);
 }
 
 function commandHolds(rule: PolicyRule, { program, argv, wrappers }: EffectiveCommand): Tri {
