@@ -224,11 +224,11 @@ export class McpClient {
       share(),
     );
 
-    // A fresh server process knows nothing of the old session: forget it, and
-    // what was cached from it. The next call probes again.
     this.state$ = this.state.pipe(distinctUntilChanged());
     const ended = () => this.setClosed();
     this.notifications$.subscribe({ error: ended, complete: ended });
+    // A fresh server process knows nothing of the old session: forget it, and
+    // what was cached from it. The next call probes again.
     this.transport.restarts$?.subscribe(() => {
       this.session = undefined;
       this.cache.clear();
