@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { build as bundle } from 'esbuild';
 import { build } from '../../spec/fixtures/fixture-server.mjs';
+import { toRequest, writeResponse } from '../../spec/fixtures/node-fetch-adapter.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -62,27 +63,7 @@ export async function serve(port = 0) {
     const hangUp = new AbortController();
     let finished = false;
     res.on('close', () => finished || hangUp.abort());
-    const response = await handler.fetch(
-      new Request(`http://${req.headers.host}${req.url}`, {
-        method: req.method,
-        headers: Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
-        body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
-        signal: hangUp.signal,
-      }),
-    );
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (response.body) {
-      const reader = response.body.getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          res.write(value);
-        }
-      } catch {
-        // The page went away mid-stream.
-      }
-    }
+    await writeResponse(res, await handler.fetch(toRequest(req, Buffer.concat(chunks), hangUp.signal)));
     finished = true;
     res.end();
   });

@@ -164,6 +164,17 @@ describe('rxmcp, the command line', () => {
       expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
     });
 
+    it('talks to a legacy-only server the same way, and ends its session', async () => {
+      const legacy = await startHttpServer('legacy-http-server.mjs');
+      try {
+        expect(JSON.parse((await rxmcp(['--url', legacy.url, 'describe', '--json'])).stdout)).toMatchObject({ era: 'legacy' });
+        expect((await rxmcp(['--url', legacy.url, 'call', 'echo', '--arg', 'text=over legacy http'])).stdout).toBe('over legacy http\n');
+        await eventually(() => legacy.stderr.filter((line) => line.startsWith('deleted ')).length === 2);
+      } finally {
+        await legacy.stop();
+      }
+    });
+
     it('exits 3 with a one-line reason when nothing listens there', async () => {
       const run = await rxmcp(['--url', 'http://127.0.0.1:9/mcp', 'tools']);
       expect(run.code).toBe(3);

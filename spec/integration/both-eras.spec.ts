@@ -1,18 +1,47 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from '../../src/index.js';
+import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 import { everythingServer, modernServer } from '../support/servers.js';
 
-// The same calls, against a modern server and a legacy one: the caller does
-// not have to care which era it is talking to.
+/** Connects to one server, started before the suite and stopped after it. */
+interface Peer {
+  connect(): Promise<McpClient>;
+  stop(): Promise<void>;
+}
+
+const stdio = (server: typeof modernServer): Peer => ({
+  connect: async () => McpClient.connectStdio({ ...server, clientName: 'rxmcp-spec' }),
+  stop: async () => undefined,
+});
+
+const http = (fixture: string): Peer => {
+  let running: RunningServer | undefined;
+  return {
+    connect: async () => {
+      running = await startHttpServer(fixture);
+      return McpClient.connectHttp({ url: running.url, clientName: 'rxmcp-spec' });
+    },
+    stop: async () => running?.stop(),
+  };
+};
+
+// The same calls against modern servers and legacy ones, over stdio and
+// Streamable HTTP: the caller does not have to care which era or wire.
 describe.each([
-  ['the SDK v2 fixture', modernServer, 'modern', 'rxmcp-fixture'],
-  ['server-everything', everythingServer, 'legacy', 'mcp-servers/everything'],
-])('against %s', (_name, server, era, serverName) => {
+  ['the SDK v2 fixture over stdio', stdio(modernServer), 'modern', 'rxmcp-fixture', 'text'],
+  ['server-everything over stdio', stdio(everythingServer), 'legacy', 'mcp-servers/everything', 'message'],
+  ['the dual-era SDK v2 fixture over HTTP', http('http-server.mjs'), 'modern', 'rxmcp-fixture', 'text'],
+  ['the legacy-only SDK v2 fixture over HTTP', http('legacy-http-server.mjs'), 'legacy', 'rxmcp-fixture', 'text'],
+  ['server-everything over HTTP', http('everything-http.mjs'), 'legacy', 'mcp-servers/everything', 'message'],
+])('against %s', (_name, peer, era, serverName, echoKey) => {
   let mcp: McpClient;
-  beforeAll(() => {
-    mcp = McpClient.connectStdio({ ...server, clientName: 'rxmcp-spec' });
+  beforeAll(async () => {
+    mcp = await peer.connect();
   });
-  afterAll(() => mcp.close());
+  afterAll(async () => {
+    await mcp.close();
+    await peer.stop();
+  });
 
   it(`detects the ${era} era and describes the server`, async () => {
     const description = await firstValueFrom(mcp.describe());
@@ -34,7 +63,7 @@ describe.each([
   });
 
   it('returns results without protocol bookkeeping', async () => {
-    const result = await firstValueFrom(mcp.callTool('echo', { [era === 'modern' ? 'text' : 'message']: 'x' }));
+    const result = await firstValueFrom(mcp.callTool('echo', { [echoKey]: 'x' }));
     for (const key of ['resultType', '_meta', 'ttlMs', 'cacheScope', 'requestState', 'inputRequests']) {
       expect(result).not.toHaveProperty(key);
     }
@@ -55,9 +84,8 @@ describe.each([
   });
 
   it('answers many concurrent calls, each with its own answer', async () => {
-    const key = era === 'modern' ? 'text' : 'message';
     const texts = Array.from({ length: 60 }, (_, i) => `call-${i}`);
-    const results = await Promise.all(texts.map((text) => firstValueFrom(mcp.callTool('echo', { [key]: text }))));
+    const results = await Promise.all(texts.map((text) => firstValueFrom(mcp.callTool('echo', { [echoKey]: text }))));
     results.forEach((result, i) => expect(result.content[0]?.text).toContain(texts[i]));
   });
 });

@@ -11,28 +11,114 @@ import {
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 import { eventually } from '../support/servers.js';
 
-describe('Streamable HTTP against the SDK v2 fixture (modern era)', () => {
+// One suite, two servers built from the same SDK v2 fixture: createMcpHandler
+// serves both eras (the client must pick modern), and the SDK's session
+// transport serves 2025-11-25 only (the client must fall back, unasked).
+describe.each([
+  ['dual-era (createMcpHandler)', 'http-server.mjs', 'modern', '2026-07-28'],
+  ['legacy-only with sessions', 'legacy-http-server.mjs', 'legacy', '2025-11-25'],
+])('Streamable HTTP against the SDK v2 fixture, %s', (_name, fixture, era, version) => {
   let server: RunningServer;
   let mcp: McpClient;
-  const warnings: string[] = [];
   beforeAll(async () => {
-    server = await startHttpServer('http-server.mjs');
-    mcp = McpClient.connectHttp({ url: server.url, onWarn: (w) => warnings.push(w), logLevel: 'info' });
+    server = await startHttpServer(fixture);
+    mcp = McpClient.connectHttp({ url: server.url, logLevel: 'info' });
   });
   afterAll(async () => {
     await mcp.close();
     await server.stop();
   });
 
-  it('describes, lists, calls, reads and renders in the modern era', async () => {
+  it(`describes, lists, calls, reads and renders in the ${era} era`, async () => {
     const description = await firstValueFrom(mcp.describe());
-    expect(description).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', serverInfo: { name: 'rxmcp-fixture' } });
+    expect(description).toMatchObject({ era, protocolVersion: version, serverInfo: { name: 'rxmcp-fixture' } });
     const tools = await firstValueFrom(mcp.listTools());
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'add', 'regional', 'grüße']));
     expect(await firstValueFrom(mcp.callTool('add', { a: 1, b: 2 }))).toEqual({ content: [{ type: 'text', text: '3' }], structuredContent: { sum: 3 } });
     expect((await firstValueFrom(mcp.readResource('fixture://items/2'))).contents[0]?.text).toBe('{"n":2}');
     expect((await firstValueFrom(mcp.getPrompt('greet', { name: 'Ada', language: 'English' }))).messages[0]?.content.text).toBe('Greet Ada in English.');
     expect((await firstValueFrom(mcp.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'language', value: 'Est' }))).completion.values).toEqual(['Estonian']);
+  });
+
+  it('takes progress and log messages from an SSE response, before the answer', async () => {
+    const timeline: string[] = [];
+    const watching = mcp.progress$.subscribe((p) => timeline.push(`progress ${p.progress}`));
+    watching.add(mcp.log$.subscribe((m) => timeline.push(`log ${String(m.data)}`)));
+    await new Promise<void>((resolve, reject) =>
+      mcp.callTool('count', { steps: 2 }, { progressToken: 'http-1' }).subscribe({ next: () => timeline.push('answer'), error: reject, complete: resolve }),
+    );
+    watching.unsubscribe();
+    expect(timeline).toEqual(['progress 1', 'log step 1', 'progress 2', 'log step 2', 'answer']);
+  });
+
+  it('answers the server\'s questions through the hooks: elicitation, sampling and roots', async () => {
+    const asking = McpClient.connectHttp({
+      url: server.url,
+      onElicit: (request) => ({ action: 'accept', content: JSON.stringify(request.params).includes('Who are you') ? { name: 'Ada' } : { confirm: true } }),
+      onSample: () => ({ role: 'assistant', content: { type: 'text', text: 'roses' }, model: 'test' }),
+      onListRoots: () => ({ roots: [{ uri: 'file:///srv/project' }] }),
+    });
+    try {
+      expect((await firstValueFrom(asking.callTool('deploy', { env: 'http' }))).content[0]?.text).toBe('deployed to http');
+      const both = await firstValueFrom(asking.callTool('two-questions'));
+      expect(both.structuredContent).toMatchObject({
+        keys: ['poem', 'who'],
+        responses: { who: { action: 'accept', content: { name: 'Ada' } }, poem: { content: { text: 'roses' } } },
+      });
+      expect((await firstValueFrom(asking.callTool('roots'))).content[0]?.text).toBe('file:///srv/project');
+    } finally {
+      await asking.close();
+    }
+  });
+
+  it('cancels a call, and the server sees it cancelled', async () => {
+    const before = server.stderr.length;
+    const subscription = mcp.callTool('sleep', { ms: 10000 }).subscribe({ error: () => undefined });
+    await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('started sleep')));
+    subscription.unsubscribe();
+    await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('cancelled')));
+    await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('disconnected')));
+  });
+
+  it('times out, lets go of the stream, and stays usable', async () => {
+    const before = server.stderr.length;
+    await expect(firstValueFrom(mcp.callTool('sleep', { ms: 10000 }, { timeoutMs: 150 }))).rejects.toBeInstanceOf(McpTimeoutError);
+    await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('disconnected')));
+    expect((await firstValueFrom(mcp.callTool('echo', { text: 'after' }))).content[0]?.text).toBe('after');
+  });
+
+  it('errors with McpCancelledError when the signal aborts', async () => {
+    const controller = new AbortController();
+    const call = lastValueFrom(mcp.callTool('sleep', { ms: 10000 }, { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toBeInstanceOf(McpCancelledError);
+  });
+
+  it('hears a real change of the tool list through listen, until unsubscribed', async () => {
+    const heard: string[] = [];
+    const listening = mcp.listen({ toolsListChanged: true }).subscribe((n) => heard.push(n.method));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await firstValueFrom(mcp.callTool('announce'));
+    await eventually(() => heard.length > 0);
+    expect(heard).toEqual(['notifications/tools/list_changed']);
+    listening.unsubscribe();
+    await firstValueFrom(mcp.callTool('announce'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(heard).toHaveLength(1);
+  });
+});
+
+describe('Streamable HTTP in the modern era', () => {
+  let server: RunningServer;
+  let mcp: McpClient;
+  const warnings: string[] = [];
+  beforeAll(async () => {
+    server = await startHttpServer('http-server.mjs');
+    mcp = McpClient.connectHttp({ url: server.url, onWarn: (w) => warnings.push(w) });
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await server.stop();
   });
 
   it('leaves out a tool whose x-mcp-header breaks the rules, naming it and why', async () => {
@@ -61,58 +147,17 @@ describe('Streamable HTTP against the SDK v2 fixture (modern era)', () => {
     expect(named.structuredContent).toMatchObject({ 'mcp-name': '=?base64?Z3LDvMOfZQ==?=' });
   });
 
-  it('takes progress and log messages from an SSE response, before the answer', async () => {
-    const timeline: string[] = [];
-    const watching = mcp.progress$.subscribe((p) => timeline.push(`progress ${p.progress}`));
-    watching.add(mcp.log$.subscribe((m) => timeline.push(`log ${String(m.data)}`)));
-    await new Promise<void>((resolve, reject) =>
-      mcp.callTool('count', { steps: 2 }, { progressToken: 'http-1' }).subscribe({ next: () => timeline.push('answer'), error: reject, complete: resolve }),
-    );
-    watching.unsubscribe();
-    expect(timeline).toEqual(['progress 1', 'log step 1', 'progress 2', 'log step 2', 'answer']);
-  });
-
-  it('answers input_required over HTTP through the hooks', async () => {
-    const asking = McpClient.connectHttp({ url: server.url, onElicit: () => ({ action: 'accept', content: { confirm: true } }) });
-    try {
-      expect((await firstValueFrom(asking.callTool('deploy', { env: 'http' }))).content[0]?.text).toBe('deployed to http');
-    } finally {
-      await asking.close();
-    }
-  });
-
-  it('cancels by hanging up: the server sees the disconnect', async () => {
+  it('cancels by hanging up, and closes a listen stream on unsubscribe', async () => {
+    const before = server.stderr.length;
     const subscription = mcp.callTool('sleep', { ms: 10000 }).subscribe({ error: () => undefined });
-    await eventually(() => server.stderr.some((line) => line.startsWith('started sleep')));
+    await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('started sleep')));
     subscription.unsubscribe();
-    await eventually(() => server.stderr.some((line) => line.startsWith('disconnected')));
-    expect(server.stderr.some((line) => line.startsWith('cancelled'))).toBe(true);
-  });
-
-  it('times out, hangs up, and stays usable', async () => {
-    const before = server.stderr.length;
-    await expect(firstValueFrom(mcp.callTool('sleep', { ms: 10000 }, { timeoutMs: 150 }))).rejects.toBeInstanceOf(McpTimeoutError);
     await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('disconnected')));
-    expect((await firstValueFrom(mcp.callTool('echo', { text: 'after' }))).content[0]?.text).toBe('after');
-  });
-
-  it('errors with McpCancelledError when the signal aborts', async () => {
-    const controller = new AbortController();
-    const call = lastValueFrom(mcp.callTool('sleep', { ms: 10000 }, { signal: controller.signal }));
-    setTimeout(() => controller.abort(), 50);
-    await expect(call).rejects.toBeInstanceOf(McpCancelledError);
-  });
-
-  it('listens for a real change on a subscriptions/listen stream, and closes it on unsubscribe', async () => {
-    const heard: string[] = [];
-    const before = server.stderr.length;
-    const listening = mcp.listen({ toolsListChanged: true }).subscribe((n) => heard.push(n.method));
+    const listening = mcp.listen({ toolsListChanged: true }).subscribe();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await firstValueFrom(mcp.callTool('announce'));
-    await eventually(() => heard.length > 0);
-    expect(heard).toEqual(['notifications/tools/list_changed']);
+    const hangUps = server.stderr.filter((line) => line.startsWith('disconnected')).length;
     listening.unsubscribe();
-    await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('disconnected')));
+    await eventually(() => server.stderr.filter((line) => line.startsWith('disconnected')).length > hangUps);
   });
 });
 
@@ -209,18 +254,6 @@ describe('Streamable HTTP faults', () => {
     await nowhere.close();
   });
 
-  it('says clearly that a legacy-only HTTP server is not supported yet', async () => {
-    const legacy = await startHttpServer('http-faults.mjs', '--legacy');
-    const client = McpClient.connectHttp({ url: legacy.url });
-    try {
-      const failure = firstValueFrom(client.listTools());
-      await expect(failure).rejects.toBeInstanceOf(McpUnsupportedVersionError);
-      await expect(failure).rejects.toThrow(/speaks only the handshake era .* over HTTP/);
-    } finally {
-      await client.close();
-      await legacy.stop();
-    }
-  });
 });
 
 describe('HTTP options', () => {

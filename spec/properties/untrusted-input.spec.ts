@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { classify, Registry, Toolkit } from '../../src/index.js';
 import { inside } from '../../src/providers/policy/paths.js';
 import { encodeHeaderValue } from '../../src/transport/header-encoding.js';
-import { readSse } from '../../src/transport/sse.js';
+import { readSse, type SseEvent } from '../../src/transport/sse.js';
 
 // Property tests for what rxmcp parses or decides from input it does not
 // control: servers' bytes, models' arguments, users' rules.
@@ -36,7 +36,8 @@ describe('SSE reading', () => {
     const data = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).filter((s) => !/[\r\n]/.test(s));
     await fc.assert(
       fc.asyncProperty(fc.array(data, { minLength: 1, maxLength: 6 }), fc.constantFrom('\n', '\r\n'), fc.array(fc.nat(), { maxLength: 10 }), async (events, eol, rawCuts) => {
-        const text = events.map((event) => `: keep-alive${eol}data: ${event}${eol}${eol}`).join('');
+        // Every other event carries an id, which must come back with it.
+        const text = events.map((event, i) => `: keep-alive${eol}${i % 2 ? `id: e${i}${eol}` : ''}data: ${event}${eol}${eol}`).join('');
         const bytes = new TextEncoder().encode(text);
         const cuts = [...new Set(rawCuts.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b);
         const chunks: Uint8Array[] = [];
@@ -46,9 +47,9 @@ describe('SSE reading', () => {
           start = cut;
         }
         chunks.push(bytes.subarray(start));
-        const seen: string[] = [];
+        const seen: SseEvent[] = [];
         for await (const event of readSse((async function* () { yield* chunks; })())) seen.push(event);
-        expect(seen).toEqual(events);
+        expect(seen).toEqual(events.map((data, i) => (i % 2 ? { data, id: `e${i}` } : { data })));
       }),
       { numRuns: 200 },
     );

@@ -24,9 +24,23 @@ export function startHttpServer(name: string, ...args: string[]): Promise<Runnin
     });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${stderr.join('\n')}`)));
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      const { port } = JSON.parse(line) as { port: number };
+    // Some servers log to stdout too: the first line that names a port is the one.
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      const port = portIn(line);
+      if (port === undefined) return;
+      lines.removeAllListeners('line');
+      lines.on('line', () => undefined);
       resolve({ url: `http://127.0.0.1:${port}/mcp`, stderr, stop });
     });
   });
+}
+
+function portIn(line: string): number | undefined {
+  try {
+    const { port } = JSON.parse(line) as { port?: unknown };
+    return typeof port === 'number' ? port : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -15,6 +15,14 @@ export interface ClientOptions {
   clientVersion?: string;
   /** Modern protocol versions to speak, best first (default `['2026-07-28']`). Legacy is reached by handshake and must not be named here. */
   protocolVersions?: readonly string[];
+  /**
+   * The era a server is known to speak, such as `describe().era` from an
+   * earlier connection, kept to save the probe: `'legacy'` goes straight to
+   * the `initialize` handshake; `'modern'` never falls back to it, so a
+   * server that does not answer as a modern one fails with
+   * `McpUnsupportedVersionError`. Without it, the client probes.
+   */
+  era?: 'modern' | 'legacy';
   /** Budget of the era probe (default 5000). Separate from `requestTimeoutMs` because a legacy server may never answer it. */
   probeTimeoutMs?: number;
   /** Default budget of every call, overridable per call (default 60000; 0 = none). */
@@ -95,6 +103,7 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'clientName',
   'clientVersion',
   'protocolVersions',
+  'era',
   'probeTimeoutMs',
   'requestTimeoutMs',
   'clientCapabilities',
@@ -158,6 +167,7 @@ export function checkVersions(versions: readonly string[] | undefined): readonly
 /** The client's options, checked and with their defaults filled in. */
 export interface Settings {
   versions: readonly string[];
+  era: 'modern' | 'legacy' | undefined;
   clientInfo: { name: string; version: string };
   probeTimeoutMs: number;
   requestTimeoutMs: number;
@@ -192,9 +202,13 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
   if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
     throw new McpClientError(`option logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}`);
   }
+  if (options.era !== undefined && options.era !== 'modern' && options.era !== 'legacy') {
+    throw new McpClientError(`option era must be 'modern' or 'legacy'; got ${JSON.stringify(options.era)}`);
+  }
   const hooks: InputHooks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
   return {
     versions: checkVersions(options.protocolVersions),
+    era: options.era,
     clientInfo: { name: options.clientName ?? 'rxmcp', version: options.clientVersion ?? version },
     probeTimeoutMs: checkDuration('probeTimeoutMs', options.probeTimeoutMs, 5000),
     requestTimeoutMs: checkDuration('requestTimeoutMs', options.requestTimeoutMs, 60000),

@@ -21,6 +21,8 @@ export interface Session {
 export interface ProbeContext {
   /** Modern versions this client speaks, best first. */
   versions: readonly string[];
+  /** The era the caller knows the server speaks: skip the probe (legacy) or never fall back (modern). */
+  era: 'modern' | 'legacy' | undefined;
   clientInfo: Implementation;
   clientCapabilities: ClientCapabilities;
   logLevel: LoggingLevel | undefined;
@@ -44,6 +46,7 @@ const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
  * modern at another version, or the handshake if it names only legacy ones;
  * `-32020`/`-32021` mean modern without details; anything else the server
  * answers (or its silence) means legacy, and the `initialize` handshake follows.
+ * With `era` known, the handshake comes first (legacy) or is never tried (modern).
  *
  * A dead wire, a closed connection or a cancelled caller is raised, never read
  * as "legacy".
@@ -56,12 +59,17 @@ export function probe(context: ProbeContext): Observable<Session> {
       mergeMap((verdict) => {
         if (verdict.era === 'modern') return of(verdict.session);
         if (verdict.era === 'retry') return attempt(verdict.version);
+        if (context.era === 'modern') {
+          return throwError(
+            () => new McpUnsupportedVersionError([], context.versions, 'the server did not answer as a modern one, and option era says it is'),
+          );
+        }
         return handshake(context);
       }),
     );
   };
   const first = context.versions[0];
-  return first === undefined ? handshake(context) : defer(() => attempt(first));
+  return first === undefined || context.era === 'legacy' ? handshake(context) : defer(() => attempt(first));
 }
 
 function modernStamp(context: ProbeContext, protocolVersion: string): Stamp {

@@ -14,21 +14,37 @@ export interface FetchResponse {
 /** The part of `fetch` this transport calls. */
 export type FetchLike = (url: string, init: Record<string, unknown>) => Promise<FetchResponse>;
 
+/** One Server-Sent Event: its data, and its id when the server gave one. */
+export interface SseEvent {
+  data: string;
+  id?: string;
+}
+
+/** How to read an SSE body. */
+export interface SseOptions {
+  /** The most characters one event may take (default: no limit). */
+  limit?: number;
+  /** Called with each `retry` advice the server sends, in milliseconds. */
+  onRetry?: (ms: number) => void;
+}
+
 /**
- * The `data` of each event of an SSE body, in order. Comments (keep-alives)
- * are skipped; multi-line data is joined with newlines; events may be split
- * across chunks anywhere. Parsing is eventsource-parser's, loaded on first use.
+ * Each event of an SSE body, in order. Comments (keep-alives) are skipped;
+ * multi-line data is joined with newlines; events may be split across chunks
+ * anywhere. Parsing is eventsource-parser's, loaded on first use.
  */
-export async function* readSse(body: unknown, limit = Infinity): AsyncGenerator<string> {
+export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGenerator<SseEvent> {
   const { createParser } = await import('eventsource-parser');
-  const ready: string[] = [];
+  const limit = options.limit ?? Infinity;
+  const ready: SseEvent[] = [];
   // Characters received since the last complete event: one event may not grow past the limit.
   let pending = 0;
   const parser = createParser({
     onEvent: (event) => {
       pending = 0;
-      ready.push(event.data);
+      ready.push(event.id === undefined ? { data: event.data } : { data: event.data, id: event.id });
     },
+    onRetry: (ms) => options.onRetry?.(ms),
   });
   const decoder = new TextDecoder();
   for await (const chunk of chunksOf(body)) {
@@ -36,10 +52,10 @@ export async function* readSse(body: unknown, limit = Infinity): AsyncGenerator<
     pending += text.length;
     parser.feed(text);
     if (pending > limit) throw new MessageTooLongError(limit);
-    while (ready.length > 0) yield ready.shift() as string;
+    while (ready.length > 0) yield ready.shift() as SseEvent;
   }
   parser.feed(decoder.decode());
-  while (ready.length > 0) yield ready.shift() as string;
+  while (ready.length > 0) yield ready.shift() as SseEvent;
 }
 
 /** A whole body as text, refusing to hold more than `limit` characters. */

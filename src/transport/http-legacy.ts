@@ -1,0 +1,309 @@
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { McpProtocolError } from '../errors/protocol-errors.js';
+import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
+import { isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
+import { buildNotification, buildRequest, cancelledNotification } from '../protocol/request.js';
+import type { FetchResponse } from './sse.js';
+import type { HttpSink, HttpWire, StreamCursor } from './http-wire.js';
+
+/** How often a broken stream is resumed, or the GET stream re-opened, without getting anything, before giving up. */
+const MAX_FRUITLESS = 5;
+/** The wait before resuming when the server gave no `retry` advice; it grows with each fruitless attempt. */
+const RETRY_MS = 1000;
+/** The budget of the DELETE that ends the session on close. */
+const DELETE_MS = 2000;
+const SESSION_ID = /^[\x21-\x7e]+$/;
+
+type Kind = 'request' | 'notification' | 'response';
+
+/**
+ * The 2025-11-25 binding, which the client falls into when the era probe
+ * sends `initialize`: the session the server assigns (`Mcp-Session-Id`) and
+ * the negotiated `MCP-Protocol-Version` go on every later request; the
+ * server's own requests arrive on SSE streams and are answered by POSTing
+ * responses; a GET stream carries what is unrelated to any request; a broken
+ * stream with event ids is resumed with `Last-Event-ID` after the server's
+ * `retry`; cancelling sends `notifications/cancelled`; a 404 on an expired
+ * session starts a new one (the handshake and the session's settings
+ * replayed) and retries once; `close()` DELETEs the session.
+ */
+export class LegacyHttp {
+  private sessionId: string | undefined;
+  private version: string | undefined;
+  /** The session's setup, replayed to start a new session after a 404. */
+  private initialize: JsonRpcRequest | undefined;
+  private logLevel: JsonRpcRequest | undefined;
+  private readonly subscribed = new Set<string>();
+  private readonly inflight = new Map<RequestId, AbortController>();
+  private listening: AbortController | undefined;
+  private renewing: Promise<void> | undefined;
+  /** True when a new session could not be started: the next request tries again. */
+  private lost = false;
+  private readonly lifetime = new AbortController();
+  private replays = 0;
+
+  constructor(
+    private readonly wire: HttpWire,
+    private readonly sink: HttpSink,
+  ) {}
+
+  send(message: JsonRpcMessage): void {
+    const kind = kindOf(message);
+    if (kind !== 'request') {
+      void this.post(message, kind).then(
+        () => {
+          if ((message as { method?: string }).method === 'notifications/initialized') this.listen();
+        },
+        (error: unknown) => this.wire.warn(`${whatIs(message)} failed: ${(error as Error).message}`),
+      );
+      return;
+    }
+    const request = message as JsonRpcRequest;
+    const controller = new AbortController();
+    this.inflight.set(request.id, controller);
+    void this.exchange(request, controller.signal)
+      .then((answer) => this.sink.deliver(answer))
+      .catch((error: unknown) => {
+        // An aborted request was cancelled or closed: nobody waits for it.
+        if (!controller.signal.aborted) this.sink.fail(request.id, error as Error);
+      })
+      .finally(() => {
+        this.inflight.delete(request.id);
+        controller.abort(new McpClientError('answered'));
+      });
+  }
+
+  cancel(id: RequestId, reason?: string): void {
+    const controller = this.inflight.get(id);
+    if (!controller) return;
+    // In this era hanging up is not cancelling: the server is told, then the stream let go.
+    this.send(cancelledNotification(id, reason));
+    controller.abort(new McpClientError('cancelled'));
+  }
+
+  async close(): Promise<void> {
+    this.lifetime.abort(new McpClientError('closed'));
+    for (const controller of this.inflight.values()) controller.abort(new McpClientError('closed'));
+    if (this.sessionId === undefined) return;
+    try {
+      // 405 means the server keeps sessions to itself; either way the client is done with it.
+      const response = await this.wire.fetch({ method: 'DELETE', headers: this.headers() }, new AbortController().signal, DELETE_MS);
+      await this.wire.text(response).catch(() => undefined);
+    } catch (error) {
+      this.wire.warn(`ending the session failed: ${(error as Error).message}`);
+    }
+  }
+
+  // One request to its answer, with its effects on the session recorded; a
+  // 404 on an expired session starts a new one and tries once more.
+  private async exchange(request: JsonRpcRequest, signal: AbortSignal, renewed = false): Promise<JsonRpcResponse> {
+    if (this.lost) await this.renew();
+    const session = this.sessionId;
+    const answer = await this.roundTrip(request, signal, session !== undefined);
+    if (answer === 'expired') {
+      if (renewed) throw new McpHttpError(404, 'the session ended again right after a new one started', this.wire.url);
+      // Requests that meet the same expiry share one renewal.
+      await (this.sessionId === session ? this.renew() : this.renewing);
+      return this.exchange(request, signal, true);
+    }
+    if (!isErrorResponse(answer)) this.record(request);
+    return answer;
+  }
+
+  // Remembers what a new session must be told again.
+  private record(request: JsonRpcRequest): void {
+    const uri = request.params?.uri;
+    if (request.method === 'initialize') this.initialize = request;
+    else if (request.method === 'logging/setLevel') this.logLevel = request;
+    else if (request.method === 'resources/subscribe' && typeof uri === 'string') this.subscribed.add(uri);
+    else if (request.method === 'resources/unsubscribe' && typeof uri === 'string') this.subscribed.delete(uri);
+  }
+
+  /** POSTs a request and follows its stream to the answer; 'expired' for a 404 on a session. */
+  private async roundTrip(request: JsonRpcRequest, signal: AbortSignal, inSession: boolean): Promise<JsonRpcResponse | 'expired'> {
+    const response = await this.wire.fetch({ method: 'POST', headers: this.headers(request), body: JSON.stringify(request) }, signal);
+    if (response.status === 404 && inSession && request.method !== 'initialize') {
+      await this.wire.text(response).catch(() => undefined);
+      return 'expired';
+    }
+    if (request.method === 'initialize' && response.ok) this.takeSession(response);
+    const answer = await this.follow(response, request, signal);
+    if (request.method === 'initialize' && !isErrorResponse(answer)) {
+      const version = (answer.result as { protocolVersion?: unknown }).protocolVersion;
+      if (typeof version === 'string') this.version = version;
+    }
+    return answer;
+  }
+
+  private takeSession(response: FetchResponse): void {
+    const id = response.headers.get('mcp-session-id');
+    if (id === null) return;
+    if (!SESSION_ID.test(id)) {
+      throw new McpProtocolError(`${this.wire.url} assigned a session id that is not visible ASCII`, undefined);
+    }
+    this.sessionId = id;
+  }
+
+  // Reads a request's stream to its answer, passing on what comes before it.
+  // A stream that breaks or ends early is resumed from its last event id.
+  private async follow(first: FetchResponse, request: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
+    const cursor: StreamCursor = {};
+    let response = first;
+    for (let fruitless = 0; ; ) {
+      const before = cursor.lastEventId;
+      let broken: Error | undefined;
+      try {
+        for await (const message of this.wire.messages(response, signal, request.id, cursor)) {
+          if ('id' in message && message.id === request.id && ('result' in message || 'error' in message)) return message as JsonRpcResponse;
+          this.take(message, request.method);
+        }
+      } catch (error) {
+        if (!(error instanceof McpNetworkError) || signal.aborted) throw error;
+        broken = error;
+      }
+      fruitless = cursor.lastEventId === before ? fruitless + 1 : 0;
+      if (cursor.lastEventId === undefined || fruitless >= MAX_FRUITLESS) {
+        throw broken ?? new McpNetworkError(this.wire.url, `the response to ${request.method} ended before its answer`);
+      }
+      await pause(cursor.retryMs ?? RETRY_MS * (fruitless + 1), signal);
+      response = await this.resume(cursor.lastEventId, signal);
+    }
+  }
+
+  private async resume(lastEventId: string, signal: AbortSignal): Promise<FetchResponse> {
+    const response = await this.wire.fetch({ method: 'GET', headers: this.headers(undefined, lastEventId) }, signal);
+    if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      const body = await this.wire.text(response).catch(() => '');
+      throw new McpHttpError(response.status, body.slice(0, 2000), this.wire.url);
+    }
+    return response;
+  }
+
+  // A message that is not the answer being waited for: the server's
+  // requests and notifications go to the client, anything else is dropped.
+  private take(message: JsonRpcMessage, where: string): void {
+    if ('method' in message) this.sink.deliver(message);
+    else this.wire.warn(`dropped an answer on the ${where} stream that is not for it`);
+  }
+
+  /** The GET stream, for what the server sends outside any request; re-opened when it drops. */
+  private listen(): void {
+    this.listening?.abort(new McpClientError('replaced'));
+    const controller = new AbortController();
+    this.listening = controller;
+    this.lifetime.signal.addEventListener('abort', () => controller.abort(this.lifetime.signal.reason), { once: true });
+    void this.listenUntil(controller.signal);
+  }
+
+  private async listenUntil(signal: AbortSignal): Promise<void> {
+    const cursor: StreamCursor = {};
+    for (let fruitless = 0; !signal.aborted; ) {
+      const before = cursor.lastEventId;
+      let heard = false;
+      try {
+        const response = await this.wire.fetch({ method: 'GET', headers: this.headers(undefined, cursor.lastEventId) }, signal);
+        if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+          await this.wire.text(response).catch(() => undefined);
+          // 405: the server offers no such stream. Anything else: the next request finds out what is wrong.
+          if (response.status !== 405) this.wire.warn(`the server refused the GET stream with HTTP ${response.status}`);
+          return;
+        }
+        for await (const message of this.wire.messages(response, signal, undefined, cursor)) {
+          heard = true;
+          this.take(message, 'GET');
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        this.wire.warn(`the GET stream broke: ${(error as Error).message}`);
+      }
+      fruitless = heard || cursor.lastEventId !== before ? 0 : fruitless + 1;
+      if (fruitless >= MAX_FRUITLESS) {
+        this.wire.warn(`gave up re-opening the GET stream after ${MAX_FRUITLESS} attempts that brought nothing`);
+        return;
+      }
+      await pause(cursor.retryMs ?? RETRY_MS * (fruitless + 1), signal).catch(() => undefined);
+    }
+  }
+
+  // A new session after the server ended the old one: the handshake again,
+  // then the log level and resource subscriptions the old session had. If
+  // that fails, the next request tries again.
+  private renew(): Promise<void> {
+    const renewing = (this.renewing ??= this.startAgain()
+      .then(
+        () => {
+          this.lost = false;
+        },
+        (error: unknown) => {
+          this.lost = true;
+          throw error;
+        },
+      )
+      .finally(() => (this.renewing = undefined)));
+    return renewing;
+  }
+
+  private async startAgain(): Promise<void> {
+    this.wire.warn('the server ended the session; starting a new one');
+    this.listening?.abort(new McpClientError('session ended'));
+    this.sessionId = undefined;
+    const signal = this.lifetime.signal;
+    const replay = async (request: JsonRpcRequest | undefined): Promise<void> => {
+      if (!request) return;
+      const answer = await this.roundTrip({ ...request, id: `rxmcp-session-${++this.replays}` }, signal, false);
+      if (answer === 'expired' || isErrorResponse(answer)) {
+        throw new McpClientError(`starting a new session failed: the server refused ${request.method}`, { cause: answer });
+      }
+    };
+    await replay(this.initialize);
+    await this.post(buildNotification('notifications/initialized'), 'notification');
+    this.listen();
+    await replay(this.logLevel);
+    for (const uri of this.subscribed) await replay(buildRequest(0, 'resources/subscribe', { uri }, undefined));
+  }
+
+  /** POSTs a notification or a response, which the server accepts with 202. */
+  private async post(message: JsonRpcMessage, kind: Kind): Promise<void> {
+    const signal = this.lifetime.signal;
+    const response = await this.wire.fetch({ method: 'POST', headers: this.headers(message), body: JSON.stringify(message) }, signal);
+    const body = await this.wire.text(response);
+    if (!response.ok) throw new McpHttpError(response.status, body.slice(0, 2000), this.wire.url);
+    if (kind === 'response' && body) this.wire.warn(`the server answered a response with a body: ${JSON.stringify(body.slice(0, 200))}`);
+  }
+
+  // POSTs carry the content types; all carry the session and the
+  // negotiated version once there are any (initialize carries neither).
+  private headers(message?: JsonRpcMessage, lastEventId?: string): Record<string, string> {
+    const initializing = (message as { method?: string } | undefined)?.method === 'initialize';
+    const headers = message ? this.wire.postHeaders() : { ...this.wire.userHeaders(), Accept: 'text/event-stream' };
+    if (!initializing && this.version !== undefined) headers['MCP-Protocol-Version'] = this.version;
+    if (!initializing && this.sessionId !== undefined) headers['Mcp-Session-Id'] = this.sessionId;
+    if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
+    return headers;
+  }
+}
+
+function kindOf(message: JsonRpcMessage): Kind {
+  if (!('method' in message)) return 'response';
+  return 'id' in message && message.id !== undefined ? 'request' : 'notification';
+}
+
+function whatIs(message: JsonRpcMessage): string {
+  return 'method' in message ? `notification ${message.method}` : `the answer to server request ${JSON.stringify(message.id)}`;
+}
+
+/** Waits, unless the signal aborts first (then rejects with its reason). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}

@@ -1,0 +1,153 @@
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { McpNetworkError } from '../errors/transport-errors.js';
+import { isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
+import { ErrorCode } from '../protocol/versions.js';
+import { encodeHeaderValue, type ParamHeader, paramHeaders, paramValue } from './header-encoding.js';
+import type { HttpSink, HttpWire } from './http-wire.js';
+
+const NAMED_METHODS: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * The 2026-07-28 binding: every message its own POST, the answer a JSON body
+ * or an SSE stream scoped to that request (notifications first, then the
+ * answer), routing fields mirrored into headers (`MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name`, and `Mcp-Param-*` from tools' `x-mcp-header`
+ * annotations, learnt from the `tools/list` answers that pass through).
+ * Cancelling a request aborts its POST, which the server sees as the
+ * cancellation.
+ */
+export class ModernHttp {
+  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly toolHeaders = new Map<string, ParamHeader[]>();
+  private refreshes = 0;
+
+  constructor(
+    private readonly wire: HttpWire,
+    private readonly sink: HttpSink,
+  ) {}
+
+  send(message: JsonRpcMessage): void {
+    // A modern server asks its questions inside results: the client never answers a request here.
+    if (!('method' in message)) return;
+    const id = 'id' in message && message.id !== undefined ? (message as JsonRpcRequest).id : undefined;
+    if (id === undefined) {
+      void this.notify(message);
+      return;
+    }
+    const controller = new AbortController();
+    this.inflight.set(id, controller);
+    void this.exchange(message as JsonRpcRequest, controller.signal).finally(() => {
+      this.inflight.delete(id);
+      // Lets go of a stream the server left open after its answer.
+      controller.abort(new McpClientError('answered'));
+    });
+  }
+
+  cancel(id: RequestId): void {
+    this.inflight.get(id)?.abort(new McpClientError('cancelled'));
+  }
+
+  close(): void {
+    for (const controller of this.inflight.values()) controller.abort(new McpClientError('closed'));
+  }
+
+  // One request, to its answer or its failure; one retry after a
+  // HeaderMismatch on tools/call, with the tool list read afresh.
+  private async exchange(request: JsonRpcRequest, signal: AbortSignal, retried = false): Promise<void> {
+    let answer: JsonRpcResponse | undefined;
+    try {
+      for await (const message of this.post(request, signal)) {
+        if ('id' in message && message.id === request.id && ('result' in message || 'error' in message)) {
+          answer = message as JsonRpcResponse;
+          break;
+        }
+        if ('method' in message && !('id' in message && message.id !== undefined)) this.sink.deliver(message);
+        else this.wire.warn(`dropped a message on the ${request.method} stream that is not for it`);
+      }
+    } catch (error) {
+      // An aborted request was cancelled or closed: nobody waits for it.
+      if (!signal.aborted) this.sink.fail(request.id, error as Error);
+      return;
+    }
+    if (!answer) {
+      if (!signal.aborted) this.sink.fail(request.id, new McpNetworkError(this.wire.url, `the response to ${request.method} ended before its answer`));
+      return;
+    }
+    if (request.method === 'tools/call' && !retried && isErrorResponse(answer) && answer.error.code === ErrorCode.HeaderMismatch) {
+      const refreshed = await this.refreshTools(request, signal).then(() => true, () => false);
+      if (refreshed && !signal.aborted) return this.exchange(request, signal, true);
+    }
+    if (request.method === 'tools/list' && !isErrorResponse(answer)) answer = this.learnTools(answer);
+    this.sink.deliver(answer);
+  }
+
+  private async notify(message: JsonRpcMessage): Promise<void> {
+    try {
+      for await (const _ of this.post(message, new AbortController().signal)) {
+        // A notification is answered with 202 and no body.
+      }
+    } catch (error) {
+      this.wire.warn(`notification ${(message as { method: string }).method} failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async *post(message: JsonRpcMessage, signal: AbortSignal): AsyncGenerator<JsonRpcMessage> {
+    const response = await this.wire.fetch({ method: 'POST', headers: this.headersFor(message), body: JSON.stringify(message) }, signal);
+    yield* this.wire.messages(response, signal, 'id' in message ? (message as JsonRpcRequest).id : undefined);
+  }
+
+  private headersFor(message: JsonRpcMessage): Record<string, string> {
+    const headers = this.wire.postHeaders();
+    const { method, params } = message as { method: string; params?: Record<string, unknown> };
+    const version = (params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION];
+    if (typeof version === 'string') headers['MCP-Protocol-Version'] = version;
+    headers['Mcp-Method'] = method;
+    const nameField = NAMED_METHODS[method];
+    const name = nameField ? params?.[nameField] : undefined;
+    if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
+    if (method === 'tools/call' && typeof name === 'string') {
+      for (const header of this.toolHeaders.get(name) ?? []) {
+        const value = paramValue(params?.arguments, header.path);
+        if (value !== undefined) headers[`Mcp-Param-${header.name}`] = value;
+      }
+    }
+    return headers;
+  }
+
+  // Records the x-mcp-header parameters of every tool, and leaves out the
+  // tools whose annotations break the rules.
+  private learnTools(answer: JsonRpcResponse): JsonRpcResponse {
+    const result = (answer as { result: Record<string, unknown> }).result;
+    if (!Array.isArray(result.tools)) return answer;
+    const kept = result.tools.filter((tool: { name?: unknown; inputSchema?: unknown }) => {
+      if (typeof tool?.name !== 'string') return true;
+      const headers = paramHeaders(tool.inputSchema);
+      if (typeof headers === 'string') {
+        this.wire.warn(`left out tool ${JSON.stringify(tool.name)}: ${headers}`);
+        this.toolHeaders.delete(tool.name);
+        return false;
+      }
+      this.toolHeaders.set(tool.name, headers);
+      return true;
+    });
+    return { ...answer, result: { ...result, tools: kept } };
+  }
+
+  // Reads the whole tool list again, for its x-mcp-header annotations.
+  private async refreshTools(original: JsonRpcRequest, signal: AbortSignal): Promise<void> {
+    let cursor: string | undefined;
+    do {
+      const id = `rxmcp-http-tools-${++this.refreshes}`;
+      const params: Record<string, unknown> = { _meta: original.params?._meta };
+      if (cursor !== undefined) params.cursor = cursor;
+      let page: JsonRpcResponse | undefined;
+      for await (const message of this.post({ jsonrpc: '2.0', id, method: 'tools/list', params }, signal)) {
+        if ('id' in message && message.id === id) page = message as JsonRpcResponse;
+      }
+      if (!page || isErrorResponse(page)) throw new Error('tools/list failed');
+      const result = this.learnTools(page) as { result: { nextCursor?: unknown } };
+      cursor = typeof result.result.nextCursor === 'string' ? result.result.nextCursor : undefined;
+    } while (cursor !== undefined);
+  }
+}
