@@ -64,27 +64,37 @@ async function rawStdio(target) {
   };
 }
 
+// Over HTTP: modern POSTs; if server/discover is refused, initialize and
+// the 2025-11-25 session headers instead. An SSE answer is read whole and
+// its line for this id picked out (no GET stream: the bench sends nothing
+// that needs one).
 async function rawHttp(target) {
   const agent = new Agent({ keepAlive: true });
   let next = 1;
+  let legacy = false;
+  let session;
+  const post = async (message) => {
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    if (legacy && session) Object.assign(headers, { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' });
+    if (!legacy) Object.assign(headers, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': message.method });
+    if (!legacy && message.params?.name) headers['Mcp-Name'] = message.params.name;
+    return crossFetch(target.url, { method: 'POST', headers, body: JSON.stringify(message), agent });
+  };
   const request = async (method, params) => {
     const id = next++;
-    const headers = {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': method,
-    };
-    if (params.name) headers['Mcp-Name'] = params.name;
-    const response = await crossFetch(target.url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN } }),
-      agent,
-    });
-    return response.json();
+    const response = await post({ jsonrpc: '2.0', id, method, params: legacy ? params : { ...params, _meta: MODERN } });
+    if (method === 'initialize') session = response.headers.get('mcp-session-id') ?? undefined;
+    const text = await response.text();
+    if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response.ok ? JSON.parse(text) : { error: text };
+    const line = text.split('\n').find((l) => l.startsWith('data: ') && l.includes(`"id":${id}`));
+    return JSON.parse(line.slice(6));
   };
-  await request('server/discover', {});
+  const discovered = await request('server/discover', {});
+  if (discovered.error) {
+    legacy = true;
+    await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+  }
   return {
     call: async (text) => (await request('tools/call', { name: 'echo', arguments: { text } })).result.content[0].text,
     list: async () => (await request('tools/list', {})).result.tools.length,

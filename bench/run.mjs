@@ -1,6 +1,7 @@
 // The benchmark: raw (a hand-written floor), the official client and rxmcp,
 // in one process, interleaved, against a minimal stdio server (both eras),
-// the official SDK server over stdio, and the official SDK server over HTTP.
+// the official SDK server over stdio, and the official SDK server over HTTP
+// (both eras).
 //
 //   npm run bench            (node --expose-gc bench/run.mjs)
 //   npm run bench -- --quick (fewer rounds, for a smoke run)
@@ -28,7 +29,8 @@ const scenarios = [
   { name: 'minimal stdio, modern', target: { kind: 'stdio', command: node, args: [minimal], env: {} }, scale: 1, heap: true },
   { name: 'minimal stdio, legacy', target: { kind: 'stdio', command: node, args: [minimal], env: { BENCH_LEGACY: '1' } }, scale: 1 },
   { name: 'SDK stdio, modern', target: { kind: 'stdio', command: node, args: [sdk], env: {} }, scale: 0.5 },
-  { name: 'SDK HTTP, modern', http: true, scale: 0.15 },
+  { name: 'SDK HTTP, modern', http: [], scale: 0.15 },
+  { name: 'SDK HTTP, legacy', http: ['--legacy'], scale: 0.15 },
 ];
 
 const sizes = {
@@ -102,8 +104,8 @@ const orderFor = (round) => {
   return round % 2 ? rotated.reverse() : rotated;
 };
 
-async function startHttpServer() {
-  const child = spawn(node, [sdk, '--http']);
+async function startHttpServer(args) {
+  const child = spawn(node, [sdk, '--http', ...args]);
   const line = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the HTTP server exited with ${code}`)));
     createInterface({ input: child.stdout }).once('line', resolve);
@@ -113,7 +115,7 @@ async function startHttpServer() {
 }
 
 async function runScenario(scenario) {
-  const server = scenario.http ? await startHttpServer() : undefined;
+  const server = scenario.http ? await startHttpServer(scenario.http) : undefined;
   const target = scenario.target ?? { kind: 'http', url: server.url };
   const n = (size) => Math.max(20, Math.round(size * scenario.scale));
   const rows = drivers.map((driver) => ({ driver: driver.name, seq: [], cpu: [], latencies: [], inflight: [], cold: [] }));

@@ -2,7 +2,7 @@
 // errors mixed in, and the heap, the pending requests and the process's
 // handles measured before and after (forced GC). Flat is the pass.
 //
-//   npm run soak              100,000 stdio calls and 20,000 HTTP calls
+//   npm run soak              100,000 stdio calls, 20,000 HTTP calls in each era
 //   npm run soak -- --short   a short run (what CI runs)
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -74,12 +74,20 @@ async function soak(name, connect, total) {
 
 const stdio = await soak('stdio', () => McpClient.connectStdio({ command: process.execPath, args: [join(here, 'servers/minimal-server.mjs')] }), counts.stdio);
 
-const server = spawn(process.execPath, [join(here, 'servers/sdk-server.mjs'), '--http']);
-const { port } = JSON.parse(await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve)));
-const http = await soak('http', () => McpClient.connectHttp({ url: `http://127.0.0.1:${port}/mcp` }), counts.http);
-server.stdin.end();
+// The SDK server over HTTP: dual-era (the client speaks modern), or 2025-11-25 only with sessions.
+async function soakHttp(name, ...args) {
+  const server = spawn(process.execPath, [join(here, 'servers/sdk-server.mjs'), '--http', ...args]);
+  const { port } = JSON.parse(await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve)));
+  try {
+    return await soak(name, () => McpClient.connectHttp({ url: `http://127.0.0.1:${port}/mcp` }), counts.http);
+  } finally {
+    server.stdin.end();
+  }
+}
+const http = await soakHttp('http');
+const legacyHttp = await soakHttp('legacy http', '--legacy');
 
 // Flat: less than 8 MiB of heap growth, and no handle left behind.
-const flat = [stdio, http].every(({ growth, handleGrowth }) => growth < 8 && handleGrowth <= 0);
+const flat = [stdio, http, legacyHttp].every(({ growth, handleGrowth }) => growth < 8 && handleGrowth <= 0);
 console.log(flat ? 'flat: no growth past the bounds' : 'GROWTH: see the numbers above');
 process.exit(flat ? 0 : 1);

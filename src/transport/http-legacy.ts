@@ -39,7 +39,9 @@ export class LegacyHttp {
   private renewing: Promise<void> | undefined;
   /** True when a new session could not be started: the next request tries again. */
   private lost = false;
-  private readonly lifetime = new AbortController();
+  /** Work close() must stop besides requests: notifications, answers, a session's renewal. */
+  private readonly open = new Set<AbortController>();
+  private closed = false;
   private replays = 0;
 
   constructor(
@@ -82,8 +84,8 @@ export class LegacyHttp {
   }
 
   async close(): Promise<void> {
-    this.lifetime.abort(new McpClientError('closed'));
-    for (const controller of this.inflight.values()) controller.abort(new McpClientError('closed'));
+    this.closed = true;
+    for (const controller of [...this.inflight.values(), ...this.open, this.listening]) controller?.abort(new McpClientError('closed'));
     if (this.sessionId === undefined) return;
     try {
       // 405 means the server keeps sessions to itself; either way the client is done with it.
@@ -189,9 +191,9 @@ export class LegacyHttp {
   /** The GET stream, for what the server sends outside any request; re-opened when it drops. */
   private listen(): void {
     this.listening?.abort(new McpClientError('replaced'));
+    if (this.closed) return;
     const controller = new AbortController();
     this.listening = controller;
-    this.lifetime.signal.addEventListener('abort', () => controller.abort(this.lifetime.signal.reason), { once: true });
     void this.listenUntil(controller.signal);
   }
 
@@ -243,11 +245,14 @@ export class LegacyHttp {
     return renewing;
   }
 
-  private async startAgain(): Promise<void> {
+  private startAgain(): Promise<void> {
     this.wire.warn('the server ended the session; starting a new one');
     this.listening?.abort(new McpClientError('session ended'));
     this.sessionId = undefined;
-    const signal = this.lifetime.signal;
+    return this.whileOpen((signal) => this.replaySession(signal));
+  }
+
+  private async replaySession(signal: AbortSignal): Promise<void> {
     const replay = async (request: JsonRpcRequest | undefined): Promise<void> => {
       if (!request) return;
       const answer = await this.roundTrip({ ...request, id: `rxmcp-session-${++this.replays}` }, signal, false);
@@ -263,12 +268,25 @@ export class LegacyHttp {
   }
 
   /** POSTs a notification or a response, which the server accepts with 202. */
-  private async post(message: JsonRpcMessage, kind: Kind): Promise<void> {
-    const signal = this.lifetime.signal;
-    const response = await this.wire.fetch({ method: 'POST', headers: this.headers(message), body: JSON.stringify(message) }, signal);
-    const body = await this.wire.text(response);
-    if (!response.ok) throw new McpHttpError(response.status, body.slice(0, 2000), this.wire.url);
-    if (kind === 'response' && body) this.wire.warn(`the server answered a response with a body: ${JSON.stringify(body.slice(0, 200))}`);
+  private post(message: JsonRpcMessage, kind: Kind): Promise<void> {
+    return this.whileOpen(async (signal) => {
+      const response = await this.wire.fetch({ method: 'POST', headers: this.headers(message), body: JSON.stringify(message) }, signal);
+      const body = await this.wire.text(response);
+      if (!response.ok) throw new McpHttpError(response.status, body.slice(0, 2000), this.wire.url);
+      if (kind === 'response' && body) this.wire.warn(`the server answered a response with a body: ${JSON.stringify(body.slice(0, 200))}`);
+    });
+  }
+
+  // Runs work under a signal that close() aborts.
+  private async whileOpen<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    if (this.closed) controller.abort(new McpClientError('closed'));
+    this.open.add(controller);
+    try {
+      return await work(controller.signal);
+    } finally {
+      this.open.delete(controller);
+    }
   }
 
   // POSTs carry the content types; all carry the session and the
