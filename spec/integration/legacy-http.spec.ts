@@ -52,7 +52,6 @@ describe('legacy Streamable HTTP sessions, against the SDK v2 fixture', () => {
     const listening = mcp.listen({ toolsListChanged: true }).subscribe((n) => heard.push(n.method));
     const before = sessions().length;
     await firstValueFrom(mcp.callTool('expire'));
-    await settle(50);
     expect((await firstValueFrom(mcp.callTool('echo', { text: 'still here' }))).content[0]?.text).toBe('still here');
     await eventually(() => sessions().length === before + 1);
     expect(warnings).toContain('the server ended the session; starting a new one');
@@ -98,6 +97,7 @@ describe('legacy Streamable HTTP faults, against a hand-written server', () => {
     const warnings: string[] = [];
     const mcp = McpClient.connectHttp({ url: server.url, onWarn: (w) => warnings.push(w) });
     expect((await firstValueFrom(mcp.callTool('whoami'))).content[0]?.text).toBe('s1');
+    await eventually(() => posts('GET').length === 1);
     await settle(100);
     await mcp.close();
     await eventually(() => posts('DELETE').length === 1);
