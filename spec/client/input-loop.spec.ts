@@ -107,17 +107,17 @@ describe('the multi round-trip loop', () => {
   });
 
   it('asks every question of a round at once', async () => {
-    const started: string[] = [];
+    const events: string[] = [];
     const slow = (name: string, answer: unknown) => () => {
-      started.push(name);
-      return new Promise((resolve) => setTimeout(() => resolve(answer), 30));
+      events.push(`ask ${name}`);
+      return new Promise((resolve) => setTimeout(() => (events.push(`answer ${name}`), resolve(answer)), 30));
     };
     const transport = modern().on('tools/call', askOnce({ a: elicit(), b: sample }));
     const mcp = connect(transport, { onElicit: slow('elicit', accept), onSample: slow('sample', sampled) });
-    const call = firstValueFrom(mcp.callTool('t'));
-    await new Promise((resolve) => setTimeout(resolve, 15));
-    expect(started.sort()).toEqual(['elicit', 'sample']);
-    await call;
+    await firstValueFrom(mcp.callTool('t'));
+    // Both questions were out before either was answered.
+    expect(events.slice(0, 2).sort()).toEqual(['ask elicit', 'ask sample']);
+    expect(events).toHaveLength(4);
   });
 
   it('bounds the whole loop, hooks included, by the call timeout', async () => {
