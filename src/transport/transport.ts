@@ -16,7 +16,8 @@ import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
  * - `outbound.next(message)` sends one message. Sending starts the wire if it
  *   is not started yet, so constructing a transport sends nothing.
  * - `cancel(id)` abandons one request the way the wire defines: stdio sends
- *   `notifications/cancelled`; HTTP aborts that request's response stream.
+ *   `notifications/cancelled`; HTTP aborts that request's response stream
+ *   (and, in the 2025-11-25 era, sends `notifications/cancelled` first).
  * - `close()` shuts the wire down, is idempotent, and resolves once it is down.
  * - `failures$`, for wires whose failures belong to one request (HTTP: a
  *   status without a JSON-RPC answer, a broken stream), names the request a
