@@ -8,6 +8,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  kindOf,
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport/transport.js';
@@ -146,7 +147,8 @@ export class Correlator {
   }
 
   private route(message: JsonRpcMessage): void {
-    if ('result' in message || 'error' in message) {
+    const kind = kindOf(message);
+    if (kind === 'response') {
       const response = message as JsonRpcResponse;
       const entry = response.id === undefined || response.id === null ? undefined : this.pending.get(response.id);
       if (entry) {
@@ -158,7 +160,7 @@ export class Correlator {
       } else {
         this.warn(`dropped an answer to request ${JSON.stringify(response.id)}, which is not pending (late, abandoned or unknown)`);
       }
-    } else if ('id' in message && message.id !== undefined) {
+    } else if (kind === 'request') {
       this.requestSubject.next(message as JsonRpcRequest);
     } else {
       this.notificationSubject.next(message as JsonRpcNotification);

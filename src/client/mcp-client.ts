@@ -273,14 +273,13 @@ export class McpClient {
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
     const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta } = options;
-    const allowed = CALL_TOOL;
-    checkCallOptions(options, allowed);
+    checkCallOptions(options, CALL_TOOL);
     checkDuration('maxTotalTimeoutMs', maxTotalTimeoutMs, 0);
     const call = (token: string | number | undefined): Observable<CallToolResult> =>
       this.run<CallToolResult>(
         'tools/call',
         options,
-        allowed,
+        CALL_TOOL,
         (session) =>
           this.calls.run<CallToolResult>(session, 'tools/call', { name, arguments: args }, token === undefined ? meta : { ...meta, progressToken: token }, callToolResultSchema),
         {

@@ -99,3 +99,14 @@ export function decodeLine(line: string): Classified {
 export function isErrorResponse(message: JsonRpcResponse): message is JsonRpcErrorResponse {
   return 'error' in message;
 }
+
+/** Which of the three kinds a well-formed message is, read as `classify` reads it. */
+export function kindOf(message: JsonRpcMessage): 'request' | 'notification' | 'response' {
+  if ('result' in message || 'error' in message) return 'response';
+  return 'id' in message && message.id !== undefined ? 'request' : 'notification';
+}
+
+/** True for the answer (a result or an error) to the request with this id. */
+export function isAnswerTo(message: JsonRpcMessage, id: RequestId): message is JsonRpcResponse {
+  return kindOf(message) === 'response' && (message as JsonRpcResponse).id === id;
+}

@@ -1,6 +1,6 @@
 import { type Observable, type Observer, Subject } from 'rxjs';
 import { McpServerGoneError } from '../errors/transport-errors.js';
-import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
+import { type JsonRpcMessage, type JsonRpcRequest, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport/transport.js';
 
 /** What a scripted server does with one request. */
@@ -98,7 +98,7 @@ export class FakeTransport implements Transport {
 
   private receive(message: JsonRpcMessage): void {
     this.sent.push(message);
-    if (!('method' in message) || !('id' in message)) return;
+    if (kindOf(message) !== 'request') return;
     const request = message as JsonRpcRequest;
     const script = this.scripts.get(request.method);
     const previous = this.counts.get(request.method) ?? 0;

@@ -1,10 +1,10 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
-import { isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
+import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { buildNotification, buildRequest, cancelledNotification } from '../protocol/request.js';
 import type { FetchResponse } from './sse.js';
-import type { HttpSink, HttpWire, StreamCursor } from './http-wire.js';
+import { type HttpSink, type HttpWire, isEventStream, type StreamCursor } from './http-wire.js';
 
 /** How often a broken stream is resumed, or the GET stream re-opened, without getting anything, before giving up. */
 const MAX_FRUITLESS = 5;
@@ -14,7 +14,7 @@ const RETRY_MS = 1000;
 const DELETE_MS = 2000;
 const SESSION_ID = /^[\x21-\x7e]+$/;
 
-type Kind = 'request' | 'notification' | 'response';
+type Kind = ReturnType<typeof kindOf>;
 
 /**
  * The 2025-11-25 binding, which the client falls into when the era probe
@@ -156,7 +156,7 @@ export class LegacyHttp {
       let broken: Error | undefined;
       try {
         for await (const message of this.wire.messages(response, signal, request.id, cursor)) {
-          if ('id' in message && message.id === request.id && ('result' in message || 'error' in message)) return message as JsonRpcResponse;
+          if (isAnswerTo(message, request.id)) return message;
           this.take(message, request.method);
         }
       } catch (error) {
@@ -167,14 +167,14 @@ export class LegacyHttp {
       if (cursor.lastEventId === undefined || fruitless >= MAX_FRUITLESS) {
         throw broken ?? new McpNetworkError(this.wire.url, `the response to ${request.method} ended before its answer`);
       }
-      await pause(cursor.retryMs ?? RETRY_MS * (fruitless + 1), signal);
+      await pause(retryDelay(cursor, fruitless), signal);
       response = await this.resume(cursor.lastEventId, signal);
     }
   }
 
   private async resume(lastEventId: string, signal: AbortSignal): Promise<FetchResponse> {
     const response = await this.wire.fetch({ method: 'GET', headers: this.headers(undefined, lastEventId) }, signal);
-    if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    if (!isEventStream(response)) {
       const body = await this.wire.text(response).catch(() => '');
       throw new McpHttpError(response.status, body.slice(0, 2000), this.wire.url);
     }
@@ -204,7 +204,7 @@ export class LegacyHttp {
       let heard = false;
       try {
         const response = await this.wire.fetch({ method: 'GET', headers: this.headers(undefined, cursor.lastEventId) }, signal);
-        if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        if (!isEventStream(response)) {
           await this.wire.text(response).catch(() => undefined);
           // 405: the server offers no such stream. Anything else: the next request finds out what is wrong.
           if (response.status !== 405) this.wire.warn(`the server refused the GET stream with HTTP ${response.status}`);
@@ -223,7 +223,7 @@ export class LegacyHttp {
         this.wire.warn(`gave up re-opening the GET stream after ${MAX_FRUITLESS} attempts that brought nothing`);
         return;
       }
-      await pause(cursor.retryMs ?? RETRY_MS * (fruitless + 1), signal).catch(() => undefined);
+      await pause(retryDelay(cursor, fruitless), signal).catch(() => undefined);
     }
   }
 
@@ -301,13 +301,13 @@ export class LegacyHttp {
   }
 }
 
-function kindOf(message: JsonRpcMessage): Kind {
-  if (!('method' in message)) return 'response';
-  return 'id' in message && message.id !== undefined ? 'request' : 'notification';
-}
-
 function whatIs(message: JsonRpcMessage): string {
   return 'method' in message ? `notification ${message.method}` : `the answer to server request ${JSON.stringify(message.id)}`;
+}
+
+/** The server's `retry` advice, or a wait that grows with each attempt that brought nothing. */
+function retryDelay(cursor: StreamCursor, fruitless: number): number {
+  return cursor.retryMs ?? RETRY_MS * (fruitless + 1);
 }
 
 /** Waits, unless the signal aborts first (then rejects with its reason). */

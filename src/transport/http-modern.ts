@@ -1,6 +1,6 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpNetworkError } from '../errors/transport-errors.js';
-import { isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
+import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { ErrorCode } from '../protocol/versions.js';
 import { encodeHeaderValue, type ParamHeader, paramHeaders, paramValue } from './header-encoding.js';
 import type { HttpSink, HttpWire } from './http-wire.js';
@@ -28,13 +28,14 @@ export class ModernHttp {
   ) {}
 
   send(message: JsonRpcMessage): void {
+    const kind = kindOf(message);
     // A modern server asks its questions inside results: the client never answers a request here.
-    if (!('method' in message)) return;
-    const id = 'id' in message && message.id !== undefined ? (message as JsonRpcRequest).id : undefined;
-    if (id === undefined) {
+    if (kind === 'response') return;
+    if (kind === 'notification') {
       void this.notify(message);
       return;
     }
+    const { id } = message as JsonRpcRequest;
     const controller = new AbortController();
     this.inflight.set(id, controller);
     void this.exchange(message as JsonRpcRequest, controller.signal).finally(() => {
@@ -58,11 +59,11 @@ export class ModernHttp {
     let answer: JsonRpcResponse | undefined;
     try {
       for await (const message of this.post(request, signal)) {
-        if ('id' in message && message.id === request.id && ('result' in message || 'error' in message)) {
-          answer = message as JsonRpcResponse;
+        if (isAnswerTo(message, request.id)) {
+          answer = message;
           break;
         }
-        if ('method' in message && !('id' in message && message.id !== undefined)) this.sink.deliver(message);
+        if (kindOf(message) === 'notification') this.sink.deliver(message);
         else this.wire.warn(`dropped a message on the ${request.method} stream that is not for it`);
       }
     } catch (error) {
@@ -143,7 +144,7 @@ export class ModernHttp {
       if (cursor !== undefined) params.cursor = cursor;
       let page: JsonRpcResponse | undefined;
       for await (const message of this.post({ jsonrpc: '2.0', id, method: 'tools/list', params }, signal)) {
-        if ('id' in message && message.id === id) page = message as JsonRpcResponse;
+        if (isAnswerTo(message, id)) page = message;
       }
       if (!page || isErrorResponse(page)) throw new Error('tools/list failed');
       const result = this.learnTools(page) as { result: { nextCursor?: unknown } };

@@ -91,8 +91,7 @@ export class HttpWire {
    *   not JSON-RPC or a message over `maxMessageBytes`.
    */
   async *messages(response: FetchResponse, signal: AbortSignal, answering?: RequestId, cursor?: StreamCursor): AsyncGenerator<JsonRpcMessage> {
-    const type = response.headers.get('content-type') ?? '';
-    if (type.includes('text/event-stream')) {
+    if (isEventStream(response)) {
       const onRetry = cursor ? (ms: number) => (cursor.retryMs = ms) : undefined;
       try {
         for await (const event of readSse(response.body, { limit: this.limit, onRetry })) {
@@ -161,6 +160,11 @@ export class HttpWire {
   private tooLong(): McpProtocolError {
     return new McpProtocolError(`${this.url} sent a message longer than maxMessageBytes (${this.limit})`, undefined, { limit: this.limit });
   }
+}
+
+/** True when a response is an SSE stream rather than a single body. */
+export function isEventStream(response: FetchResponse): boolean {
+  return (response.headers.get('content-type') ?? '').includes('text/event-stream');
 }
 
 // One JSON-RPC message from a body or an event; anything else is undefined.

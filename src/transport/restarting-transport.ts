@@ -1,7 +1,7 @@
 import { type Observable, type Observer, Subject, type Subscription } from 'rxjs';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpServerGoneError } from '../errors/transport-errors.js';
-import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { checkCount, checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
@@ -79,7 +79,7 @@ export class RestartingTransport implements Transport {
 
   private async send(message: JsonRpcMessage): Promise<void> {
     if (this.closed || this.gaveUp) return;
-    if ('id' in message && 'method' in message) this.inFlight.add(message.id);
+    if (kindOf(message) === 'request') this.inFlight.add((message as JsonRpcRequest).id);
     const wait = this.notBefore - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (this.closed || this.gaveUp) return;
@@ -87,7 +87,7 @@ export class RestartingTransport implements Transport {
     this.subscription ??= this.current.inbound.subscribe({
       next: (inbound) => {
         // An answer proves the server runs: the next exit counts from one again.
-        if (('result' in inbound || 'error' in inbound) && inbound.id != null && this.inFlight.delete(inbound.id)) this.attempts = 0;
+        if (kindOf(inbound) === 'response' && this.inFlight.delete((inbound as JsonRpcResponse).id as RequestId)) this.attempts = 0;
         this.inboundSubject.next(inbound);
       },
       error: (error: Error) => this.died(error),
