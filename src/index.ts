@@ -48,9 +48,20 @@ export { HttpTransport } from './transport/http-transport.js';
 export type { HttpTransportOptions } from './transport/http-transport.js';
 export type { FetchLike, FetchResponse } from './transport/sse.js';
 export type { RequestFailure, Transport } from './transport/transport.js';
+export type {
+  AuthOptions,
+  AuthorizeAnswer,
+  AuthorizeRequest,
+  AuthState,
+  PrivateKeyJwt,
+  StoredTokens,
+  TokenStore,
+} from './auth/auth-options.js';
 export { LineFramer } from './transport/line-framer.js';
 
 export { McpClientError } from './errors/mcp-client-error.js';
+export { McpAuthError } from './errors/auth-errors.js';
+export type { AuthStep } from './errors/auth-errors.js';
 export { McpCancelledError, McpInputLoopExceededError, McpTimeoutError } from './errors/call-errors.js';
 export { McpProtocolError, McpUnsupportedVersionError } from './errors/protocol-errors.js';
 export {

@@ -10,16 +10,42 @@ export class Deadlines {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private armedAt = Infinity;
   private nextKey = 1;
+  private pausedAt: number | undefined;
 
   /** Calls `expire` after `ms`, unless the returned function is called first. */
   add(ms: number, expire: () => void): () => void {
     const key = this.nextKey++;
-    const at = Date.now() + ms;
+    const at = (this.pausedAt ?? Date.now()) + ms;
     this.entries.set(key, { at, expire });
-    if (at < this.armedAt) this.arm(at);
+    if (this.pausedAt === undefined && at < this.armedAt) this.arm(at);
     return () => {
       this.entries.delete(key);
     };
+  }
+
+  /**
+   * Stops the clock: no deadline runs out until `resume`, and the time in
+   * between does not count (a person signing in is not the server being slow).
+   */
+  pause(): void {
+    if (this.pausedAt !== undefined) return;
+    this.pausedAt = Date.now();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedAt = Infinity;
+  }
+
+  /** Starts the clock again, every deadline moved on by the time it stood still. */
+  resume(): void {
+    if (this.pausedAt === undefined) return;
+    const stood = Date.now() - this.pausedAt;
+    this.pausedAt = undefined;
+    let earliest = Infinity;
+    for (const entry of this.entries.values()) {
+      entry.at += stood;
+      earliest = Math.min(earliest, entry.at);
+    }
+    if (earliest < Infinity) this.arm(earliest);
   }
 
   /** Drops every pending deadline and the timer. */

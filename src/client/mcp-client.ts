@@ -9,6 +9,7 @@ import {
   firstValueFrom,
   map,
   mergeMap,
+  NEVER,
   Observable,
   of,
   share,
@@ -20,6 +21,7 @@ import {
   throwError,
 } from 'rxjs';
 import type { z } from 'zod';
+import type { AuthState } from '../auth/auth-options.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
@@ -171,6 +173,14 @@ export class McpClient {
    */
   readonly state$: Observable<ConnectionState>;
 
+  /**
+   * Where signing in stands, hot (for a transport given `auth`; otherwise it
+   * never emits): `signing-in` with the URL a person must visit, then
+   * `signed-in` or `failed`; `refreshing` while a token is renewed without
+   * asking anyone. While it says `signing-in`, call budgets stand still.
+   */
+  readonly auth$: Observable<AuthState>;
+
   /** The capabilities this client declares to servers. */
   readonly declaredCapabilities: ClientCapabilities;
 
@@ -213,6 +223,7 @@ export class McpClient {
         ...settings,
         clientCapabilities: settings.declaredCapabilities,
         handshakeTimeoutMs: settings.requestTimeoutMs,
+        after: (ms) => new Observable<void>((subscriber) => this.deadlines.add(ms, () => subscriber.next())),
         request: (method, build, sendOptions) => this.correlator.request(method, build, sendOptions),
         notify: (message) => this.correlator.send(message),
       });
@@ -225,6 +236,9 @@ export class McpClient {
     );
 
     this.state$ = this.state.pipe(distinctUntilChanged());
+    this.auth$ = this.transport.auth$ ?? NEVER;
+    // A person signing in is not the server being slow: call budgets wait.
+    this.transport.auth$?.subscribe((auth) => (auth.state === 'signing-in' ? this.deadlines.pause() : this.deadlines.resume()));
     const ended = () => this.setClosed();
     this.notifications$.subscribe({ error: ended, complete: ended });
     // A fresh server process knows nothing of the old session: forget it, and

@@ -1,4 +1,4 @@
-import { catchError, defer, map, mergeMap, type Observable, of, tap, throwError, timeout } from 'rxjs';
+import { catchError, defer, map, mergeMap, type Observable, of, raceWith, take, tap, throwError } from 'rxjs';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { McpTimeoutError } from '../errors/call-errors.js';
 import { McpHttpError } from '../errors/transport-errors.js';
@@ -27,6 +27,8 @@ export interface ProbeContext {
   clientCapabilities: ClientCapabilities;
   logLevel: LoggingLevel | undefined;
   probeTimeoutMs: number;
+  /** Emits once `ms` have passed on the client's clock for call budgets, which stands still while a person signs in. */
+  after(ms: number): Observable<unknown>;
   /** Budget for the legacy `initialize` (0 = none). */
   handshakeTimeoutMs: number;
   request(method: string, build: (id: RequestId) => JsonRpcRequest, options?: SendOptions): Observable<Record<string, unknown>>;
@@ -43,7 +45,8 @@ const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
  * Works out which era a server speaks, as the seed's "The probe" describes:
  * `server/discover` under its own short budget; a DiscoverResult naming one of
  * our versions means modern, at the first version *we* prefer; `-32022` means
- * modern at another version, or the handshake if it names only legacy ones;
+ * modern at another version (or, once, at the best common one again when it
+ * lists the version it refused), or the handshake if it names only legacy ones;
  * `-32020`/`-32021` mean modern without details; anything else the server
  * answers (or its silence) means legacy, and the `initialize` handshake follows.
  * With `era` known, the handshake comes first (legacy) or is never tried (modern).
@@ -52,10 +55,10 @@ const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
  * as "legacy".
  */
 export function probe(context: ProbeContext): Observable<Session> {
-  const tried = new Set<string>();
+  const sent: string[] = [];
   const attempt = (version: string): Observable<Session> => {
-    tried.add(version);
-    return discover(context, version, tried).pipe(
+    sent.push(version);
+    return discover(context, version, sent).pipe(
       mergeMap((verdict) => {
         if (verdict.era === 'modern') return of(verdict.session);
         if (verdict.era === 'retry') return attempt(verdict.version);
@@ -77,16 +80,18 @@ function modernStamp(context: ProbeContext, protocolVersion: string): Stamp {
   return { era: 'modern', protocolVersion, clientInfo, clientCapabilities, ...(logLevel ? { logLevel } : {}) };
 }
 
-function discover(context: ProbeContext, version: string, tried: ReadonlySet<string>): Observable<Verdict> {
+function discover(context: ProbeContext, version: string, sent: readonly string[]): Observable<Verdict> {
   const stamp = modernStamp(context, version);
   return context.request('server/discover', (id) => buildRequest(id, 'server/discover', undefined, stamp)).pipe(
-    timeout({ first: context.probeTimeoutMs, with: () => of(undefined) }),
+    // Silence means legacy; time spent signing in is not silence.
+    raceWith(context.after(context.probeTimeoutMs).pipe(map(() => undefined))),
+    take(1),
     map((result): Verdict => (result === undefined ? LEGACY : fromDiscoverResult(context, result))),
     catchError((error: unknown) => {
       // Over HTTP, a 4xx without a modern JSON-RPC error is a legacy server's answer.
       if (error instanceof McpHttpError && error.status >= 400 && error.status < 500) return of(LEGACY);
       if (!(error instanceof McpProtocolError)) return throwError(() => error);
-      return fromError(context, error, version, tried);
+      return fromError(context, error, version, sent);
     }),
   );
 }
@@ -112,11 +117,16 @@ function fromError(
   context: ProbeContext,
   error: McpProtocolError,
   version: string,
-  tried: ReadonlySet<string>,
+  sent: readonly string[],
 ): Observable<Verdict> {
   if (error.code === ErrorCode.UnsupportedProtocolVersion) {
     const { supported } = unsupportedVersionData(error.data);
-    const next = context.versions.find((candidate) => supported.includes(candidate) && !tried.has(candidate));
+    const common = context.versions.filter((candidate) => supported.includes(candidate));
+    // A server may refuse the very version it lists (a proxy in between, a
+    // server that changed its mind): SEP-2575 still says to retry at a version
+    // both sides speak. Once per probe, so a server that keeps refusing ends it.
+    const repeated = sent.length > new Set(sent).size;
+    const next = common.find((candidate) => !sent.includes(candidate)) ?? (supported.includes(version) && !repeated ? common[0] : undefined);
     if (next !== undefined) return of({ era: 'retry', version: next });
     if (supported.some((candidate) => LEGACY_VERSIONS.includes(candidate))) return of(LEGACY);
     return throwError(() => new McpUnsupportedVersionError(supported, context.versions));
@@ -147,7 +157,8 @@ function handshake(context: ProbeContext): Observable<Session> {
   let answer = context.request('initialize', (id) => buildRequest(id, 'initialize', params, undefined), { cancellable: false });
   if (context.handshakeTimeoutMs > 0) {
     const budget = context.handshakeTimeoutMs;
-    answer = answer.pipe(timeout({ first: budget, with: () => throwError(() => new McpTimeoutError('initialize', budget)) }));
+    const expired = context.after(budget).pipe(mergeMap(() => throwError(() => new McpTimeoutError('initialize', budget))));
+    answer = answer.pipe(raceWith(expired), take(1));
   }
   return answer.pipe(
     map((result): Session => {

@@ -1,4 +1,6 @@
 import { type Observable, type Observer, Subject } from 'rxjs';
+import type { AuthOptions, AuthState } from '../auth/auth-options.js';
+import { checkAuthOptions } from '../auth/check-auth-options.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
@@ -24,10 +26,12 @@ export interface HttpTransportOptions {
   onWarn?: (message: string) => void;
   /** The largest message (a JSON body, or one SSE event) the server may send, in characters (default 64 MiB). */
   maxMessageBytes?: number;
+  /** Sign in with OAuth when the server asks for it (a 401, or a 403 for more scopes). See "Signing in" in the README. */
+  auth?: AuthOptions;
 }
 
 /** The option names `HttpTransport` understands. */
-export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn', 'maxMessageBytes'];
+export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn', 'maxMessageBytes', 'auth'];
 
 const PROTOCOL_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'];
 
@@ -61,6 +65,8 @@ export class HttpTransport implements Transport {
   private closed = false;
 
   readonly inbound: Observable<JsonRpcMessage> = this.inboundSubject.asObservable();
+  /** Hot: where signing in stands; present when the transport was given `auth`. */
+  readonly auth$: Observable<AuthState> | undefined;
   readonly failures$: Observable<RequestFailure> = this.failureSubject.asObservable();
   readonly outbound: Observer<JsonRpcMessage> = {
     next: (message) => this.send(message),
@@ -70,12 +76,11 @@ export class HttpTransport implements Transport {
 
   constructor(options: HttpTransportOptions) {
     refuseUnknown(options, HTTP_OPTION_KEYS);
-    try {
-      const parsed = new URL(options.url);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http or https');
-    } catch {
+    const url = parseUrl(options.url);
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
       throw new McpClientError(`option url must be an http or https URL; got ${JSON.stringify(options.url)}`);
     }
+    if (options.auth !== undefined) checkAuthOptions(options.auth, url, options.headers);
     for (const name of Object.keys(options.headers ?? {})) {
       const lower = name.toLowerCase();
       if (PROTOCOL_HEADERS.includes(lower) || lower.startsWith('mcp-param-')) {
@@ -92,6 +97,7 @@ export class HttpTransport implements Transport {
       },
     };
     this.modern = new ModernHttp(this.wire, this.sink);
+    this.auth$ = this.wire.auth$;
   }
 
   /** The era this transport speaks: `modern` until the client's probe falls back to the handshake. */
@@ -120,5 +126,13 @@ export class HttpTransport implements Transport {
     if (!this.legacy && 'method' in message && message.method === 'initialize') this.legacy = new LegacyHttp(this.wire, this.sink);
     if (this.legacy) this.legacy.send(message);
     else this.modern.send(message);
+  }
+}
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
   }
 }

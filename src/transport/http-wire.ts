@@ -1,9 +1,17 @@
+import type { Observable } from 'rxjs';
+import type { AuthState } from '../auth/auth-options.js';
+import { OAuthSession } from '../auth/oauth-session.js';
+import { parseBearerChallenge } from '../auth/www-authenticate.js';
+import { McpAuthError } from '../errors/auth-errors.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { decodeLine, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
 import type { HttpTransportOptions } from './http-transport.js';
 import { type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
+
+/** Sign-ins one request may go through before its refusal is final: a sign-in, then up to two step-ups. */
+const MAX_AUTH_ROUNDS = 3;
 
 /** One HTTP request to the MCP endpoint. */
 export interface WireRequest {
@@ -37,8 +45,11 @@ export class HttpWire {
   private fetchImpl: Promise<FetchLike> | undefined;
   private agents: { destroy(): void }[] = [];
 
+  private readonly auth: OAuthSession | undefined;
+
   constructor(private readonly options: HttpTransportOptions) {
     this.url = options.url;
+    this.auth = options.auth ? new OAuthSession(options.auth, new URL(options.url), () => this.loadFetch()) : undefined;
   }
 
   /** The caller's own headers, with the content types every POST carries. */
@@ -59,6 +70,32 @@ export class HttpWire {
    * @throws McpNetworkError when the server cannot be reached in time.
    */
   async fetch(request: WireRequest, signal: AbortSignal, timeoutMs = this.options.connectTimeoutMs ?? 30000): Promise<FetchResponse> {
+    if (!this.auth) return this.send(request, signal, timeoutMs);
+    // Each refusal is answered by signing in (or refreshing, or asking for
+    // more scopes) and the request is sent again; a few rounds at most, as a
+    // server that keeps refusing will not change its mind.
+    for (let round = 1; ; round++) {
+      const token = await this.auth.accessToken(signal);
+      const headers = token === undefined ? request.headers : { ...request.headers, Authorization: `Bearer ${token}` };
+      // A token goes only to the URL it was issued for: no redirects with one.
+      const response = await this.send({ ...request, headers, ...(token === undefined ? {} : { redirect: 'manual' }) }, signal, timeoutMs);
+      const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+      const refused = response.status === 401 || (response.status === 403 && challenge.error === 'insufficient_scope');
+      if (!refused) return response;
+      await this.text(response).catch(() => undefined);
+      if (round > MAX_AUTH_ROUNDS) {
+        throw new McpAuthError('request', `${this.url} still refuses the request (HTTP ${response.status}${challenge.error ? ` ${challenge.error}` : ''}) after signing in`);
+      }
+      await this.auth.answer({ status: response.status as 401 | 403, challenge, sentToken: token }, signal);
+    }
+  }
+
+  /** Where signing in stands, when the transport signs in. */
+  get auth$(): Observable<AuthState> | undefined {
+    return this.auth?.state$;
+  }
+
+  private async send(request: WireRequest & { redirect?: string }, signal: AbortSignal, timeoutMs: number): Promise<FetchResponse> {
     const fetchImpl = await this.loadFetch();
     const controller = new AbortController();
     const abort = () => controller.abort(signal.reason);
@@ -136,6 +173,7 @@ export class HttpWire {
 
   /** Lets go of kept-alive connections. */
   close(): void {
+    this.auth?.close();
     for (const agent of this.agents) agent.destroy();
   }
 

@@ -1,4 +1,5 @@
 import type { Observable, Observer } from 'rxjs';
+import type { AuthState } from '../auth/auth-options.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 
 /**
@@ -25,6 +26,9 @@ import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
  * - `restarts$`, for wires that start their server again, emits when the
  *   server died and the next message will reach a fresh one: the client
  *   forgets the session (and probes again) and re-opens `listen` streams.
+ * - `auth$`, for wires that sign in, reports where signing in stands. While
+ *   it says `signing-in` a person is at work, and the client stops the
+ *   clocks of its calls' budgets.
  */
 export interface Transport {
   /** Every message the server sends, hot. */
@@ -39,6 +43,8 @@ export interface Transport {
   readonly failures$?: Observable<RequestFailure>;
   /** Each time the server died and will be started afresh, hot. */
   readonly restarts$?: Observable<void>;
+  /** Where signing in stands, hot. */
+  readonly auth$?: Observable<AuthState>;
 }
 
 /** The largest message a server may send when `maxMessageBytes` is not given: 64 MiB. */

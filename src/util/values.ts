@@ -12,3 +12,8 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
+
+/** A Promise or anything else with a `then`. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}

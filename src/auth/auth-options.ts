@@ -1,0 +1,99 @@
+import type { Observable } from 'rxjs';
+
+/** The tokens rxmcp keeps for one server, as a `TokenStore` holds them. */
+export interface StoredTokens {
+  /** The bearer token sent to the MCP server. */
+  accessToken: string;
+  /** The token that gets a new access token without asking a person again. */
+  refreshToken?: string;
+  /** When the access token expires, in milliseconds since the epoch. */
+  expiresAt?: number;
+  /** The scopes the token was granted (space-separated), as the authorization server said or as requested. */
+  scope?: string;
+  /** The authorization server that issued the tokens (its `issuer`). */
+  issuer: string;
+  /** The client identity the tokens were issued to; a refresh needs it. */
+  clientId: string;
+  /** The client secret a dynamic registration handed out, if any; a refresh needs it. */
+  clientSecret?: string;
+}
+
+/**
+ * Where tokens live between calls and between runs, keyed by the MCP
+ * server's canonical URI. Each method may answer synchronously or with a
+ * Promise. rxmcp keeps them in memory when no store is given; `rxmcp/node`
+ * has a file store.
+ */
+export interface TokenStore {
+  get(key: string): StoredTokens | undefined | Promise<StoredTokens | undefined>;
+  set(key: string, tokens: StoredTokens): void | Promise<void>;
+  clear(key: string): void | Promise<void>;
+}
+
+/** What the `authorize` hook is asked: the authorization URL to send a person to. */
+export interface AuthorizeRequest {
+  url: URL;
+}
+
+/** The redirect URL the authorization server sent the person back to, in any of the forms a hook may answer. */
+export type AuthorizeAnswer = string | URL;
+
+/** The OAuth private key for `private_key_jwt` client authentication. */
+export interface PrivateKeyJwt {
+  /** A PEM (PKCS#8) string or a private JWK object. */
+  privateKey: string | Record<string, unknown>;
+  /** The signing algorithm, such as `ES256` or `RS256`. */
+  alg: string;
+}
+
+/**
+ * How to sign in to an OAuth-protected server. Give what you have; rxmcp
+ * works out the rest from the server's metadata.
+ */
+export interface AuthOptions {
+  /** A client registered with the authorization server beforehand. */
+  clientId?: string;
+  /** The secret of that client, for a confidential client. */
+  clientSecret?: string;
+  /** An https URL of a Client ID Metadata Document, used as the client_id where the authorization server supports it. */
+  clientMetadataUrl?: string;
+  /** The body of a Dynamic Client Registration, used when neither a client id nor a usable metadata URL applies. */
+  clientMetadata?: Record<string, unknown>;
+  /** Where the authorization server sends the person back to (default `http://127.0.0.1/callback`). */
+  redirectUrl?: string;
+  /** The scopes to ask for, overriding the server's challenge and metadata (space-separated). */
+  scope?: string;
+  /** `authorization_code` (a person signs in; default) or `client_credentials` (the client signs in as itself). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** A key for `private_key_jwt` client authentication (client credentials). */
+  privateKeyJwt?: PrivateKeyJwt;
+  /** Where tokens are kept (default: in memory, for this client only). */
+  tokenStore?: TokenStore;
+  /**
+   * Sends a person to `request.url` and answers with the URL the
+   * authorization server redirected back to (a value, a Promise or an
+   * Observable's first value). Required for the authorization code grant.
+   */
+  authorize?: (request: AuthorizeRequest) => AuthorizeAnswer | PromiseLike<AuthorizeAnswer> | Observable<AuthorizeAnswer>;
+}
+
+/** Where signing in stands, as the client's hot `auth$` reports it. */
+export type AuthState =
+  | { state: 'signing-in'; url: URL }
+  | { state: 'signed-in' }
+  | { state: 'refreshing' }
+  | { state: 'failed'; error: Error };
+
+/** The option names `auth` understands. */
+export const AUTH_OPTION_KEYS: readonly string[] = [
+  'clientId',
+  'clientSecret',
+  'clientMetadataUrl',
+  'clientMetadata',
+  'redirectUrl',
+  'scope',
+  'grant',
+  'privateKeyJwt',
+  'tokenStore',
+  'authorize',
+];

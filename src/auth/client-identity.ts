@@ -1,0 +1,117 @@
+import { McpAuthError } from '../errors/auth-errors.js';
+import type { AuthOptions, PrivateKeyJwt } from './auth-options.js';
+import type { ServerMetadata } from './discovery.js';
+import { isLoopback, oauthRefusal, type OAuthHttp, secureUrl } from './oauth-http.js';
+
+/** How the client proves who it is at the token endpoint. */
+export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+
+/** Who the client is to one authorization server. */
+export interface ClientIdentity {
+  clientId: string;
+  clientSecret?: string;
+  authMethod: ClientAuthMethod;
+  privateKeyJwt?: PrivateKeyJwt;
+}
+
+/**
+ * The client's identities, one per authorization server (keyed by its
+ * issuer): client ids are only meaningful to the server that issued them, so
+ * a change of authorization server means registering again, never reusing.
+ */
+export class ClientIdentities {
+  private readonly registered = new Map<string, ClientIdentity>();
+  private preRegisteredIssuer: string | undefined;
+
+  constructor(
+    private readonly options: AuthOptions,
+    private readonly redirectUrl: string,
+  ) {}
+
+  /**
+   * The identity to use with this authorization server, in the spec's order
+   * of preference: pre-registered, a Client ID Metadata Document where the
+   * server supports them, then Dynamic Client Registration.
+   *
+   * @throws McpAuthError when none applies or registration fails.
+   */
+  async identify(http: OAuthHttp, metadata: ServerMetadata, signal: AbortSignal): Promise<ClientIdentity> {
+    const { clientId, clientSecret, clientMetadataUrl, privateKeyJwt } = this.options;
+    if (clientId !== undefined) {
+      this.preRegisteredIssuer ??= metadata.issuer;
+      if (this.preRegisteredIssuer !== metadata.issuer) {
+        throw new McpAuthError(
+          'registration',
+          `auth.clientId was used with ${JSON.stringify(this.preRegisteredIssuer)}, but the server now names ${JSON.stringify(metadata.issuer)} as its authorization server`,
+        );
+      }
+      return { clientId, clientSecret, privateKeyJwt, authMethod: chooseAuthMethod(metadata, clientSecret, privateKeyJwt) };
+    }
+    if (clientMetadataUrl !== undefined && metadata.client_id_metadata_document_supported === true) {
+      return { clientId: clientMetadataUrl, privateKeyJwt, authMethod: privateKeyJwt ? 'private_key_jwt' : 'none' };
+    }
+    const known = this.registered.get(metadata.issuer);
+    if (known) return known;
+    if (!metadata.registration_endpoint) {
+      throw new McpAuthError(
+        'registration',
+        `${JSON.stringify(metadata.issuer)} offers neither Client ID Metadata Documents nor registration: give auth.clientId (and auth.clientSecret) of a client registered there`,
+      );
+    }
+    const identity = await this.register(http, metadata, signal);
+    this.registered.set(metadata.issuer, identity);
+    return identity;
+  }
+
+  /** Forgets what a registration handed out, for when the server no longer knows the client. */
+  forget(issuer: string): void {
+    this.registered.delete(issuer);
+  }
+
+  // RFC 7591: the defaults a native or web MCP client needs, under whatever
+  // the caller put in auth.clientMetadata.
+  private async register(http: OAuthHttp, metadata: ServerMetadata, signal: AbortSignal): Promise<ClientIdentity> {
+    const endpoint = secureUrl(metadata.registration_endpoint, 'registration', 'the registration endpoint');
+    const publicClient = metadata.token_endpoint_auth_methods_supported?.includes('none') ?? false;
+    const redirect = new URL(this.redirectUrl);
+    const body = {
+      client_name: 'rxmcp',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      // SEP-837: OIDC servers judge redirect URIs by application type; only
+      // a remote https page is a web app's, loopback and app schemes are native.
+      application_type: redirect.protocol === 'https:' && !isLoopback(redirect.hostname) ? 'web' : 'native',
+      ...(publicClient ? { token_endpoint_auth_method: 'none' } : {}),
+      ...this.options.clientMetadata,
+    };
+    const reply = await http.post(endpoint, body, {}, 'registration', signal);
+    if ((reply.status !== 200 && reply.status !== 201) || typeof reply.body?.client_id !== 'string') {
+      const refusal = oauthRefusal(reply);
+      throw new McpAuthError('registration', `${endpoint.origin}${endpoint.pathname} refused to register the client: ${refusal.text}`, { oauthError: refusal.code });
+    }
+    const clientSecret = typeof reply.body.client_secret === 'string' ? reply.body.client_secret : undefined;
+    const registeredMethod = reply.body.token_endpoint_auth_method;
+    return {
+      clientId: reply.body.client_id,
+      clientSecret,
+      authMethod: isAuthMethod(registeredMethod) && registeredMethod !== 'private_key_jwt' ? registeredMethod : chooseAuthMethod(metadata, clientSecret, undefined),
+    };
+  }
+}
+
+/**
+ * The token endpoint authentication to use: a key signs, a secret goes the
+ * way the server advertises (Basic by default, RFC 8414 §2), and a client
+ * without either is a public one.
+ */
+export function chooseAuthMethod(metadata: ServerMetadata, secret: string | undefined, key: PrivateKeyJwt | undefined): ClientAuthMethod {
+  if (key) return 'private_key_jwt';
+  if (secret === undefined) return 'none';
+  const supported = metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+  return !supported.includes('client_secret_basic') && supported.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
+}
+
+function isAuthMethod(value: unknown): value is ClientAuthMethod {
+  return value === 'none' || value === 'client_secret_basic' || value === 'client_secret_post' || value === 'private_key_jwt';
+}

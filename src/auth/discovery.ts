@@ -1,0 +1,152 @@
+import { McpAuthError } from '../errors/auth-errors.js';
+import { isObject, isStrings } from '../util/values.js';
+import { type OAuthHttp, secureUrl } from './oauth-http.js';
+
+/** RFC 9728 Protected Resource Metadata, the fields rxmcp reads. */
+export interface ResourceMetadata {
+  resource?: string;
+  authorization_servers?: string[];
+  scopes_supported?: string[];
+}
+
+/** RFC 8414 / OpenID Connect discovery metadata, the fields rxmcp reads. */
+export interface ServerMetadata {
+  issuer: string;
+  authorization_endpoint?: string;
+  token_endpoint: string;
+  registration_endpoint?: string;
+  scopes_supported?: string[];
+  code_challenge_methods_supported?: string[];
+  token_endpoint_auth_methods_supported?: string[];
+  client_id_metadata_document_supported?: boolean;
+  authorization_response_iss_parameter_supported?: boolean;
+}
+
+/** Everything discovery found out about where and how to sign in for one server. */
+export interface Discovery {
+  /** The `resource` to ask tokens for (RFC 8707): the metadata's, or the server's canonical URI. */
+  resource: string;
+  /** The protected resource's metadata; undefined for a 2025-03-26 server that publishes none. */
+  resourceMetadata: ResourceMetadata | undefined;
+  metadata: ServerMetadata;
+  /**
+   * True when the endpoints are the 2025-03-26 defaults (`/authorize`,
+   * `/token`, `/register` at the server's origin), guessed because no
+   * metadata was published at all.
+   */
+  guessed: boolean;
+}
+
+/**
+ * The canonical URI of an MCP server (RFC 8707 §2): scheme and host in lower
+ * case, no fragment, no trailing slash unless the path is the root. It keys
+ * the token store and is the `resource` when the server names none.
+ */
+export function canonicalUri(url: string | URL): string {
+  const parsed = new URL(String(url));
+  parsed.hash = '';
+  const text = parsed.href;
+  return parsed.pathname === '/' && !parsed.search ? text.replace(/\/$/, '') : text.replace(/\/(\?|$)/, '$1');
+}
+
+/**
+ * Finds the protected resource's metadata (the challenge's
+ * `resource_metadata` first, then the well-known locations in the spec's
+ * order), then its authorization server's metadata. A server without any
+ * metadata is taken as a 2025-03-26 one: its origin is its authorization
+ * server.
+ *
+ * @throws McpAuthError when metadata names another resource, an issuer does
+ *   not match, or an endpoint is neither https nor on this machine.
+ */
+export async function discover(http: OAuthHttp, serverUrl: URL, challengeUrl: string | undefined, signal: AbortSignal): Promise<Discovery> {
+  const resourceMetadata = await findResourceMetadata(http, serverUrl, challengeUrl, signal);
+  if (!resourceMetadata) {
+    const issuer = serverUrl.origin;
+    const found = await findServerMetadata(http, issuer, signal);
+    return { resource: canonicalUri(serverUrl), resourceMetadata, metadata: found ?? defaultEndpoints(issuer), guessed: !found };
+  }
+  const resource = checkResource(resourceMetadata, serverUrl);
+  const issuer = resourceMetadata.authorization_servers?.find((candidate) => typeof candidate === 'string');
+  if (!issuer) throw new McpAuthError('resource-metadata', `the metadata of ${serverUrl.origin}${serverUrl.pathname} names no authorization server`);
+  const metadata = await findServerMetadata(http, issuer, signal);
+  if (!metadata) throw new McpAuthError('server-metadata', `${JSON.stringify(issuer)} publishes no OAuth or OpenID metadata`);
+  return { resource, resourceMetadata, metadata, guessed: false };
+}
+
+/** The well-known locations of a resource's metadata: under its path, then at the root (RFC 9728 §3.1). */
+export function resourceMetadataUrls(serverUrl: URL): URL[] {
+  const path = serverUrl.pathname.replace(/\/$/, '');
+  const root = new URL('/.well-known/oauth-protected-resource', serverUrl);
+  return path ? [new URL(`/.well-known/oauth-protected-resource${path}`, serverUrl), root] : [root];
+}
+
+/** The well-known locations of an authorization server's metadata, in the order the spec gives. */
+export function serverMetadataUrls(issuer: string): URL[] {
+  const url = secureUrl(issuer, 'server-metadata', 'the authorization server');
+  const path = url.pathname.replace(/\/$/, '');
+  if (!path) return [new URL('/.well-known/oauth-authorization-server', url), new URL('/.well-known/openid-configuration', url)];
+  return [
+    new URL(`/.well-known/oauth-authorization-server${path}`, url),
+    new URL(`/.well-known/openid-configuration${path}`, url),
+    new URL(`${path}/.well-known/openid-configuration`, url),
+  ];
+}
+
+async function findResourceMetadata(http: OAuthHttp, serverUrl: URL, challengeUrl: string | undefined, signal: AbortSignal): Promise<ResourceMetadata | undefined> {
+  const candidates = resourceMetadataUrls(serverUrl);
+  if (challengeUrl) candidates.unshift(secureUrl(challengeUrl, 'resource-metadata', 'the resource_metadata URL'));
+  for (const url of candidates) {
+    const reply = await http.get(url, 'resource-metadata', signal);
+    if (reply.status === 200 && reply.body) return reply.body as ResourceMetadata;
+  }
+  return undefined;
+}
+
+async function findServerMetadata(http: OAuthHttp, issuer: string, signal: AbortSignal): Promise<ServerMetadata | undefined> {
+  for (const url of serverMetadataUrls(issuer)) {
+    const reply = await http.get(url, 'server-metadata', signal);
+    if (reply.status !== 200 || !reply.body) continue;
+    // RFC 8414 §3.3: a document for another issuer is not to be used at all.
+    if (reply.body.issuer !== issuer) {
+      throw new McpAuthError('server-metadata', `${url.href} describes issuer ${JSON.stringify(reply.body.issuer)}, not ${JSON.stringify(issuer)}`);
+    }
+    return checkServerMetadata(reply.body);
+  }
+  return undefined;
+}
+
+function checkServerMetadata(body: Record<string, unknown>): ServerMetadata {
+  if (typeof body.token_endpoint !== 'string') throw new McpAuthError('server-metadata', `the metadata of ${JSON.stringify(body.issuer)} has no token_endpoint`);
+  for (const name of ['scopes_supported', 'code_challenge_methods_supported', 'token_endpoint_auth_methods_supported']) {
+    if (body[name] !== undefined && !isStrings(body[name])) throw new McpAuthError('server-metadata', `${name} in the metadata of ${JSON.stringify(body.issuer)} is not a list of strings`);
+  }
+  return body as unknown as ServerMetadata;
+}
+
+// RFC 9728 §3.3 wants the resource to be the server itself; MCP lets it be
+// the origin or a path above the endpoint, never another origin or a sibling.
+function checkResource(metadata: ResourceMetadata, serverUrl: URL): string {
+  if (!isObject(metadata) || metadata.resource === undefined) return canonicalUri(serverUrl);
+  let resource: URL;
+  try {
+    resource = new URL(String(metadata.resource));
+  } catch {
+    throw new McpAuthError('resource-metadata', `the resource ${JSON.stringify(metadata.resource)} is not a URL`);
+  }
+  const above = resource.pathname.replace(/\/$/, '');
+  const within = serverUrl.pathname === above || serverUrl.pathname.startsWith(`${above}/`);
+  if (resource.origin !== serverUrl.origin || !within) {
+    throw new McpAuthError('resource-metadata', `the metadata is for ${JSON.stringify(metadata.resource)}, not for ${JSON.stringify(serverUrl.href)}`);
+  }
+  return String(metadata.resource);
+}
+
+function defaultEndpoints(issuer: string): ServerMetadata {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/authorize`,
+    token_endpoint: `${issuer}/token`,
+    registration_endpoint: `${issuer}/register`,
+  };
+}

@@ -1,0 +1,105 @@
+import { type AuthStep, McpAuthError } from '../errors/auth-errors.js';
+import { type FetchLike, MessageTooLongError, readText } from '../transport/sse.js';
+import { isObject } from '../util/values.js';
+
+/** How long an authorization server may take to answer one request. */
+const EXCHANGE_TIMEOUT_MS = 30000;
+/** Metadata documents and token answers are small; anything larger is refused. */
+const MAX_BODY = 1024 * 1024;
+
+/**
+ * True for URLs a secret may travel to: https, or plain http to this machine
+ * (OAuth 2.1 §1.5, and the loopback redirect URIs native apps use).
+ */
+export function isSecureUrl(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
+}
+
+export function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** Parses `value` as a URL that is https or loopback, or refuses it for `step`. */
+export function secureUrl(value: unknown, step: AuthStep, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw new McpAuthError(step, `${what} is not a URL: ${JSON.stringify(value)}`);
+  }
+  if (!isSecureUrl(url)) throw new McpAuthError(step, `${what} must be https (or http on this machine); got ${JSON.stringify(url.origin)}`);
+  return url;
+}
+
+/** A JSON answer from an authorization server or a metadata endpoint. */
+export interface OAuthReply {
+  status: number;
+  body: Record<string, unknown> | undefined;
+}
+
+/**
+ * The client's HTTP to everything that is not the MCP endpoint: metadata,
+ * registration and token requests. Redirects are not followed (a secret must
+ * not follow one), every request has a time limit and the caller's signal,
+ * and error messages quote what the server said, never what was sent.
+ */
+export class OAuthHttp {
+  constructor(private readonly fetchImpl: () => Promise<FetchLike>) {}
+
+  /** GETs a JSON document; `body` is undefined when the answer is not a JSON object. */
+  get(url: URL, step: AuthStep, signal: AbortSignal): Promise<OAuthReply> {
+    return this.exchange(url, { method: 'GET', headers: { Accept: 'application/json' } }, step, signal);
+  }
+
+  /** POSTs a form (token requests) or a JSON body (registration). */
+  post(url: URL, body: URLSearchParams | Record<string, unknown>, headers: Record<string, string>, step: AuthStep, signal: AbortSignal): Promise<OAuthReply> {
+    const form = body instanceof URLSearchParams;
+    return this.exchange(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, Accept: 'application/json', 'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+        body: form ? body.toString() : JSON.stringify(body),
+      },
+      step,
+      signal,
+    );
+  }
+
+  private async exchange(url: URL, init: Record<string, unknown>, step: AuthStep, signal: AbortSignal): Promise<OAuthReply> {
+    const fetchImpl = await this.fetchImpl();
+    const controller = new AbortController();
+    const abort = (): void => controller.abort(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    const timer = setTimeout(() => controller.abort(), EXCHANGE_TIMEOUT_MS);
+    try {
+      const response = await fetchImpl(url.href, { ...init, redirect: 'manual', signal: controller.signal });
+      return { status: response.status, body: parseObject(await readText(response, MAX_BODY)) };
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (error instanceof MessageTooLongError) throw new McpAuthError(step, `${url.origin}${url.pathname} answered with more than ${MAX_BODY} characters`);
+      const reason = controller.signal.aborted ? `no answer within ${EXCHANGE_TIMEOUT_MS} ms` : (error as Error).message;
+      throw new McpAuthError(step, `cannot reach ${url.origin}${url.pathname}: ${reason}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', abort);
+    }
+  }
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The authorization server's own account of a refusal, for an error message. */
+export function oauthRefusal(reply: OAuthReply): { text: string; code?: string } {
+  const code = typeof reply.body?.error === 'string' ? reply.body.error : undefined;
+  const description = typeof reply.body?.error_description === 'string' ? reply.body.error_description.slice(0, 300) : undefined;
+  if (!code) return { text: `HTTP ${reply.status}` };
+  return { text: `HTTP ${reply.status} ${JSON.stringify(code)}` + (description ? ` (${JSON.stringify(description)})` : ''), code };
+}
