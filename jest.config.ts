@@ -15,6 +15,7 @@ const config: Config = {
   moduleNameMapper: {
     '^rxmcp$': '<rootDir>/src/index.ts',
     '^rxmcp/testing$': '<rootDir>/src/testing/index.ts',
+    '^rxmcp/node$': '<rootDir>/src/node/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 20000,

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 
 // These specs read the built package in dist/ (npm test builds it first), as
 // a user's bundler or Node would load it.
@@ -42,6 +42,27 @@ function staticGraph(entry: string): Map<string, string[]> {
   };
   visit(entry);
   return graph;
+}
+
+/**
+ * Every module the root entry can ever load, on demand too: static imports,
+ * dynamic `import()` and `require()`, followed through relative specifiers,
+ * with package specifiers listed as they are.
+ */
+function everyLoad(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    const pattern = /(?:\bfrom\s*|^import\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/gm;
+    for (const [, specifier = ''] of source.matchAll(pattern)) {
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+      else seen.add(specifier);
+    }
+  };
+  visit(entry);
+  return seen;
 }
 
 function node(args: string[]): string {
@@ -97,6 +118,35 @@ describe('the built package', () => {
     const names = "console.log(Object.keys(m).sort().join(','))";
     expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp/testing'; ${names}`]).trim()).toBe('FakeTransport,InProcessTransport,ProgressKit,testKit');
     expect(node(['-e', `const m = require('rxmcp/testing'); ${names}`]).trim()).toBe('FakeTransport,InProcessTransport,ProgressKit,testKit');
+  });
+
+  it('keeps rxmcp/node out of the root entry, statically and on demand, in both builds', () => {
+    for (const format of ['esm', 'cjs']) {
+      const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
+      expect(loadable.length).toBeGreaterThan(5);
+      expect(loadable.filter((file) => file.includes(`${sep}node${sep}`) || file.endsWith('rxmcp/node'))).toEqual([]);
+    }
+  });
+
+  it('serves rxmcp/node from both builds, with types, and its helpers work there', () => {
+    for (const file of ['esm/node/index.js', 'esm/node/index.d.ts', 'cjs/node/index.js', 'cjs/node/index.d.ts']) {
+      expect(existsSync(join(root, 'dist', file))).toBe(true);
+    }
+    const directory = mkdtempSync(join(tmpdir(), 'rxmcp-node-'));
+    const use = (load: string) => `
+      ${load}
+      (async () => {
+        const store = new m.FileTokenStore({ directory: ${JSON.stringify(directory)} });
+        await store.set('https://tools.example/mcp', { accessToken: 'a', issuer: 'https://as.example', clientId: 'c' });
+        const kept = (await store.get('https://tools.example/mcp')).accessToken;
+        await store.clear('https://tools.example/mcp');
+        const signIn = await m.loopbackSignIn({ open: false, print: () => undefined });
+        await signIn.close();
+        console.log(Object.keys(m).sort().join(','), kept, signIn.redirectUrl.replace(/:\\d+/, ':PORT'));
+      })();`;
+    const expected = 'FileTokenStore,loopbackSignIn a http://127.0.0.1:PORT/callback';
+    expect(node(['--input-type=module', '-e', use("import * as m from 'rxmcp/node';")]).trim()).toBe(expected);
+    expect(node(['-e', use("const m = require('rxmcp/node');")]).trim()).toBe(expected);
   });
 
   it('exports the same names from ESM and CommonJS, the contract among them', () => {

@@ -1,0 +1,8 @@
+// rxmcp/node: helpers that need Node (the file system, an HTTP listener, a
+// browser opened through a child process). Not loaded by the package's root
+// entry, which stays browser-safe.
+
+export { FileTokenStore } from './file-token-store.js';
+export type { FileTokenStoreOptions } from './file-token-store.js';
+export { loopbackSignIn } from './loopback-sign-in.js';
+export type { LoopbackSignIn, LoopbackSignInOptions } from './loopback-sign-in.js';
