@@ -17,6 +17,9 @@ Commands:
   prompt NAME [JSON]       renders a prompt with its arguments
   listen                   prints list-changed notifications until interrupted
   ping                     pings the server
+  login                    signs in to an OAuth-protected --url server in the browser
+                           and keeps the tokens for the other commands
+  logout                   forgets the tokens kept for --url
 
 Options:
   --url URL                the server's Streamable HTTP endpoint
@@ -29,6 +32,9 @@ Options:
   --log-level LEVEL        ask for the server's log messages from LEVEL up, printed on stderr
   --protocol-version V     the modern protocol version to speak (default 2026-07-28)
   --no-input               decline every question the server asks
+  --client-id ID           sign in as this registered OAuth client (default: register one)
+  --scope SCOPES           the OAuth scopes to ask for when signing in (space-separated)
+  --no-browser             login prints the sign-in URL without opening a browser
   --verbose                print the server's stderr and the client's warnings on stderr
   -h, --help               this text
 
@@ -39,6 +45,10 @@ Examples:
   rxmcp tools -- npx -y @modelcontextprotocol/server-everything
   rxmcp call echo '{"message":"hi"}' -- node server.js
   rxmcp --url http://127.0.0.1:3000/mcp --json describe
+  rxmcp login --url https://mcp.example.com/mcp
+
+Tokens from login are kept under $XDG_CONFIG_HOME/rxmcp (or ~/.config/rxmcp),
+readable by you alone, and every --url command uses and refreshes them.
 `;
 
 /** What the command line asked for. */
@@ -58,6 +68,9 @@ export interface CliRequest {
   noInput: boolean;
   verbose: boolean;
   help: boolean;
+  clientId?: string;
+  scope?: string;
+  noBrowser: boolean;
 }
 
 /** A mistake on the command line (exit code 2). */
@@ -76,6 +89,8 @@ const COMMANDS: Record<string, { min: number; max: number }> = {
   prompt: { min: 1, max: 2 },
   listen: { min: 0, max: 0 },
   ping: { min: 0, max: 0 },
+  login: { min: 0, max: 0 },
+  logout: { min: 0, max: 0 },
 };
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -102,6 +117,9 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         'protocol-version': { type: 'string' },
         'no-input': { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
+        'client-id': { type: 'string' },
+        scope: { type: 'string' },
+        'no-browser': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -121,6 +139,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     noInput: values['no-input'] === true,
     verbose: values.verbose === true,
     help,
+    noBrowser: values['no-browser'] === true,
   };
   if (help) return request;
   const shape = COMMANDS[command];
@@ -128,6 +147,9 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   if (operands.length < shape.min || operands.length > shape.max) throw new UsageError(`wrong number of arguments for ${command}`);
   if (values.url !== undefined && serverWords.length > 0) throw new UsageError('give either --url or a server command after --, not both');
   if (values.url === undefined && serverWords.length === 0) throw new UsageError('no server: give --url URL or a command after --');
+  if ((command === 'login' || command === 'logout') && values.url === undefined) throw new UsageError(`${command} signs in to an HTTP server: give --url URL`);
+  if (values['client-id'] !== undefined) request.clientId = values['client-id'];
+  if (values.scope !== undefined) request.scope = values.scope;
   if (values.url !== undefined) request.url = values.url;
   if (serverWords.length > 0) request.server = { command: serverWords[0] as string, args: serverWords.slice(1) };
   for (const header of values.header ?? []) {

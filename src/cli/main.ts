@@ -1,6 +1,7 @@
 import { firstValueFrom, type Observable } from 'rxjs';
 import { flattenContent } from '../client/flatten.js';
 import {
+  McpAuthError,
   McpCancelledError,
   McpClient,
   McpClientError,
@@ -8,6 +9,11 @@ import {
   type InputRequest,
   type LoggingLevel,
 } from '../index.js';
+import type { AuthOptions } from '../auth/auth-options.js';
+import { canonicalUri } from '../auth/discovery.js';
+import { isSecureUrl } from '../auth/oauth-http.js';
+import { FileTokenStore } from '../node/file-token-store.js';
+import { type LoopbackSignIn, loopbackSignIn } from '../node/loopback-sign-in.js';
 import { type CliRequest, parseCommandLine, USAGE, UsageError } from './args.js';
 import { askForm } from './elicitation-form.js';
 import { ProgressView } from './progress-view.js';
@@ -44,10 +50,17 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
     io.stdout.write(USAGE);
     return OK;
   }
+  if (request.command === 'logout') return logout(request.url as string, io);
+  if (request.command === 'login' && !isSecureUrl(new URL(request.url as string))) {
+    io.stderr.write(`rxmcp: will not sign in to ${request.url}: a token must not travel in the clear to another machine (use https)\n`);
+    return FAILURE;
+  }
   const interrupted = new AbortController();
   const onSigint = (): void => interrupted.abort();
   process.on('SIGINT', onSigint);
-  const mcp = connect(request, io);
+  const signIn =
+    request.command === 'login' ? await loopbackSignIn({ open: !request.noBrowser, print: (line) => io.stderr.write(`${line}\n`) }) : undefined;
+  const mcp = connect(request, io, signIn);
   try {
     return await run(request, mcp, io, interrupted.signal);
   } catch (error) {
@@ -60,15 +73,56 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
       return INTERRUPTED;
     }
     if (!(error instanceof McpClientError)) throw error;
-    io.stderr.write(`rxmcp: ${error.message}\n`);
+    if (error instanceof McpAuthError && error.cause instanceof NeedsLogin) {
+      io.stderr.write(`rxmcp: ${request.url} wants you to sign in: run rxmcp login --url ${request.url}\n`);
+    } else {
+      io.stderr.write(`rxmcp: ${error.message}\n`);
+    }
     return FAILURE;
   } finally {
     process.off('SIGINT', onSigint);
     await mcp.close();
+    await signIn?.close();
   }
 }
 
-function connect(request: CliRequest, io: CliIo): McpClient {
+/** Other commands do not open a browser: they say to run `rxmcp login`. */
+class NeedsLogin extends Error {}
+
+// Tokens from `rxmcp login`, used and refreshed by every --url command. Not
+// for a server the user gives its own Authorization header, nor for one a
+// token must not travel to in the clear.
+function authFor(request: CliRequest, signIn: LoopbackSignIn | undefined): AuthOptions | undefined {
+  const url = new URL(request.url as string);
+  const ownCredentials = Object.keys(request.headers).some((name) => name.toLowerCase() === 'authorization');
+  if (ownCredentials || !isSecureUrl(url)) return undefined;
+  return {
+    tokenStore: new FileTokenStore(),
+    ...(request.clientId === undefined ? {} : { clientId: request.clientId }),
+    ...(request.scope === undefined ? {} : { scope: request.scope }),
+    ...(signIn
+      ? { redirectUrl: signIn.redirectUrl, authorize: signIn.authorize }
+      : {
+          authorize: () => {
+            throw new NeedsLogin();
+          },
+        }),
+  };
+}
+
+async function logout(url: string, io: CliIo): Promise<number> {
+  try {
+    await new FileTokenStore().clear(canonicalUri(url));
+  } catch (error) {
+    if (!(error instanceof McpClientError)) throw error;
+    io.stderr.write(`rxmcp: ${error.message}\n`);
+    return FAILURE;
+  }
+  io.stderr.write(`signed out of ${url}\n`);
+  return OK;
+}
+
+function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn | undefined): McpClient {
   const verbose = (line: string): void => {
     if (request.verbose) io.stderr.write(`${line}\n`);
   };
@@ -86,7 +140,10 @@ function connect(request: CliRequest, io: CliIo): McpClient {
             io.stderr.write(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}\n`),
         }),
   };
-  if (request.url !== undefined) return McpClient.connectHttp({ ...common, url: request.url, headers: request.headers });
+  if (request.url !== undefined) {
+    const auth = authFor(request, signIn);
+    return McpClient.connectHttp({ ...common, url: request.url, headers: request.headers, ...(auth ? { auth } : {}) });
+  }
   const server = request.server as { command: string; args: string[] };
   return McpClient.connectStdio({
     ...common,
@@ -175,6 +232,17 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
         });
         signal.addEventListener('abort', () => (subscription.unsubscribe(), resolve()), { once: true });
       });
+      return OK;
+    }
+    case 'login': {
+      let signedIn = false;
+      const watching = mcp.auth$.subscribe((auth) => (signedIn ||= auth.state === 'signed-in'));
+      try {
+        await firstValueFrom(mcp.listTools(options));
+      } finally {
+        watching.unsubscribe();
+      }
+      io.stderr.write(signedIn ? `signed in to ${request.url}\n` : `${request.url} did not ask to sign in, or the kept tokens still serve\n`);
       return OK;
     }
     case 'ping': {
