@@ -18,6 +18,24 @@ const elicit = (message = 'Sure?') => ({
   method: 'elicitation/create',
   params: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
 });
+/** A form whose fields mostly have defaults (SEP-1034). */
+const formWithDefaults = {
+  method: 'elicitation/create',
+  params: {
+    mode: 'form',
+    message: 'About you?',
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', default: 'John Doe' },
+        age: { type: 'integer', default: 30 },
+        status: { type: 'string', enum: ['active', 'inactive'], default: 'active' },
+        verified: { type: 'boolean', default: false },
+        nickname: { type: 'string' },
+      },
+    },
+  },
+};
 const sample = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } };
 const roots = { method: 'roots/list', params: {} };
 
@@ -156,6 +174,32 @@ describe('the multi round-trip loop', () => {
   });
 });
 
+describe('defaults in an accepted elicitation (SEP-1034)', () => {
+  async function sentFor(answer: unknown): Promise<unknown> {
+    const transport = modern().on('tools/call', askOnce({ about: formWithDefaults }));
+    await firstValueFrom(connect(transport, { onElicit: () => answer }).callTool('t'));
+    return (transport.requests('tools/call')[1]?.params?.inputResponses as Record<string, unknown>).about;
+  }
+
+  it('fills in every field the answer left out that has a default, and keeps what the person chose', async () => {
+    expect(await sentFor({ action: 'accept', content: { name: '', age: 41 } })).toEqual({
+      action: 'accept',
+      content: { name: '', age: 41, status: 'active', verified: false },
+    });
+  });
+
+  it('sends the defaults for an accepted answer with no content', async () => {
+    expect(await sentFor({ action: 'accept' })).toEqual({
+      action: 'accept',
+      content: { name: 'John Doe', age: 30, status: 'active', verified: false },
+    });
+  });
+
+  it.each(['decline', 'cancel'])('leaves a %s answer as it is', async (action) => {
+    expect(await sentFor({ action })).toEqual({ action });
+  });
+});
+
 describe('declining', () => {
   const cases: Array<[string, InputHooks['onElicit'], boolean]> = [
     ['is unset', undefined, false],
@@ -273,6 +317,13 @@ describe('questions from a legacy server', () => {
       { jsonrpc: '2.0', id: 'q1', result: accept },
       { jsonrpc: '2.0', id: 'q2', result: sampled },
       { jsonrpc: '2.0', id: 'q3', result: listed },
+    ]);
+  });
+
+  it('fills in the schema defaults an accepted answer left out, as for a modern server', async () => {
+    const { answers } = await ask({ onElicit: () => ({ action: 'accept', content: { age: 41 } }) }, { id: 'q1', ...formWithDefaults });
+    expect(answers).toEqual([
+      { jsonrpc: '2.0', id: 'q1', result: { action: 'accept', content: { age: 41, name: 'John Doe', status: 'active', verified: false } } },
     ]);
   });
 

@@ -32,6 +32,9 @@ function connect(transport: FakeTransport, options: Record<string, unknown> = {}
   return new McpClient({ transport, probeTimeoutMs: 200, requestTimeoutMs: 2000, ...options });
 }
 
+const versionOf = (request: { params?: Record<string, unknown> }) =>
+  (request.params?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/protocolVersion'];
+
 function notifications(transport: FakeTransport): string[] {
   return transport.sent.filter((m) => 'method' in m && !('id' in m)).map((m) => (m as { method: string }).method);
 }
@@ -126,10 +129,29 @@ describe('the era probe', () => {
     expect(transport.requests('initialize')).toHaveLength(0);
   });
 
-  it('does not retry a version a -32022 already refused', async () => {
+  it('retries once at the same version when a -32022 lists the version it refused', async () => {
+    const transport = new FakeTransport().on('server/discover', (_request, previous) =>
+      previous === 0 ? unsupported(['2026-07-28']) : discovered(['2026-07-28']),
+    );
+    const description = await firstValueFrom(connect(transport).describe());
+    expect(description).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+    expect(transport.requests('server/discover').map(versionOf)).toEqual(['2026-07-28', '2026-07-28']);
+    expect(transport.requests('initialize')).toHaveLength(0);
+  });
+
+  it('gives up after that one retry when the server keeps refusing the version it lists', async () => {
     const transport = new FakeTransport().on('server/discover', unsupported(['2026-07-28']));
-    await expect(firstValueFrom(connect(transport).describe())).rejects.toBeInstanceOf(McpUnsupportedVersionError);
-    expect(transport.requests('server/discover')).toHaveLength(1);
+    const failure = firstValueFrom(connect(transport).describe());
+    await expect(failure).rejects.toBeInstanceOf(McpUnsupportedVersionError);
+    await expect(failure).rejects.toMatchObject({ supported: ['2026-07-28'], requested: ['2026-07-28'] });
+    expect(transport.requests('server/discover')).toHaveLength(2);
+  });
+
+  it('tries every common version before repeating one, and repeats at most once', async () => {
+    const transport = new FakeTransport().on('server/discover', unsupported(['2027-03-01', '2026-07-28']));
+    const mcp = connect(transport, { protocolVersions: ['2027-03-01', '2026-07-28'] });
+    await expect(firstValueFrom(mcp.describe())).rejects.toBeInstanceOf(McpUnsupportedVersionError);
+    expect(transport.requests('server/discover').map(versionOf)).toEqual(['2027-03-01', '2026-07-28', '2027-03-01']);
   });
 
   it.each([

@@ -254,6 +254,18 @@ describe('Streamable HTTP faults', () => {
     await nowhere.close();
   });
 
+  it('retries once when a -32022 refuses the very version it lists, and connects', async () => {
+    const refusing = await startHttpServer('http-faults.mjs', 'refuse-first');
+    const client = McpClient.connectHttp({ url: refusing.url });
+    try {
+      expect(await firstValueFrom(client.describe())).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+      expect(refusing.stderr).toEqual(['refused 2026-07-28']);
+    } finally {
+      await client.close();
+      await refusing.stop();
+    }
+  });
+
 });
 
 describe('HTTP options', () => {

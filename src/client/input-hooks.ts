@@ -1,7 +1,7 @@
 import { catchError, defaultIfEmpty, defer, from, isObservable, map, type Observable, of, take } from 'rxjs';
 import { z } from 'zod';
 import type { ClientCapabilities } from '../protocol/types.js';
-import { messageOf } from '../util/values.js';
+import { isObject, isThenable, messageOf } from '../util/values.js';
 
 /** A question a server asks the client: an elicitation, a sampling request or a roots listing. */
 export interface InputRequest {
@@ -23,7 +23,7 @@ export type InputHook = (request: InputRequest) => unknown;
 
 /** The hooks a client serves server questions with. Which are set is what the client declares. */
 export interface InputHooks {
-  /** Answers `elicitation/create` (form mode) with an `ElicitResult`. */
+  /** Answers `elicitation/create` (form mode) with an `ElicitResult`; fields an accepted answer leaves out get the schema's `default`. */
   onElicit?: InputHook;
   /** Answers `sampling/createMessage` with a `CreateMessageResult`. */
   onSample?: InputHook;
@@ -40,6 +40,8 @@ interface Kind {
   result: z.ZodType;
   /** Whether the request must carry params. */
   needsParams: boolean;
+  /** What becomes of a valid answer before it is sent, given the request's params. */
+  finish?: (answer: Record<string, unknown>, params: Record<string, unknown>) => Record<string, unknown>;
 }
 
 const KINDS: Record<string, Kind> = {
@@ -49,6 +51,7 @@ const KINDS: Record<string, Kind> = {
     decline: { action: 'decline' },
     result: z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() }),
     needsParams: true,
+    finish: withDefaults,
   },
   'sampling/createMessage': {
     hook: 'onSample',
@@ -103,16 +106,20 @@ export function askHook(
     warn(`declined ${label}: ${request.method as string} came without params`);
     return of(kind.decline);
   }
+  const asked = { method: request.method as string, params: params as Record<string, unknown> };
   const hook = hooks[kind.hook];
   if (!hook) return of(kind.decline);
   return defer(() => {
-    const answer = hook({ method: request.method as string, params: params as Record<string, unknown> });
+    const answer = hook(asked);
     return isObservable(answer) || isThenable(answer) ? from(answer) : of(answer);
   }).pipe(
     take(1),
     map((answer) => {
       const checked = kind.result.safeParse(answer);
-      if (checked.success) return checked.data as Record<string, unknown>;
+      if (checked.success) {
+        const valid = checked.data as Record<string, unknown>;
+        return kind.finish ? kind.finish(valid, asked.params) : valid;
+      }
       warn(`declined ${label}: ${kind.hook} answered with something that is not a valid ${request.method as string} result`);
       return kind.decline;
     }),
@@ -124,6 +131,19 @@ export function askHook(
   );
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
+/**
+ * An accepted form answer with the schema's `default` filled in for every
+ * field the answer left out (SEP-1034): a form shows the default, and a person
+ * who submits it unchanged has chosen it.
+ */
+function withDefaults(answer: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
+  const properties = isObject(params.requestedSchema) ? params.requestedSchema.properties : undefined;
+  if (answer.action !== 'accept' || !isObject(properties)) return answer;
+  const content = isObject(answer.content) ? answer.content : {};
+  const defaults = Object.entries(properties).flatMap(([field, schema]) =>
+    isObject(schema) && schema.default !== undefined && (!Object.hasOwn(content, field) || content[field] === undefined)
+      ? [[field, schema.default] as const]
+      : [],
+  );
+  return defaults.length === 0 ? answer : { ...answer, content: { ...content, ...Object.fromEntries(defaults) } };
 }

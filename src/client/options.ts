@@ -29,7 +29,7 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** The capabilities to declare to servers, overriding those derived from the hooks. */
   clientCapabilities?: ClientCapabilities;
-  /** Answers elicitation questions (form mode). Setting it declares the elicitation capability. */
+  /** Answers elicitation questions (form mode); fields an accepted answer leaves out get the schema's `default`. Setting it declares the elicitation capability. */
   onElicit?: InputHook;
   /** Answers sampling requests. Setting it declares the sampling capability. */
   onSample?: InputHook;

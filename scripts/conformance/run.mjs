@@ -1,0 +1,167 @@
+// Runs the official MCP conformance suite's client scenarios against
+// conformance/client.mjs and prints a markdown table of the results.
+//
+//   node scripts/conformance/run.mjs                      every client scenario
+//   node scripts/conformance/run.mjs initialize auth/dpop  just those
+//
+// Each scenario runs once per spec version it applies to among 2025-11-25 and
+// 2026-07-28; one that applies to neither runs at its own dated versions, and
+// an extension scenario runs once. The verdict is the suite's own (its exit
+// code): failed checks, warnings, a timeout or a client that exited non-zero
+// where the scenario does not expect it all fail. Exits 1 when a scenario
+// fails that KNOWN_NOT_PASSING does not list.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SUITE = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const REGISTER = fileURLToPath(new URL('./register.mjs', import.meta.url));
+const CLIENT_COMMAND = 'node conformance/client.mjs';
+const MAIN_VERSIONS = ['2025-11-25', '2026-07-28'];
+const CLIENT_TIMEOUT_MS = 30_000;
+// The suite's own timeout covers the client; this covers the suite itself.
+const RUN_TIMEOUT_MS = CLIENT_TIMEOUT_MS + 30_000;
+const PARALLEL = 2;
+
+/** Scenarios expected to fail, each with why; a failure of any other scenario fails the run. */
+const KNOWN_NOT_PASSING = {
+  'auth/enterprise-managed-authorization': 'SEP-990 (an IdP token exchanged for an ID-JAG, then the jwt-bearer grant) is not implemented',
+  'auth/dpop': 'SEP-1932 DPoP-bound tokens (a proof on every request) are not implemented',
+  'auth/dpop-nonce': 'SEP-1932 DPoP-bound tokens (a proof on every request) are not implemented',
+  'auth/wif-jwt-bearer': 'the jwt-bearer grant with a workload identity JWT is not implemented',
+};
+
+// Each run of the suite leads its own process group (it starts mock servers
+// and the client under a shell), so a run that overstays, or the whole batch
+// on Ctrl-C, can be stopped with everything it started.
+const running = new Set();
+const stop = (child) => {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // The group ended on its own meanwhile.
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    running.forEach(stop);
+    process.exit(130);
+  });
+}
+
+function suite(args, { timeoutMs } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', REGISTER, SUITE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    let timedOut = false;
+    const timer = timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          stop(child);
+        }, timeoutMs)
+      : undefined;
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      running.delete(child);
+      resolve({ code: timedOut ? null : code, stdout, stderr, timedOut });
+    });
+  });
+}
+
+/** The suite's client scenarios, each with the spec versions it lists in brackets. */
+async function clientScenarios() {
+  const { code, stdout, stderr } = await suite(['list']);
+  if (code !== 0) throw new Error(`conformance list failed (exit ${code}):\n${stderr}`);
+  const section = stdout.split(/^Client scenarios.*$/m)[1]?.split(/\n\s*\n/)[0];
+  if (section === undefined) throw new Error(`conformance list printed no "Client scenarios" section:\n${stdout}`);
+  return [...section.matchAll(/^\s*-\s+(\S+)\s+\[([^\]]*)\]/gm)].map(([, name, tags]) => ({ name, tags: tags.split(',').map((tag) => tag.trim()) }));
+}
+
+/** The runs one scenario gets: its versions among the main two, else its own dated ones, else one extension run. */
+function runsOf({ name, tags }) {
+  const main = tags.filter((tag) => MAIN_VERSIONS.includes(tag));
+  if (main.length > 0) return main.map((version) => ({ name, version }));
+  const dated = tags.filter((tag) => /^\d{4}-\d{2}-\d{2}$/.test(tag));
+  if (dated.length > 0) return dated.map((version) => ({ name, version }));
+  return [{ name, version: undefined }];
+}
+
+function findChecks(directory) {
+  if (!existsSync(directory)) return undefined;
+  const file = readdirSync(directory, { recursive: true }).find((entry) => path.basename(String(entry)) === 'checks.json');
+  return file === undefined ? undefined : JSON.parse(readFileSync(path.join(directory, String(file)), 'utf8'));
+}
+
+async function runOne({ name, version }, outputRoot, index) {
+  const outputDir = path.join(outputRoot, String(index));
+  const args = ['client', '--command', CLIENT_COMMAND, '--scenario', name, '--timeout', String(CLIENT_TIMEOUT_MS), '-o', outputDir];
+  if (version !== undefined) args.push('--spec-version', version);
+  const { code, stderr, timedOut } = await suite(args, { timeoutMs: RUN_TIMEOUT_MS });
+  const checks = findChecks(outputDir) ?? [];
+  const count = (status) => checks.filter((check) => check.status === status).length;
+  return {
+    name,
+    version: version ?? 'extension',
+    passed: count('SUCCESS'),
+    failed: count('FAILURE'),
+    warnings: count('WARNING'),
+    skipped: count('SKIPPED'),
+    verdict: code === 0 ? 'PASS' : 'FAIL',
+    problems: checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING'),
+    note: timedOut ? `the suite did not finish within ${RUN_TIMEOUT_MS} ms` : /CLIENT TIMED OUT|CLIENT EXITED WITH ERROR/.exec(stderr)?.[0],
+  };
+}
+
+async function inPool(items, limit, work) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index], index);
+      process.stderr.write(`${results[index].verdict} ${results[index].name} ${results[index].version}\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+const wanted = process.argv.slice(2);
+const scenarios = await clientScenarios();
+const unknown = wanted.filter((name) => !scenarios.some((scenario) => scenario.name === name));
+if (unknown.length > 0) {
+  console.error(`No such client scenario: ${unknown.join(', ')}`);
+  process.exit(2);
+}
+const chosen = wanted.length > 0 ? scenarios.filter((scenario) => wanted.includes(scenario.name)) : scenarios;
+const outputRoot = mkdtempSync(path.join(tmpdir(), 'rxmcp-conformance-'));
+const results = await inPool(chosen.flatMap(runsOf), PARALLEL, (run, index) => runOne(run, outputRoot, index));
+
+console.log('| scenario | version | passed | failed | warnings | skipped | verdict |');
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
+for (const { name, version, passed, failed, warnings, skipped, verdict } of results) {
+  const known = verdict === 'FAIL' && KNOWN_NOT_PASSING[name] ? ' (known)' : '';
+  console.log(`| ${name} | ${version} | ${passed} | ${failed} | ${warnings} | ${skipped} | ${verdict}${known} |`);
+}
+
+const failing = results.filter((result) => result.verdict === 'FAIL');
+for (const result of failing) {
+  console.log(`\n${result.name} @ ${result.version}${KNOWN_NOT_PASSING[result.name] ? ` (known: ${KNOWN_NOT_PASSING[result.name]})` : ''}:`);
+  if (result.note) console.log(`  - ${result.note}`);
+  for (const check of result.problems) console.log(`  - ${check.status} ${check.id}: ${check.errorMessage ?? check.description}`);
+}
+const nowPassing = Object.keys(KNOWN_NOT_PASSING).filter(
+  (name) => results.some((result) => result.name === name) && !failing.some((result) => result.name === name),
+);
+if (nowPassing.length > 0) console.log(`\nListed as not passing, but passed: ${nowPassing.join(', ')}`);
+console.log(`\nResults: ${outputRoot}`);
+
+const unexpected = failing.filter((result) => !KNOWN_NOT_PASSING[result.name]);
+process.exit(unexpected.length > 0 ? 1 : 0);
