@@ -2,30 +2,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from '../../src/index.js';
+import { rxmcp } from '../support/cli.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 import { eventually, everythingServer, fixture, modernServer } from '../support/servers.js';
 
 const root = join(__dirname, '..', '..');
 const bin = join(root, 'bin', 'rxmcp.mjs');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI (the built one, as a user does) with stdin closed or given. */
-function rxmcp(args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 const everything = ['--', everythingServer.command, ...everythingServer.args];
 const modern = ['--', modernServer.command, ...modernServer.args];
@@ -100,7 +82,7 @@ describe('rxmcp, the command line', () => {
     });
 
     it('reads tool arguments from stdin with -', async () => {
-      expect((await rxmcp(['call', 'add', '-', ...modern], '{"a":1,"b":2}')).stdout).toBe('3\n{\n  "sum": 3\n}\n');
+      expect((await rxmcp(['call', 'add', '-', ...modern], { input: '{"a":1,"b":2}' })).stdout).toBe('3\n{\n  "sum": 3\n}\n');
     });
 
     it('declines a question when stdin is not a terminal, saying so, and with --no-input', async () => {
