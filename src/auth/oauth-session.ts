@@ -60,13 +60,14 @@ export class OAuthSession {
   }
 
   /**
-   * The access token to send, renewed first when it is known to have expired
-   * and a renewal is possible without asking anyone; undefined before the
-   * first sign-in.
+   * The access token to send (undefined before the first sign-in), renewed
+   * first when `renew` allows, it is known to have expired, and a refresh
+   * token or the client credentials grant can renew it.
    */
-  async accessToken(signal: AbortSignal): Promise<string | undefined> {
+  async accessToken(signal: AbortSignal, renew = true): Promise<string | undefined> {
     const tokens = await this.tokens();
-    if (tokens?.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now() && this.discovery && this.canRenewQuietly(tokens)) {
+    const expired = tokens?.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now();
+    if (renew && expired && this.discovery && this.canRenewQuietly(tokens)) {
       await this.answer({ status: 401, challenge: {}, sentToken: tokens.accessToken }, signal);
       return (await this.tokens())?.accessToken;
     }

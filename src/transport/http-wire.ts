@@ -74,14 +74,16 @@ export class HttpWire {
     // Each refusal is answered by signing in (or refreshing, or asking for
     // more scopes) and the request is sent again; a few rounds at most, as a
     // server that keeps refusing will not change its mind.
+    // Ending a session is no reason to ask a person to sign in: DELETE takes the token as it is.
+    const renew = request.method !== 'DELETE';
     for (let round = 1; ; round++) {
-      const token = await this.auth.accessToken(signal);
+      const token = await this.auth.accessToken(signal, renew);
       const headers = token === undefined ? request.headers : { ...request.headers, Authorization: `Bearer ${token}` };
       // A token goes only to the URL it was issued for: no redirects with one.
       const response = await this.send({ ...request, headers, ...(token === undefined ? {} : { redirect: 'manual' }) }, signal, timeoutMs);
       const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
       const refused = response.status === 401 || (response.status === 403 && challenge.error === 'insufficient_scope');
-      if (!refused) return response;
+      if (!refused || !renew) return response;
       await this.text(response).catch(() => undefined);
       if (round > MAX_AUTH_ROUNDS) {
         throw new McpAuthError('request', `${this.url} still refuses the request (HTTP ${response.status}${challenge.error ? ` ${challenge.error}` : ''}) after signing in`);
