@@ -45,7 +45,7 @@ export type { StdioTransportOptions } from './transport/stdio-transport.js';
 export { RestartingTransport } from './transport/restarting-transport.js';
 export type { RestartOptions } from './transport/restarting-transport.js';
 export { HttpTransport } from './transport/http-transport.js';
-export type { HttpTransportOptions } from './transport/http-transport.js';
+export type { HttpTransportOptions } from './transport/http-options.js';
 export type { FetchLike, FetchResponse } from './transport/sse.js';
 export type { RequestFailure, Transport } from './transport/transport.js';
 export type {

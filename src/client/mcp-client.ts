@@ -55,7 +55,8 @@ import type {
 } from '../protocol/types.js';
 import { ErrorCode } from '../protocol/versions.js';
 import { STDIO_OPTION_KEYS, StdioTransport, type StdioTransportOptions } from '../transport/stdio-transport.js';
-import { HTTP_OPTION_KEYS, HttpTransport, type HttpTransportOptions } from '../transport/http-transport.js';
+import { HTTP_OPTION_KEYS, type HttpTransportOptions } from '../transport/http-options.js';
+import { HttpTransport } from '../transport/http-transport.js';
 import { RestartingTransport, type RestartOptions } from '../transport/restarting-transport.js';
 import type { Transport } from '../transport/transport.js';
 import { checkDuration } from '../util/checks.js';

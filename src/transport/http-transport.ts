@@ -1,37 +1,14 @@
 import { type Observable, type Observer, Subject } from 'rxjs';
-import type { AuthOptions, AuthState } from '../auth/auth-options.js';
+import type { AuthState } from '../auth/auth-options.js';
 import { checkAuthOptions } from '../auth/check-auth-options.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { LegacyHttp } from './http-legacy.js';
 import { ModernHttp } from './http-modern.js';
+import { HTTP_OPTION_KEYS, type HttpTransportOptions } from './http-options.js';
 import { type HttpSink, HttpWire } from './http-wire.js';
-import type { FetchLike } from './sse.js';
 import type { RequestFailure, Transport } from './transport.js';
-
-/** How to reach a Streamable HTTP endpoint. */
-export interface HttpTransportOptions {
-  /** The MCP endpoint, such as `https://tools.example.com/mcp`. */
-  url: string;
-  /** Headers for every request, such as static credentials. They cannot replace the protocol's own headers. */
-  headers?: Readonly<Record<string, string>>;
-  /** A fetch implementation (a browser's, undici's, a test double); by default cross-fetch, loaded on first use. */
-  fetch?: FetchLike;
-  /** How long to wait for a response to start (default 30000; 0 = no limit). */
-  connectTimeoutMs?: number;
-  /** Reuse connections between requests (keep-alive) when rxmcp supplies the fetch on Node (default true). */
-  persistent?: boolean;
-  /** Called with problems that were papered over, such as a tool rejected for a bad `x-mcp-header`. */
-  onWarn?: (message: string) => void;
-  /** The largest message (a JSON body, or one SSE event) the server may send, in characters (default 64 MiB). */
-  maxMessageBytes?: number;
-  /** Sign in with OAuth when the server asks for it (a 401, or a 403 for more scopes). See "Signing in" in the README. */
-  auth?: AuthOptions;
-}
-
-/** The option names `HttpTransport` understands. */
-export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn', 'maxMessageBytes', 'auth'];
 
 const PROTOCOL_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'];
 

@@ -6,7 +6,7 @@ import { McpAuthError } from '../errors/auth-errors.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { decodeLine, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
-import type { HttpTransportOptions } from './http-transport.js';
+import type { HttpTransportOptions } from './http-options.js';
 import { type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 
