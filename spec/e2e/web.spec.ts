@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { findBrowser } from '../../scripts/system-packages.cjs';
 import { eventually } from '../support/servers.js';
 
 // The web demo in Debian's Chromium, headless: the same rxmcp bundle a user
@@ -10,7 +11,10 @@ import { eventually } from '../support/servers.js';
 const root = join(__dirname, '..', '..');
 const artifacts = join(root, 'test-artifacts');
 
-describe('the web demo in a real browser', () => {
+// The same lookup npm test's pretest checked: $RXMCP_BROWSER, else the system's Chromium or Chrome.
+const chosen = findBrowser();
+
+describe(`the web demo in a real browser (${chosen ? `${chosen.path}, from ${chosen.from}` : 'none found'})`, () => {
   let server: ChildProcessWithoutNullStreams;
   const serverLog: string[] = [];
   let browser: Browser;
@@ -23,8 +27,9 @@ describe('the web demo in a real browser', () => {
       server.once('exit', (code) => reject(new Error(`the demo server exited with ${code}`)));
       createInterface({ input: server.stdout }).once('line', (line) => resolve(line.replace(/^.*open /, '')));
     });
+    if (!chosen) throw new Error('no browser: install chromium (sudo apt-get install -y chromium) or name one in RXMCP_BROWSER');
     browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
+      executablePath: chosen.path,
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
