@@ -96,7 +96,7 @@ describe('testKit', () => {
   });
 });
 
-describe('the agent test in the README', () => {
+describe('the agent test in docs/testing.md', () => {
   // Stands for the user's agent: one turn that calls a remote and a local tool.
   const myAgentTurn = (tools: Registry) =>
     tools.executeToolCalls([
@@ -121,7 +121,7 @@ describe('the agent test in the README', () => {
   });
 });
 
-describe('the marble recipe in the README', () => {
+describe('the marble recipe in docs/testing.md', () => {
   // The user's code under test: progress as a percentage, for a progress bar.
   const percent = (progress$: Observable<ProgressEvent>) => progress$.pipe(map(({ progress, total }) => Math.round((100 * progress) / (total ?? 100))));
 

@@ -17,7 +17,7 @@ export interface HttpTransportOptions {
   onWarn?: (message: string) => void;
   /** The largest message (a JSON body, or one SSE event) the server may send, in characters (default 64 MiB). */
   maxMessageBytes?: number;
-  /** Sign in with OAuth when the server asks for it (a 401, or a 403 for more scopes). See "Signing in" in the README. */
+  /** Sign in with OAuth when the server asks for it (a 401, or a 403 for more scopes). See docs/signing-in.md. */
   auth?: AuthOptions;
 }
 
