@@ -53,10 +53,12 @@ function main() {
     console.log(`npm test: installing ${names.join(', ')} from Debian (${absent.map((need) => need.usedBy).join('; ')})`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     try {
-      execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
-      execFileSync('apt-get', ['install', '-y', '-qq', ...names], { stdio: ['ignore', 'ignore', 'inherit'], env });
-    } catch {
-      // Reported below, with what is still missing.
+      // apt's chatter stays out of the way unless it fails.
+      execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'pipe'], env });
+      execFileSync('apt-get', ['install', '-y', '-qq', ...names], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    } catch (error) {
+      const said = String(error.stderr ?? '').trim().split('\n').slice(-3).join(' | ');
+      console.error(`apt-get failed${said ? `: ${said}` : ''}`);
     }
     absent = missing();
     if (absent.length === 0) return 0;
