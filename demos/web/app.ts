@@ -1,10 +1,13 @@
 // The page's script: rxmcp bound to the DOM. Bundled for the browser from the
 // package's root entry by demos/web/serve.mjs.
 import type { Subscription } from 'rxjs';
-import { InputBroker, McpClient, type PendingQuestion, type Tool } from 'rxmcp';
+import { InputBroker, McpClient, type PendingQuestion, type Task, type Tool } from 'rxmcp';
 
+// Two servers to try: the SDK fixture at /mcp, and with ?server=tasks a
+// server whose slow tools answer with tasks (the 2026-07-28 extension).
+const endpoint = new URLSearchParams(location.search).get('server') === 'tasks' ? '/tasks' : '/mcp';
 const broker = new InputBroker();
-const mcp = McpClient.connectHttp({ url: new URL('/mcp', location.href).href, onElicit: broker.onElicit, logLevel: 'info' });
+const mcp = McpClient.connectHttp({ url: new URL(endpoint, location.href).href, onElicit: broker.onElicit, logLevel: 'info', tasks: true });
 
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
 const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] => {
@@ -34,7 +37,8 @@ function showTools(refresh: boolean): void {
   });
 }
 showTools(false);
-mcp.listen({ toolsListChanged: true }).subscribe(() => showTools(true));
+// A server that cannot listen (the tasks server) just never says its list changed.
+mcp.listen({ toolsListChanged: true }).subscribe({ next: () => showTools(true), error: () => undefined });
 
 mcp.log$.subscribe(({ level, data }) => {
   const log = $('log');
@@ -68,6 +72,8 @@ function fields(schema: Record<string, unknown>, values: Record<string, unknown>
 }
 
 let running: Subscription | undefined;
+
+const describeTask = (task: Task): string => `task ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ''}`;
 
 function choose(tool: Tool, button: HTMLElement): void {
   document.querySelectorAll('#tools button').forEach((other) => other.classList.remove('chosen'));
@@ -104,8 +110,16 @@ function choose(tool: Tool, button: HTMLElement): void {
       if (event.total) fill.style.width = `${Math.round((100 * event.progress) / event.total)}%`;
       status.textContent = `${event.message ?? 'working'} (${event.progress}${event.total ? `/${event.total}` : ''})`;
     });
-    running = mcp.callTool(tool.name, read(), { progressToken: token, timeoutMs: 0 }).subscribe({
-      next: (result) => {
+    delete status.dataset.taskId;
+    // A call the server makes a task streams its states; any other emits its result alone.
+    running = mcp.callToolAsTask(tool.name, read(), { progressToken: token, timeoutMs: 0 }).subscribe({
+      next: (event) => {
+        if (event.kind === 'status') {
+          status.dataset.taskId = event.task.taskId;
+          status.textContent = describeTask(event.task);
+          return;
+        }
+        const { result } = event;
         fill.style.width = '100%';
         status.textContent = result.isError ? 'the tool reported an error' : 'done';
         output.textContent = result.content.map((block) => block.text ?? `[${block.type}]`).join('\n');
@@ -115,7 +129,8 @@ function choose(tool: Tool, button: HTMLElement): void {
     running.add(progress);
     running.add(() => (cancel.disabled = true));
   };
-  // Unsubscribing is the cancellation: the POST is aborted, and the server sees it.
+  // Unsubscribing is the cancellation: the POST is aborted, and the server
+  // sees it; a task is sent tasks/cancel.
   cancel.onclick = () => {
     running?.unsubscribe();
     status.textContent = 'cancelled';

@@ -3,7 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { firstValueFrom } from 'rxjs';
 import { findBrowser } from '../../scripts/system-packages.cjs';
+import { McpClient } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
 
 // The web demo in Debian's Chromium, headless: the same rxmcp bundle a user
@@ -19,11 +21,12 @@ describe(`the web demo in a real browser (${chosen ? `${chosen.path}, from ${cho
   const serverLog: string[] = [];
   let browser: Browser;
   let page: Page;
+  let url: string;
 
   beforeAll(async () => {
     server = spawn(process.execPath, [join(root, 'demos/web/serve.mjs'), '--port', '0']);
     createInterface({ input: server.stderr }).on('line', (line) => serverLog.push(line));
-    const url = await new Promise<string>((resolve, reject) => {
+    url = await new Promise<string>((resolve, reject) => {
       server.once('exit', (code) => reject(new Error(`the demo server exited with ${code}`)));
       createInterface({ input: server.stdout }).once('line', (line) => resolve(line.replace(/^.*open /, '')));
     });
@@ -84,6 +87,35 @@ describe(`the web demo in a real browser (${chosen ? `${chosen.path}, from ${cho
     await page.click('#cancel');
     await eventually(() => serverLog.some((line) => line.startsWith('cancelled')), 10000);
     expect(await page.locator('#status').textContent()).toBe('cancelled');
+  });
+
+  it('shows a task\'s status as it changes, and its Cancel button leaves the task cancelled on the server', async () => {
+    const tasksPage = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    const onServer = McpClient.connectHttp({ url: new URL('/tasks', url).href, tasks: true });
+    try {
+      await tasksPage.goto(`${url}?server=tasks`);
+      await tasksPage.locator('#server', { hasText: 'rxmcp-tasks-fixture' }).waitFor();
+      await tasksPage.locator('#tools button[data-tool="slow"]').click();
+      await tasksPage.locator('#call h2', { hasText: 'slow' }).waitFor();
+      await tasksPage.fill('input[name=ms]', '6000');
+      await tasksPage.click('#run');
+      await tasksPage.locator('#status', { hasText: 'task working: First half' }).waitFor();
+      await tasksPage.locator('#status', { hasText: 'task working: Second half' }).waitFor({ timeout: 10000 });
+      const taskId = (await tasksPage.locator('#status').getAttribute('data-task-id')) as string;
+      await tasksPage.click('#cancel');
+      expect(await tasksPage.locator('#status').textContent()).toBe('cancelled');
+      // Asked from outside the page (detached, so asking cancels nothing), the server says so too.
+      let status: string | undefined;
+      for (let tries = 0; tries < 50 && status !== 'cancelled'; tries++) {
+        const seen = await firstValueFrom(onServer.resumeTask(taskId, { detach: true }));
+        status = seen.task?.status;
+        if (status !== 'cancelled') await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(status).toBe('cancelled');
+    } finally {
+      await onServer.close();
+      await tasksPage.close();
+    }
   });
 
   it('shows a tool the server adds, when it says its list changed', async () => {

@@ -15,6 +15,9 @@ Commands:
                            and/or --arg key=value (a value that parses as JSON is taken as JSON)
   read URI                 reads a resource
   prompt NAME [JSON]       renders a prompt with its arguments
+  tasks                    the server's tasks (long-running tool calls)
+  task ID                  follows a task and prints its result; Ctrl-C detaches
+                           (the task goes on), --cancel cancels it instead
   listen                   prints list-changed notifications until interrupted
   ping                     pings the server
   login                    signs in to an OAuth-protected --url server in the browser
@@ -32,6 +35,7 @@ Options:
   --log-level LEVEL        ask for the server's log messages from LEVEL up, printed on stderr
   --protocol-version V     the modern protocol version to speak (default 2026-07-28)
   --no-input               decline every question the server asks
+  --cancel                 with task ID: cancel the task
   --client-id ID           sign in as this registered OAuth client (default: register one)
   --scope SCOPES           the OAuth scopes to ask for when signing in (space-separated)
   --no-browser             login prints the sign-in URL without opening a browser
@@ -66,6 +70,7 @@ export interface CliRequest {
   logLevel?: string;
   protocolVersion?: string;
   noInput: boolean;
+  cancel: boolean;
   verbose: boolean;
   help: boolean;
   clientId?: string;
@@ -88,6 +93,8 @@ const COMMANDS: Record<string, { min: number; max: number }> = {
   read: { min: 1, max: 1 },
   prompt: { min: 1, max: 2 },
   listen: { min: 0, max: 0 },
+  tasks: { min: 0, max: 0 },
+  task: { min: 1, max: 1 },
   ping: { min: 0, max: 0 },
   login: { min: 0, max: 0 },
   logout: { min: 0, max: 0 },
@@ -116,6 +123,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         'log-level': { type: 'string' },
         'protocol-version': { type: 'string' },
         'no-input': { type: 'boolean', default: false },
+        cancel: { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
         'client-id': { type: 'string' },
         scope: { type: 'string' },
@@ -137,6 +145,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     args: {},
     json: values.json === true,
     noInput: values['no-input'] === true,
+    cancel: values.cancel === true,
     verbose: values.verbose === true,
     help,
     noBrowser: values['no-browser'] === true,
@@ -148,6 +157,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   if (values.url !== undefined && serverWords.length > 0) throw new UsageError('give either --url or a server command after --, not both');
   if (values.url === undefined && serverWords.length === 0) throw new UsageError('no server: give --url URL or a command after --');
   if ((command === 'login' || command === 'logout') && values.url === undefined) throw new UsageError(`${command} signs in to an HTTP server: give --url URL`);
+  if (request.cancel && command !== 'task') throw new UsageError('--cancel goes with task ID');
   if (values['client-id'] !== undefined) request.clientId = values['client-id'];
   if (values.scope !== undefined) request.scope = values.scope;
   if (values.url !== undefined) request.url = values.url;

@@ -1,13 +1,15 @@
-import { firstValueFrom, type Observable } from 'rxjs';
+import { firstValueFrom, lastValueFrom, type Observable, tap } from 'rxjs';
 import { flattenContent } from '../client/flatten.js';
 import {
   McpAuthError,
   McpCancelledError,
   McpClient,
   McpClientError,
+  type CallToolResult,
   type ContentBlock,
   type InputRequest,
   type LoggingLevel,
+  type TaskEvent,
 } from '../index.js';
 import type { AuthOptions } from '../auth/auth-options.js';
 import { canonicalUri } from '../auth/discovery.js';
@@ -128,6 +130,7 @@ function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn | undefi
   };
   const common = {
     clientName: 'rxmcp-cli',
+    tasks: true,
     onWarn: (message: string) => verbose(`warning: ${message}`),
     onElicit: (question: InputRequest) => elicit(question, request, io),
     ...(request.timeoutMs === undefined ? {} : { requestTimeoutMs: request.timeoutMs }),
@@ -197,13 +200,33 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       const view = new ProgressView(io.stderr);
       const watching = mcp.progress$.subscribe((event) => view.update(event));
       try {
-        const result = await firstValueFrom(mcp.callTool(tool, args, { ...options, progressToken: 'rxmcp-cli' }));
-        view.done();
-        print(result, () => `${flattenContent(result.content)}\n${result.structuredContent === undefined ? '' : `${JSON.stringify(result.structuredContent, null, 2)}\n`}`);
-        return result.isError ? TOOL_ERROR : OK;
+        const result = await resultOf(mcp.callToolAsTask(tool, args, { ...options, progressToken: 'rxmcp-cli' }), view);
+        return printResult(result);
       } finally {
         view.done();
         watching.unsubscribe();
+      }
+    }
+    case 'tasks':
+      return listing(mcp.listTasks(options), (task) => [task.taskId, `${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ''}`], print);
+    case 'task': {
+      const taskId = operands[0] as string;
+      if (request.cancel) {
+        await firstValueFrom(mcp.cancelTask(taskId, options));
+        io.stderr.write(`asked the server to cancel task ${taskId}\n`);
+        return OK;
+      }
+      const view = new ProgressView(io.stderr);
+      try {
+        // Detached: Ctrl-C leaves the task running, for a later rxmcp task ID.
+        return printResult(await resultOf(mcp.resumeTask(taskId, { ...options, detach: true }), view));
+      } catch (error) {
+        if (!signal.aborted) throw error;
+        view.done();
+        io.stderr.write(`rxmcp: detached from task ${taskId}, which goes on; rxmcp task ${taskId} follows it again\n`);
+        return INTERRUPTED;
+      } finally {
+        view.done();
       }
     }
     case 'read': {
@@ -253,6 +276,18 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
+
+  function printResult(result: CallToolResult): number {
+    print(result, () => `${flattenContent(result.content)}\n${result.structuredContent === undefined ? '' : `${JSON.stringify(result.structuredContent, null, 2)}\n`}`);
+    return result.isError ? TOOL_ERROR : OK;
+  }
+}
+
+// A task's states go to the progress line; the result is what it was for.
+async function resultOf(events: Observable<TaskEvent>, view: ProgressView): Promise<CallToolResult> {
+  const last = await lastValueFrom(events.pipe(tap((event) => (event.kind === 'status' ? view.status(event.task) : view.done()))));
+  if (last.kind !== 'result') throw new McpClientError('the task ended without a result');
+  return last.result;
 }
 
 async function listing<T>(list: Observable<T[]>, columns: (item: T) => [string, string | undefined], print: (value: unknown, text: () => string) => void): Promise<number> {

@@ -1,4 +1,4 @@
-import type { ProgressEvent } from '../index.js';
+import type { ProgressEvent, Task } from '../index.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const WIDTH = 24;
@@ -28,6 +28,17 @@ export class ProgressView {
       line = `${SPINNER[this.frame++ % SPINNER.length]} ${progress}`;
     }
     this.stream.write(`\r\x1b[K${line}${message ? ` ${message}` : ''}`);
+    this.drawn = true;
+  }
+
+  /** Shows where a task stands: its status and the server's message about it. */
+  status({ taskId, status, statusMessage }: Task): void {
+    const line = `task ${taskId} ${status}${statusMessage ? `: ${statusMessage}` : ''}`;
+    if (!this.stream.isTTY) {
+      this.stream.write(`${line}\n`);
+      return;
+    }
+    this.stream.write(`\r\x1b[K${SPINNER[this.frame++ % SPINNER.length]} ${line}`);
     this.drawn = true;
   }
 

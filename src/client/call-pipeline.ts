@@ -5,6 +5,7 @@ import { unsupportedVersionData } from '../protocol/schemas.js';
 import { ErrorCode } from '../protocol/versions.js';
 import { buildRequest } from '../protocol/request.js';
 import { checkResult, checkToolResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
+import { isTaskHandle } from '../protocol/tasks.js';
 import { CACHEABLE_METHODS, ResultCache } from './cache.js';
 import type { Correlator } from './correlator.js';
 import { continueInputLoop, INPUT_METHODS } from './input-loop.js';
@@ -26,7 +27,11 @@ export class CallPipeline {
     private readonly settings: Settings,
   ) {}
 
-  /** One call; `refresh` bypasses (and drops) a cached copy. */
+  /**
+   * One call; `refresh` bypasses (and drops) a cached copy. With
+   * `acceptTask`, a `tools/call` answered with a task handle emits the handle
+   * as the server sent it (never cached), for the caller to follow.
+   */
   run<T>(
     session: Session,
     method: string,
@@ -34,6 +39,7 @@ export class CallPipeline {
     meta: Record<string, unknown> | undefined,
     schema: z.ZodType,
     refresh = false,
+    acceptTask = false,
   ): Observable<T> {
     const key = CACHEABLE_METHODS.includes(method) ? ResultCache.key(method, params) : undefined;
     // One exchange with the server, written out as a single Observable (every
@@ -49,6 +55,11 @@ export class CallPipeline {
         };
         const fail = (error: unknown): void => subscriber.error(versionError(error));
         const deliver = (result: Record<string, unknown>): void => {
+          if (acceptTask && isTaskHandle(result)) {
+            subscriber.next(result);
+            subscriber.complete();
+            return;
+          }
           let shaped: Record<string, unknown>;
           try {
             const checked = check(method, schema, finalResult(method, result));

@@ -22,6 +22,7 @@ import {
 } from 'rxjs';
 import type { z } from 'zod';
 import type { AuthState } from '../auth/auth-options.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
@@ -53,6 +54,7 @@ import type {
   Tool,
   ToolAnnotations,
 } from '../protocol/types.js';
+import type { Task, TaskEvent } from '../protocol/tasks.js';
 import { ErrorCode } from '../protocol/versions.js';
 import { STDIO_OPTION_KEYS, StdioTransport, type StdioTransportOptions } from '../transport/stdio-transport.js';
 import { HTTP_OPTION_KEYS, type HttpTransportOptions } from '../transport/http-options.js';
@@ -70,7 +72,10 @@ import { Correlator } from './correlator.js';
 import { Deadlines } from './deadlines.js';
 import { listenLegacy, listenModern, ResourceSubscriptions } from './listen.js';
 import {
+  CALL_KEYS as CALL,
+  CALL_TOOL_KEYS as CALL_TOOL,
   type CallOptions,
+  type CallToolAsTaskOptions,
   type CallToolOptions,
   checkCallOptions,
   type ClientOptions,
@@ -78,6 +83,7 @@ import {
   type ListOptions,
   type McpClientOptions,
   resolveOptions,
+  type ResumeTaskOptions,
   splitOptions,
   type Settings,
 } from './options.js';
@@ -85,6 +91,7 @@ import { allPages } from './pagination.js';
 import { serveServerRequests } from './server-requests.js';
 import { probe, type Session } from './session.js';
 import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
+import { TaskCalls } from './task-calls.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
 export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {
@@ -101,9 +108,7 @@ export interface ConnectHttpOptions extends ClientOptions, HttpTransportOptions 
 const CONNECT_STDIO_KEYS = [...STDIO_OPTION_KEYS, 'restart'];
 const TRANSPORT_OPTION_KEYS = [...CONNECT_STDIO_KEYS, ...HTTP_OPTION_KEYS];
 
-const CALL = ['timeoutMs', 'signal', 'meta'];
 const LIST = [...CALL, 'refresh'];
-const CALL_TOOL = [...CALL, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs'];
 
 /**
  * A client for one MCP server, of either protocol era.
@@ -189,6 +194,7 @@ export class McpClient {
   private readonly settings: Settings;
   private readonly correlator: Correlator;
   private readonly calls: CallPipeline;
+  private readonly tasks: TaskCalls;
   private readonly probing$: Observable<Session>;
   private session: Session | undefined;
   private readonly cache = new ResultCache();
@@ -213,6 +219,15 @@ export class McpClient {
     this.notifications$ = this.correlator.notifications$;
     this.progress$ = progressOf(this.notifications$);
     this.log$ = logOf(this.notifications$);
+    this.tasks = new TaskCalls({
+      settings,
+      notifications$: this.notifications$,
+      request: (session, method, params) => this.correlator.request(method, (id) => buildRequest(id, method, params, session.stamp)),
+      callTool: (session, params, meta) => this.calls.run(session, 'tools/call', params, meta, callToolResultSchema, false, true),
+      run: (method, options, allowed, body) => this.run(method, options, allowed, body),
+      toolCall: (options, body) => this.toolCall(options, body),
+      listTools: () => this.listTools(),
+    });
 
     // One probe shared by every caller waiting for it. If they all leave, the
     // unfinished probe is abandoned (share's reference count) and the next
@@ -285,31 +300,64 @@ export class McpClient {
    * which is returned as a value; only protocol and transport failures error.
    * A server that asks for input first is answered through the hooks, and the
    * final result comes back however many rounds it took.
+   *
+   * With the client option `tasks`, a call that becomes a task (the modern
+   * server's choice; on a legacy server, a tool whose `execution.taskSupport`
+   * is `required`, or `optional` with `task` set, as its `tools/list` said
+   * once per session) is followed to its result, and ending the call early
+   * (unsubscribing, its timeout, its signal) cancels the task. A task that
+   * fails or is cancelled errors with `McpTaskError`.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
-    const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta } = options;
-    checkCallOptions(options, CALL_TOOL);
-    checkDuration('maxTotalTimeoutMs', maxTotalTimeoutMs, 0);
-    const call = (token: string | number | undefined): Observable<CallToolResult> =>
-      this.run<CallToolResult>(
-        'tools/call',
-        options,
-        CALL_TOOL,
-        (session) =>
-          this.calls.run<CallToolResult>(session, 'tools/call', { name, arguments: args }, token === undefined ? meta : { ...meta, progressToken: token }, callToolResultSchema),
-        {
-          activity$: resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
-          maxTotalTimeoutMs,
-        },
-      );
-    // A token of our own when the caller gave none but progress is wanted;
-    // minted per subscription and forgotten when the call ends.
-    const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress);
-    if (!wantsToken) return call(progressToken);
-    return defer(() => {
-      const minted = this.tokens.mint(toolCallId);
-      return call(minted).pipe(finalize(() => this.tokens.release(minted)));
-    });
+    if (this.settings.tasks) return this.tasks.callTool(name, args, options);
+    return this.toolCall(options, (session, meta) =>
+      this.calls.run<CallToolResult>(session, 'tools/call', { name, arguments: args }, meta, callToolResultSchema),
+    );
+  }
+
+  /**
+   * Calls a tool and streams its task: `{ kind: 'status', task }` for each
+   * state seen, then `{ kind: 'result', task, result }`, then completes. A
+   * call the server answers directly emits one `result` with no `task`.
+   * Unsubscribing cancels the task, unless `detach` is set: then it goes on,
+   * and `task.taskId` is the handle for `resumeTask`. Needs the client option
+   * `tasks`. The call's `timeoutMs` covers the whole task (0 = none).
+   *
+   * @throws McpClientError (as the Observable's error) without the client option `tasks`.
+   * @example
+   * ```ts
+   * mcp.callToolAsTask('simulate-research-query', { topic: 'rust' }, { timeoutMs: 0 }).subscribe((event) => {
+   *   if (event.kind === 'status') console.log(event.task.status, event.task.statusMessage);
+   *   else console.log(event.result.content);
+   * });
+   * ```
+   */
+  callToolAsTask(name: string, args: Record<string, unknown> = {}, options: CallToolAsTaskOptions = {}): Observable<TaskEvent> {
+    return this.tasks.callToolAsTask(name, args, options);
+  }
+
+  /**
+   * Follows a task that already exists, from this client or another client
+   * of the same server (where the server keeps tasks across connections):
+   * the same stream as `callToolAsTask`, starting from the task's current
+   * state. Unsubscribing cancels the task unless `detach` is set.
+   */
+  resumeTask(taskId: string, options: ResumeTaskOptions = {}): Observable<TaskEvent> {
+    return this.tasks.resumeTask(taskId, options);
+  }
+
+  /** Asks the server to cancel a task; emits once the server acknowledged it. Cancelling is cooperative: the server decides. */
+  cancelTask(taskId: string, options: CallOptions = {}): Observable<void> {
+    return this.tasks.cancelTask(taskId, options);
+  }
+
+  /**
+   * Lists the server's tasks, following pages to the end (2025-11-25; the
+   * 2026-07-28 extension has no `tasks/list`, so a modern server answers
+   * with an error).
+   */
+  listTasks(options: CallOptions = {}): Observable<Task[]> {
+    return this.tasks.listTasks(options);
   }
 
   /** Reads a resource by URI. */
@@ -455,6 +503,28 @@ export class McpClient {
     });
   }
 
+  // The shared part of every tool call, tasks or not: options, and the
+  // progress token minted when progress is wanted but none was given.
+  private toolCall<T>(options: CallToolOptions, body: (session: Session, meta: Record<string, unknown> | undefined) => Observable<T>): Observable<T> {
+    const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta, task } = options;
+    checkCallOptions(options, CALL_TOOL);
+    checkDuration('maxTotalTimeoutMs', maxTotalTimeoutMs, 0);
+    if (task !== undefined && !this.settings.tasks) throw new McpClientError('option task needs the client option tasks: true');
+    const call = (token: string | number | undefined): Observable<T> =>
+      this.run<T>('tools/call', options, CALL_TOOL, (session) => body(session, token === undefined ? meta : { ...meta, progressToken: token }), {
+        activity$: resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
+        maxTotalTimeoutMs,
+      });
+    // A token of our own when the caller gave none but progress is wanted;
+    // minted per subscription and forgotten when the call ends.
+    const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress);
+    if (!wantsToken) return call(progressToken);
+    return defer(() => {
+      const minted = this.tokens.mint(toolCallId);
+      return call(minted).pipe(finalize(() => this.tokens.release(minted)));
+    });
+  }
+
   private list<T>(method: string, key: string, schema: z.ZodType, options: ListOptions): Observable<T[]> {
     const refresh = options.refresh === true;
     checkCallOptions(options, LIST);
@@ -466,7 +536,13 @@ export class McpClient {
         pages.push(ResultCache.key(method, params));
         return this.calls.run(session, method, params, options.meta, schema, refresh);
       };
-      return allPages<T>(method, key, page).pipe(tap((all) => this.cache.storeList(method, all, pages)));
+      const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
+      return allPages<T>(method, key, page).pipe(
+        tap((all) => {
+          this.cache.storeList(method, all, pages);
+          learn?.(all as Tool[]);
+        }),
+      );
     });
     // A whole list still fresh in the cache is handed out at once.
     return defer(() => {
@@ -495,5 +571,6 @@ export class McpClient {
       warn,
     });
     this.watching.add(watchNotifications({ notifications$: this.notifications$, cache: this.cache, tokens: this.tokens, onLog, onProgress, warn }));
+    this.watching.add(this.tasks.watch());
   }
 }

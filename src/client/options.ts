@@ -3,6 +3,7 @@ import { checkCount, checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import type { ClientCapabilities, LoggingLevel, LogMessage, ToolProgress } from '../protocol/types.js';
+import { TASKS_EXTENSION } from '../protocol/tasks.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
 import { capabilitiesOf, type InputHook, type InputHooks } from './input-hooks.js';
@@ -55,6 +56,13 @@ export interface ClientOptions {
   maxPendingRequests?: number;
   /** How many calls of a read-only, idempotent batch `executeToolCalls` may overlap (default 4; 1 = always serial). */
   toolConcurrency?: number;
+  /**
+   * Take part in tasks (long-running tool calls): declares the 2025-11-25
+   * `tasks` capability and the 2026-07-28 extension `io.modelcontextprotocol/tasks`,
+   * and lets `callTool` follow a call that becomes a task to its result.
+   * Off by default: without it nothing about calls changes.
+   */
+  tasks?: boolean;
   /** Called with problems the client papered over: a late answer dropped, a line that was not JSON-RPC, … */
   onWarn?: (message: string) => void;
 }
@@ -85,6 +93,25 @@ export interface CallToolOptions extends CallOptions {
   resetTimeoutOnProgress?: boolean;
   /** A hard cap on the whole call, progress or not (with `resetTimeoutOnProgress`). */
   maxTotalTimeoutMs?: number;
+  /**
+   * With the client option `tasks`, on a 2025-11-25 server: run a tool whose
+   * `execution.taskSupport` is `optional` as a task (`true`, or with the
+   * lifetime to ask for). A `required` tool always runs as one. A 2026-07-28
+   * server decides for itself and ignores this.
+   */
+  task?: boolean | { ttlMs?: number };
+}
+
+/** Options of `callToolAsTask`. */
+export interface CallToolAsTaskOptions extends CallToolOptions {
+  /** Leave the task running when the subscriber leaves (default: unsubscribing cancels it); its id is the handle for `resumeTask`. */
+  detach?: boolean;
+}
+
+/** Options of `resumeTask`. */
+export interface ResumeTaskOptions extends CallOptions {
+  /** Leave the task running when the subscriber leaves (default: unsubscribing cancels it). */
+  detach?: boolean;
 }
 
 /** Options of the list calls. */
@@ -116,6 +143,7 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'onProgress',
   'toolConcurrency',
   'maxPendingRequests',
+  'tasks',
   'onWarn',
 ];
 
@@ -123,7 +151,13 @@ const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning
 
 const FUNCTION_OPTIONS = ['onElicit', 'onSample', 'onListRoots', 'onLog', 'onProgress', 'onWarn'] as const;
 
-const CALL_OPTION_KEYS = ['timeoutMs', 'signal', 'meta', 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'refresh', 'context'];
+const CALL_OPTION_KEYS = ['timeoutMs', 'signal', 'meta', 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'refresh', 'context', 'task', 'detach'];
+
+/** The options every call takes. */
+export const CALL_KEYS: readonly string[] = ['timeoutMs', 'signal', 'meta'];
+
+/** The options of `callTool`. */
+export const CALL_TOOL_KEYS: readonly string[] = [...CALL_KEYS, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'task'];
 
 /** Checks the per-call options. */
 export function checkCallOptions(options: object, allowed: readonly string[]): void {
@@ -179,6 +213,7 @@ export interface Settings {
   onProgress: ((progress: ToolProgress) => void) | undefined;
   toolConcurrency: number;
   maxPendingRequests: number;
+  tasks: boolean;
   warn: (message: string) => void;
 }
 
@@ -205,7 +240,9 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
   if (options.era !== undefined && options.era !== 'modern' && options.era !== 'legacy') {
     throw new McpClientError(`option era must be 'modern' or 'legacy'; got ${JSON.stringify(options.era)}`);
   }
+  if (options.tasks !== undefined && typeof options.tasks !== 'boolean') throw new McpClientError('option tasks must be a boolean');
   const hooks: InputHooks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
+  const declared = options.clientCapabilities ?? capabilitiesOf(hooks);
   return {
     versions: checkVersions(options.protocolVersions),
     era: options.era,
@@ -214,13 +251,25 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     requestTimeoutMs: checkDuration('requestTimeoutMs', options.requestTimeoutMs, 60000),
     maxInputRounds: checkCount('maxInputRounds', options.maxInputRounds, 8),
     hooks,
-    declaredCapabilities: options.clientCapabilities ?? capabilitiesOf(hooks),
+    declaredCapabilities: options.tasks ? withTasks(declared) : declared,
     logLevel: options.logLevel,
     onLog: options.onLog,
     onProgress: options.onProgress,
     toolConcurrency: Math.max(1, checkCount('toolConcurrency', options.toolConcurrency, 4)),
     maxPendingRequests: Math.max(1, checkCount('maxPendingRequests', options.maxPendingRequests, 10000)),
+    tasks: options.tasks === true,
     warn: options.onWarn ?? (() => undefined),
+  };
+}
+
+// Each era reads its own key and ignores the other's. The 2025-11-25 `tasks`
+// is empty: this client runs no requests of its own as tasks, so a server
+// must not make its questions into tasks either.
+function withTasks(capabilities: ClientCapabilities): ClientCapabilities {
+  return {
+    ...capabilities,
+    tasks: capabilities.tasks ?? {},
+    extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} },
   };
 }
 

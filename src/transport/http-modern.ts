@@ -5,7 +5,15 @@ import { ErrorCode } from '../protocol/versions.js';
 import { encodeHeaderValue, type ParamHeader, paramHeaders, paramValue } from './header-encoding.js';
 import type { HttpSink, HttpWire } from './http-wire.js';
 
-const NAMED_METHODS: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+// The tasks extension routes a task's requests by its id (Mcp-Name = params.taskId).
+const NAMED_METHODS: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
 /**
