@@ -1,24 +1,15 @@
-/** An agent's claim on a path, until it expires. */
-interface Lease {
-  holder: string;
-  since: number;
-  expiresAt: number;
-}
-
-/** Why an acquire was refused: who holds what, and for how long already. */
-export interface LeaseRefusal {
-  path: string;
-  holder: string;
-  heldForSeconds: number;
-}
+import type { Lease, LeaseRefusal, LeaseStore } from './lease-store.js';
 
 /**
  * The lease table of one workspace, shared by every agent's `Leases` layer:
  * advisory, in-process, bounded. A path is held by at most one agent; a
  * lease on a directory also covers everything inside it. Leases expire after
- * their TTL; a holder re-acquiring a path refreshes it.
+ * their TTL; a holder re-acquiring a path refreshes it. Every operation
+ * answers at once, with a plain value. For agents in several processes or on
+ * several machines, `RedisLeaseTable` from `rxmcp/redis` keeps the same
+ * contract (`LeaseStore`).
  */
-export class LeaseTable {
+export class LeaseTable implements LeaseStore {
   /** How long a lease lasts when nobody says otherwise, in seconds (default 300). */
   readonly defaultTtlSeconds: number;
   private readonly leases = new Map<string, Lease>();

@@ -3,15 +3,15 @@ import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
 import { DEFAULT_LOCATION_KEYS, locationsOf, segments } from '../policy/paths.js';
-import type { LeaseRefusal, LeaseTable } from './lease-table.js';
-import { isStrings } from '../../util/values.js';
+import type { LeaseRefusal, LeaseStore } from './lease-store.js';
+import { isStrings, messageOf } from '../../util/values.js';
 
 /** Options of `Leases`. */
 export interface LeasesOptions {
   /** The provider whose mutating calls are checked against the table. */
   inner: ToolProvider;
-  /** The workspace's table, shared by every agent's layer. */
-  table: LeaseTable;
+  /** The workspace's table, shared by every agent's layer: a `LeaseTable` in one process, a `RedisLeaseTable` across processes. */
+  table: LeaseStore;
   /** The agent this layer speaks for. */
   agentId: string;
   /** Tool-name prefix → the directory relative paths resolve against (`lock` for the lock tools). */
@@ -72,14 +72,15 @@ const LOCK_TOOLS: LlmTool[] = [
 
 /**
  * Advisory file leases for a fleet of agents editing one checkout: one
- * instance per agent (its `agentId`), one `LeaseTable` for the workspace. It
+ * instance per agent (its `agentId`), one lease table for the workspace (a
+ * `LeaseTable` in one process, a `RedisLeaseTable` across processes). It
  * publishes `lock_acquire(paths, ttl?, wait?)` and `lock_release(paths?)`
  * (without any prefix) and checks every call of a mutating tool: another
  * agent's lease on a path always refuses it; and when more than one agent is
  * live (`concurrent()`), a mutating call must be covered by a lease this
  * agent holds. Refusals are `is_error` answers that say who holds what and
- * how to proceed. Nothing leaves the process: the filesystem's own checks
- * still apply.
+ * how to proceed. A table that cannot answer refuses too (fail closed).
+ * Leases are advisory: the filesystem's own checks still apply.
  */
 export class Leases implements ToolProvider {
   private readonly options: LeasesOptions;
@@ -90,7 +91,7 @@ export class Leases implements ToolProvider {
   constructor(options: LeasesOptions) {
     refuseUnknown(options, OPTION_KEYS);
     if (typeof options.inner?.executeToolCalls !== 'function') throw new McpClientError('option inner must be a tool provider');
-    if (typeof options.table?.acquire !== 'function') throw new McpClientError('option table must be a LeaseTable');
+    if (typeof options.table?.acquire !== 'function') throw new McpClientError('option table must be a lease table (LeaseTable, RedisLeaseTable)');
     if (typeof options.agentId !== 'string' || options.agentId === '') throw new McpClientError('option agentId must be a non-empty string');
     this.options = options;
     this.roots = Object.entries(options.roots ?? {}).sort(([a], [b]) => b.length - a.length);
@@ -109,7 +110,8 @@ export class Leases implements ToolProvider {
   /**
    * Answers the lock tools itself, checks mutating calls against the table,
    * and forwards the rest to the inner provider as one batch, answering in
-   * the model's order.
+   * the model's order. A table that cannot answer refuses: no lease is
+   * granted and no mutating call runs unchecked.
    */
   async executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
     const answers: ToolMessage[] = new Array(calls.length);
@@ -120,7 +122,7 @@ export class Leases implements ToolProvider {
         answers[index] = await this.lockTool(call);
         continue;
       }
-      const refusal = typeof name === 'string' && this.enforced.includes(name) ? this.check(call) : undefined;
+      const refusal = typeof name === 'string' && this.enforced.includes(name) ? await this.check(call) : undefined;
       if (refusal) answers[index] = failure(call.id, refusal);
       else forwarded.push({ index, call });
     }
@@ -135,20 +137,35 @@ export class Leases implements ToolProvider {
   }
 
   // Why a mutating call may not run now, or undefined when it may.
-  private check(call: LlmToolCall): string | undefined {
+  private async check(call: LlmToolCall): Promise<string | undefined> {
     const parsed = parseCall(call);
     if ('error' in parsed) return undefined;
+    try {
+      return await this.checkPaths(this.normalise(parsed.name, locationsOf(parsed.args, DEFAULT_LOCATION_KEYS)));
+    } catch (error) {
+      return `${parsed.name} was not run: the lease table could not be read, so nobody can tell whether another agent holds its paths (${messageOf(error)}); try again later`;
+    }
+  }
+
+  private async checkPaths(paths: Array<string | undefined>): Promise<string | undefined> {
     const { table, agentId } = this.options;
-    const paths = this.normalise(parsed.name, locationsOf(parsed.args, DEFAULT_LOCATION_KEYS));
     for (const path of paths) {
       if (path === undefined) continue;
-      const conflict = table.conflict(agentId, path);
+      const conflict = await table.conflict(agentId, path);
       if (conflict) return `${path} is leased by ${conflict[1].holder}; wait for it (lock_acquire with wait) or work on something else`;
     }
     if (!this.strict()) return undefined;
-    const uncovered = paths.find((path) => path === undefined || !table.covers(agentId, path));
-    if (paths.length === 0 || uncovered !== undefined) {
-      const which = uncovered ?? 'its paths';
+    // An unreadable path counts as uncovered: strict mode fails closed.
+    let uncovered = paths.length === 0;
+    let which = 'its paths';
+    for (const path of paths) {
+      if (path === undefined || !(await table.covers(agentId, path))) {
+        uncovered = true;
+        which = path ?? which;
+        break;
+      }
+    }
+    if (uncovered) {
       return `Other agents are editing this workspace: call lock_acquire with ${JSON.stringify([which])} first, then retry this call`;
     }
     return undefined;
@@ -163,7 +180,12 @@ export class Leases implements ToolProvider {
       if (raw !== undefined && !isStrings(raw)) return failure(parsed.id, 'lock_release: paths must be a list of paths');
       const paths = raw === undefined ? undefined : this.normalise('lock_release', raw);
       if (paths?.includes(undefined)) return failure(parsed.id, 'lock_release: a path could not be read');
-      const released = table.release(agentId, paths as string[] | undefined);
+      let released: string[];
+      try {
+        released = await table.release(agentId, paths as string[] | undefined);
+      } catch (error) {
+        return failure(parsed.id, `lock_release: the lease table could not be reached, so nothing may have been released (${messageOf(error)}); try again later`);
+      }
       return reply(parsed.id, `released ${released.length === 0 ? 'nothing' : released.join(', ')}`);
     }
     if (!isStrings(raw) || raw.length === 0) return failure(parsed.id, 'lock_acquire: paths must be a non-empty list of paths');
@@ -173,7 +195,12 @@ export class Leases implements ToolProvider {
     if (paths.includes(undefined)) return failure(parsed.id, 'lock_acquire: a path could not be read (relative without a root, .., NUL or backslash)');
     const ttlSeconds = (ttl as number | undefined) ?? table.defaultTtlSeconds;
     const waitSeconds = Math.min((wait as number | undefined) ?? DEFAULT_WAIT_SECONDS, table.defaultTtlSeconds);
-    const refusal = await this.acquire(paths as string[], ttlSeconds, waitSeconds);
+    let refusal: LeaseRefusal | undefined;
+    try {
+      refusal = await this.acquire(paths as string[], ttlSeconds, waitSeconds);
+    } catch (error) {
+      return failure(parsed.id, `lock_acquire: the lease table could not be reached, so nothing was acquired (${messageOf(error)}); try again later`);
+    }
     if (!refusal) return reply(parsed.id, `acquired ${(paths as string[]).join(', ')} for ${ttlSeconds} s`);
     return failure(
       parsed.id,
@@ -183,16 +210,17 @@ export class Leases implements ToolProvider {
 
   // Tries at once, then polls about once a second until the wait runs out,
   // the run is cancelled, or the paths are free. Nothing is held meanwhile.
+  // A table that fails ends the wait at once: its error is the answer.
   private async acquire(paths: string[], ttlSeconds: number, waitSeconds: number): Promise<LeaseRefusal | undefined> {
     const { table, agentId } = this.options;
-    let refusal = table.acquire(agentId, paths, ttlSeconds);
+    let refusal = await table.acquire(agentId, paths, ttlSeconds);
     if (!refusal || waitSeconds === 0) return refusal;
     const deadline = Date.now() + waitSeconds * 1000;
     shielded(this.options.onWaitBegin);
     try {
       while (refusal && Date.now() < deadline && !this.cancelled()) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, deadline - Date.now())));
-        refusal = table.acquire(agentId, paths, ttlSeconds);
+        refusal = await table.acquire(agentId, paths, ttlSeconds);
       }
       return refusal;
     } finally {

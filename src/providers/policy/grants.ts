@@ -1,3 +1,4 @@
+import type { GrantsStore } from './grants-store.js';
 import { type PolicyRule, validateRule } from './rules.js';
 
 /**
@@ -6,8 +7,11 @@ import { type PolicyRule, validateRule } from './rules.js';
  * policy of a fleet as `grantsStore`; a grant added through any of them binds
  * all of them from the next decision on. Grants are consulted only after the
  * static rules said ask, so none of them can overrule a deny or the danger floor.
+ * Every operation answers at once. For policies in several processes or on
+ * several machines, `RedisGrants` from `rxmcp/redis` keeps the same contract
+ * (`GrantsStore`).
  */
-export class Grants {
+export class Grants implements GrantsStore {
   private readonly book: PolicyRule[] = [];
 
   /** @throws McpClientError for a grant that is not a valid allow or deny rule. */
@@ -18,6 +22,11 @@ export class Grants {
   /** A copy of every grant, oldest first: plain data to persist. */
   get grants(): PolicyRule[] {
     return this.book.map((grant) => ({ ...grant }));
+  }
+
+  /** The grants a decision weighs: all of them, at once. */
+  current(): PolicyRule[] {
+    return this.grants;
   }
 
   /** Adds grants (each validated; all or none). */

@@ -3,7 +3,8 @@ import type { InputRequest } from '../../client/input-hooks.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
-import { type Grants, validateGrant } from './grants.js';
+import { validateGrant } from './grants.js';
+import type { GrantsStore } from './grants-store.js';
 import { commonDirectory, DEFAULT_LOCATION_KEYS, locationsOf, segments } from './paths.js';
 import { type CallFacts, deniesOutright, type PolicyRule, strongest, validateRule } from './rules.js';
 import { messageOf } from '../../util/values.js';
@@ -59,8 +60,8 @@ export interface PolicyOptions {
   onGrant?: (grants: PolicyRule[]) => void;
   /** Grants from an earlier session (plain data from `grants`). */
   grants?: PolicyRule[];
-  /** A grant book shared with other policies; "always" answers are written there. */
-  grantsStore?: Grants;
+  /** A grant book shared with other policies (`Grants` in one process, `RedisGrants` across processes); "always" answers are written there. */
+  grantsStore?: GrantsStore;
   /** The argument names that hold locations (default: path, paths, from, to, source, destination). */
   locationKeys?: string[];
 }
@@ -118,7 +119,7 @@ export class Policy implements ToolProvider {
   private readonly onAsk: PolicyOptions['onAsk'];
   private readonly onGrant: PolicyOptions['onGrant'];
   private readonly own: PolicyRule[];
-  private readonly store: Grants | undefined;
+  private readonly store: GrantsStore | undefined;
   private readonly locationKeys: readonly string[];
   private asking: Promise<unknown> = Promise.resolve();
 
@@ -132,6 +133,9 @@ export class Policy implements ToolProvider {
     this.onAsk = options.onAsk;
     this.onGrant = options.onGrant;
     this.own = (options.grants ?? []).map(validateGrant);
+    if (options.grantsStore !== undefined && !(typeof options.grantsStore?.current === 'function' && typeof options.grantsStore.add === 'function')) {
+      throw new McpClientError('option grantsStore must be a grant book (Grants, RedisGrants)');
+    }
     this.store = options.grantsStore;
     this.locationKeys = options.locationKeys ?? DEFAULT_LOCATION_KEYS;
   }
@@ -202,13 +206,18 @@ export class Policy implements ToolProvider {
     if (verdict?.decision === 'allow') return { allow: true };
     if (verdict?.decision === 'deny') return { allow: false, reason: `Denied by policy${describe(verdict.rules[0])}` };
     const danger = verdict?.rules.some((rule) => rule.severity === 'danger') ?? false;
+    let unread = '';
     if (!danger) {
-      const granted = strongest(this.grants, facts);
-      if (granted?.decision === 'allow') return { allow: true };
+      // A book that cannot be read fails closed: its grants neither allow nor
+      // deny, this policy's own can still deny, and the human is asked.
+      const book = await this.book();
+      if (book instanceof Error) unread = `; the shared grants could not be read (${book.message})`;
+      const granted = strongest(book instanceof Error ? this.own : [...this.own, ...book], facts);
+      if (granted?.decision === 'allow' && !unread) return { allow: true };
       if (granted?.decision === 'deny') return { allow: false, reason: `Denied by an earlier answer${describe(granted.rules[0])}` };
     }
     const onAsk = this.onAsk;
-    if (!onAsk) return { allow: false, reason: `${name} needs permission${describe(verdict?.rules[0])}, and there is nobody to ask` };
+    if (!onAsk) return { allow: false, reason: `${name} needs permission${describe(verdict?.rules[0])}, and there is nobody to ask${unread}` };
     const locations = locationsOf(args, this.locationKeys);
     const question: PermissionQuestion = {
       kind: 'permission',
@@ -222,8 +231,18 @@ export class Policy implements ToolProvider {
     return this.serially(async () => this.apply(await onAsk(question), question, danger));
   }
 
+  // This policy's view of the shared book for one decision, or why it has none.
+  private async book(): Promise<PolicyRule[] | Error> {
+    if (!this.store) return [];
+    try {
+      return await this.store.current();
+    } catch (error) {
+      return error instanceof Error ? error : new Error(messageOf(error));
+    }
+  }
+
   // Turns an answer into a verdict, leaving grants behind for "always".
-  private apply(answer: unknown, question: PermissionQuestion, danger: boolean): Verdict {
+  private async apply(answer: unknown, question: PermissionQuestion, danger: boolean): Promise<Verdict> {
     const { action, rule, rules } = (answer ?? {}) as Partial<PermissionAnswer>;
     if (!ACTIONS.includes(action as string)) return { allow: false, reason: `The answer for ${question.tool} was not understood` };
     const allow = action === 'allow-once' || action === 'always-allow';
@@ -237,8 +256,17 @@ export class Policy implements ToolProvider {
     } catch (error) {
       return { allow: false, reason: `The answer's rules could not be used, so nothing was remembered: ${messageOf(error)}` };
     }
-    if (this.store) this.store.add(grants);
-    else this.own.push(...grants);
+    if (this.store) {
+      try {
+        await this.store.add(grants);
+      } catch {
+        // Not remembered, so nobody is told of a grant: the answer still
+        // decides this one call, as the human meant at the least.
+        return allow ? { allow: true } : denied;
+      }
+    } else {
+      this.own.push(...grants);
+    }
     try {
       this.onGrant?.(this.grants);
     } catch {
