@@ -7,7 +7,7 @@ import { messageOf } from '../util/values.js';
 /** A tool as an LLM API declares it (OpenAI-style function calling). */
 export interface LlmTool {
   type: 'function';
-  function: { name: string; description?: string; parameters: object };
+  function: { name: string; description?: string; parameters: Record<string, unknown> };
 }
 
 /** A tool call a model made. `arguments` is a JSON string (as most APIs send it) or an object. */

@@ -1,0 +1,77 @@
+import { dynamicTool, type JSONSchema7, jsonSchema, type ToolSet } from 'ai';
+import type { LlmToolCall, ToolMessage, ToolProvider } from '../client/bridge.js';
+import { CallGatherer } from '../client/call-gatherer.js';
+import { pickTools } from '../client/pick-tools.js';
+
+/** Options of `aiSdkTools`. */
+export interface AiSdkToolsOptions {
+  /** Hand over only these of the provider's tools (default: all). Naming one the provider lacks rejects. */
+  tools?: readonly string[];
+}
+
+/** What a tool's `execute` resolves to: the answer `executeToolCalls` gives, as a value. */
+export interface AiSdkToolOutput {
+  /** The text the model reads. */
+  text: string;
+  /** True when the call failed: the model then reads `text` as the tool's error result (`error-text`). */
+  isError: boolean;
+  /** The tool's `structuredContent`, when it gave one: for the application, as the model reads `text`. */
+  structuredContent?: unknown;
+}
+
+/**
+ * Any `ToolProvider` (a client, a `Registry`, a `Policy` over `Leases`…) as an
+ * AI SDK `ToolSet`, for `generateText`, `streamText` or an `Agent`.
+ *
+ * Each tool is a dynamic tool with the provider's JSON schema. Its `execute`
+ * runs through the provider, so everything the stack adds applies: a policy's
+ * questions and denials, leases, progress under the model's call id. The
+ * calls of one model turn are gathered back into one batch for the
+ * provider's scheduler (serial unless all are read-only and idempotent).
+ * `execute` never throws: it resolves an {@link AiSdkToolOutput}, and
+ * `toModelOutput` gives the model exactly the text `executeToolCalls` gives,
+ * a failure (a denial, a tool's `isError`, a dead server) as an `error-text`
+ * result the model can react to, so the loop goes on. The AI SDK's abort
+ * signal cancels the calls in flight.
+ *
+ * Needs the `ai` package (v6 or v7), an optional peer dependency of rxmcp.
+ *
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer.
+ * @example
+ * ```ts
+ * import { generateText, stepCountIs } from 'ai';
+ * import { aiSdkTools } from 'rxmcp/ai-sdk';
+ *
+ * const { text } = await generateText({ model, prompt, tools: await aiSdkTools(policy), stopWhen: stepCountIs(8) });
+ * ```
+ */
+export async function aiSdkTools(provider: ToolProvider, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
+  const declarations = pickTools(await provider.toolsForLlm(), options.tools);
+  const gatherer = new CallGatherer(provider);
+  const tools: ToolSet = {};
+  for (const { function: fn } of declarations) {
+    tools[fn.name] = dynamicTool({
+      ...(fn.description === undefined ? {} : { description: fn.description }),
+      // No validate: the provider checks arguments itself, so the model reads the same complaint either way.
+      inputSchema: jsonSchema(fn.parameters as JSONSchema7),
+      execute: async (input, { toolCallId, abortSignal }) => toOutput(await gatherer.run(toCall(toolCallId, fn.name, input), abortSignal)),
+      toModelOutput: ({ output }) => {
+        const { text, isError } = output as AiSdkToolOutput;
+        return isError ? { type: 'error-text', value: text } : { type: 'text', value: text };
+      },
+    });
+  }
+  return tools;
+}
+
+function toCall(id: string, name: string, input: unknown): LlmToolCall {
+  // The AI SDK hands over parsed JSON; a non-object is left for the bridge to refuse in its own words.
+  const args = typeof input === 'object' && input !== null ? input : JSON.stringify(input ?? {});
+  return { id, type: 'function', function: { name, arguments: args } };
+}
+
+function toOutput(message: ToolMessage): AiSdkToolOutput {
+  const output: AiSdkToolOutput = { text: message.content, isError: message.is_error };
+  if (message.structured_content !== undefined) output.structuredContent = message.structured_content;
+  return output;
+}

@@ -1,0 +1,84 @@
+import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
+import { isObject } from '../util/values.js';
+
+/** A client tool as the Anthropic Messages API declares it (`tools` of `messages.create`). */
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema: { type: 'object'; [key: string]: unknown };
+}
+
+/** A `tool_use` block of an assistant message: one call the model made. */
+export interface AnthropicToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** The answer to one `tool_use` block, for the content of the next user message. */
+export interface AnthropicToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  /** The same text `executeToolCalls` gives. */
+  content: string;
+  /** Present, and true, only when the call failed (as the API's own examples write it). */
+  is_error?: true;
+}
+
+/**
+ * The provider's tools as client tools for the Anthropic Messages API.
+ *
+ * @example
+ * ```ts
+ * const message = await anthropic.messages.create({ model, max_tokens: 1024, messages, tools: await toolsForAnthropic(provider) });
+ * ```
+ */
+export async function toolsForAnthropic(provider: ToolProvider): Promise<AnthropicTool[]> {
+  return (await provider.toolsForLlm()).map(({ function: fn }) => ({
+    name: fn.name,
+    ...(fn.description === undefined ? {} : { description: fn.description }),
+    // An MCP tool's input schema is always an object schema; the API insists on saying so.
+    input_schema: { ...fn.parameters, type: 'object' },
+  }));
+}
+
+/**
+ * Runs the `tool_use` blocks of an assistant message and answers each with a
+ * `tool_result` block, in order, as one batch through the provider (so its
+ * batch scheduler, policy and leases see the model's whole turn). Other
+ * blocks (text, thinking…) are passed over. Never rejects: a failure is a
+ * `tool_result` with `is_error: true` whose content says why.
+ *
+ * @param content the assistant message's `content`.
+ * @returns the blocks for the next user message, which must answer every `tool_use`.
+ * @example
+ * ```ts
+ * messages.push({ role: 'assistant', content: message.content });
+ * messages.push({ role: 'user', content: await executeAnthropicToolCalls(provider, message.content) });
+ * ```
+ */
+export async function executeAnthropicToolCalls(
+  provider: ToolProvider,
+  content: readonly { type: string }[],
+  options: { signal?: AbortSignal } = {},
+): Promise<AnthropicToolResultBlock[]> {
+  const calls: LlmToolCall[] = content.filter(isToolUse).map((block) => ({
+    id: typeof block.id === 'string' ? block.id : '',
+    type: 'function',
+    // Anthropic sends the input as an object already; anything else is refused by the bridge as "not a JSON object".
+    function: { name: typeof block.name === 'string' ? block.name : '', arguments: isObject(block.input) ? block.input : JSON.stringify(block.input ?? {}) },
+  }));
+  if (calls.length === 0) return [];
+  const answers = await provider.executeToolCalls(calls, options);
+  return answers.map((answer) => ({
+    type: 'tool_result',
+    tool_use_id: answer.tool_call_id,
+    content: answer.content,
+    ...(answer.is_error ? { is_error: true as const } : {}),
+  }));
+}
+
+function isToolUse(block: { type: string }): block is { type: string } & Record<string, unknown> {
+  return isObject(block) && block.type === 'tool_use';
+}

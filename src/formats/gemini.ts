@@ -1,0 +1,91 @@
+import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
+import { isObject } from '../util/values.js';
+
+/** A function declaration as the Google Gemini API takes it. */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description?: string;
+  /** The MCP input schema as it is: Gemini reads JSON Schema here (instead of its OpenAPI-style `parameters`). */
+  parametersJsonSchema: Record<string, unknown>;
+}
+
+/** One Gemini `Tool` holding every declaration (`config.tools` of `generateContent`). */
+export interface GeminiFunctionTool {
+  functionDeclarations: GeminiFunctionDeclaration[];
+}
+
+/** A part of the model's content, as far as function calls go. */
+export interface GeminiFunctionCallPart {
+  functionCall?: { id?: string; name?: string; args?: Record<string, unknown> };
+}
+
+/** The answer to one function call: a part for the next `user` turn. */
+export interface GeminiFunctionResponsePart {
+  functionResponse: {
+    /** The call's id, when the model gave one. */
+    id?: string;
+    name: string;
+    /** `{ output }` with the same text `executeToolCalls` gives, or `{ error }` with why it failed: the keys the API documents. */
+    response: { output: string } | { error: string };
+  };
+}
+
+/**
+ * The provider's tools as one Gemini `Tool` of function declarations.
+ *
+ * @example
+ * ```ts
+ * const response = await ai.models.generateContent({ model, contents, config: { tools: [await toolsForGemini(provider)] } });
+ * ```
+ */
+export async function toolsForGemini(provider: ToolProvider): Promise<GeminiFunctionTool> {
+  return {
+    functionDeclarations: (await provider.toolsForLlm()).map(({ function: fn }) => ({
+      name: fn.name,
+      ...(fn.description === undefined ? {} : { description: fn.description }),
+      parametersJsonSchema: fn.parameters,
+    })),
+  };
+}
+
+/**
+ * Runs the `functionCall` parts of the model's content and answers each with
+ * a `functionResponse` part, in order, as one batch through the provider (so
+ * its batch scheduler, policy and leases see the model's whole turn). Other
+ * parts (text, thoughts…) are passed over. A call without an id is answered
+ * by name and position, as Gemini matches them. Never rejects: a failure is a
+ * response `{ error }` that says why.
+ *
+ * @param parts the candidate's `content.parts`.
+ * @returns the parts of the next `user` turn.
+ * @example
+ * ```ts
+ * const parts = response.candidates?.[0]?.content?.parts ?? [];
+ * contents.push({ role: 'model', parts }, { role: 'user', parts: await executeGeminiToolCalls(provider, parts) });
+ * ```
+ */
+export async function executeGeminiToolCalls(
+  provider: ToolProvider,
+  parts: readonly GeminiFunctionCallPart[],
+  options: { signal?: AbortSignal } = {},
+): Promise<GeminiFunctionResponsePart[]> {
+  const found = parts.flatMap((part) => (isObject(part) && isObject(part.functionCall) ? [part.functionCall] : []));
+  if (found.length === 0) return [];
+  const calls: LlmToolCall[] = found.map((call, index) => ({
+    // The bridge needs an id for every call (progress and answers go by it); Gemini may send none.
+    id: typeof call.id === 'string' && call.id !== '' ? call.id : `gemini-call-${index}`,
+    type: 'function',
+    function: { name: typeof call.name === 'string' ? call.name : '', arguments: call.args === undefined ? {} : (call.args as object) },
+  }));
+  const answers = await provider.executeToolCalls(calls, options);
+  return answers.map((answer, index) => {
+    const call = found[index] ?? {};
+    return {
+      functionResponse: {
+        ...(typeof call.id === 'string' && call.id !== '' ? { id: call.id } : {}),
+        name: typeof call.name === 'string' ? call.name : '',
+        response: answer.is_error ? { error: answer.content } : { output: answer.content },
+      },
+    };
+  });
+}

@@ -1,0 +1,81 @@
+import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
+import { isObject } from '../util/values.js';
+
+/** A function tool as the OpenAI Responses API declares it (`tools` of `responses.create`). */
+export interface OpenAIResponsesFunctionTool {
+  type: 'function';
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+  /** Always false: strict mode needs schemas (every key required, no extra keys) that MCP tools rarely have. */
+  strict: false;
+}
+
+/** What the model's output holds about one function call (a `function_call` item of `response.output`). */
+export interface OpenAIResponsesFunctionCall {
+  type: 'function_call';
+  call_id: string;
+  name: string;
+  /** The arguments, as the JSON string the API sends. */
+  arguments: string;
+}
+
+/** The answer to one function call, an input item for the next request. */
+export interface OpenAIResponsesFunctionCallOutput {
+  type: 'function_call_output';
+  call_id: string;
+  /** The same text `executeToolCalls` gives; the Responses API has no error flag, so a failure is said in words. */
+  output: string;
+}
+
+/**
+ * The provider's tools as function tools for the OpenAI Responses API.
+ *
+ * @example
+ * ```ts
+ * const response = await openai.responses.create({ model, input, tools: await toolsForOpenAIResponses(provider) });
+ * ```
+ */
+export async function toolsForOpenAIResponses(provider: ToolProvider): Promise<OpenAIResponsesFunctionTool[]> {
+  return (await provider.toolsForLlm()).map(({ function: fn }) => ({
+    type: 'function',
+    name: fn.name,
+    ...(fn.description === undefined ? {} : { description: fn.description }),
+    parameters: fn.parameters,
+    strict: false,
+  }));
+}
+
+/**
+ * Runs the function calls in a Responses API output and answers each with a
+ * `function_call_output` item, in order, as one batch through the provider
+ * (so its batch scheduler, policy and leases see the model's whole turn).
+ * Items other than `function_call` (messages, reasoning…) are passed over.
+ * Never rejects: a failure is an answer whose output says why.
+ *
+ * @param output `response.output`, or any list of items holding the calls.
+ * @returns the items to append to the next request's `input`, after the model's own output.
+ * @example
+ * ```ts
+ * const answers = await executeOpenAIResponsesToolCalls(provider, response.output);
+ * input.push(...response.output, ...answers);
+ * ```
+ */
+export async function executeOpenAIResponsesToolCalls(
+  provider: ToolProvider,
+  output: readonly { type: string }[],
+  options: { signal?: AbortSignal } = {},
+): Promise<OpenAIResponsesFunctionCallOutput[]> {
+  const calls: LlmToolCall[] = output.filter(isFunctionCall).map((item) => ({
+    id: typeof item.call_id === 'string' ? item.call_id : '',
+    type: 'function',
+    function: { name: typeof item.name === 'string' ? item.name : '', arguments: typeof item.arguments === 'string' ? item.arguments : '' },
+  }));
+  if (calls.length === 0) return [];
+  const answers = await provider.executeToolCalls(calls, options);
+  return answers.map((answer) => ({ type: 'function_call_output', call_id: answer.tool_call_id, output: answer.content }));
+}
+
+function isFunctionCall(item: { type: string }): item is { type: string } & Record<string, unknown> {
+  return isObject(item) && item.type === 'function_call';
+}

@@ -1,0 +1,73 @@
+import { ToolMessage } from '@langchain/core/messages';
+import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
+import type { JSONSchema } from '@langchain/core/utils/json_schema';
+import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
+import { CallGatherer } from '../client/call-gatherer.js';
+import { pickTools } from '../client/pick-tools.js';
+
+/** Options of `langchainTools`. */
+export interface LangchainToolsOptions {
+  /** Hand over only these of the provider's tools (default: all). Naming one the provider lacks rejects. */
+  tools?: readonly string[];
+}
+
+/**
+ * Any `ToolProvider` (a client, a `Registry`, a `Policy` over `Leases`…) as
+ * LangChain structured tools, for `model.bindTools(tools)` and a LangGraph
+ * `ToolNode` (or `createReactAgent`, `createAgent`).
+ *
+ * Each tool carries the provider's JSON schema and runs through the
+ * provider, so everything the stack adds applies: a policy's questions and
+ * denials, leases, progress under the model's call id. The calls of one
+ * model turn are gathered back into one batch for the provider's scheduler
+ * (serial unless all are read-only and idempotent). Invoked with a tool call
+ * (as a `ToolNode` does), a tool returns a `ToolMessage` whose content is the
+ * text `executeToolCalls` gives, `status: 'error'` when the call failed (a
+ * denial, a tool's `isError`, a dead server) and the tool's
+ * `structuredContent` as its `artifact`; invoked with bare arguments, it
+ * returns that text. It never throws for a failed call, so the graph goes
+ * on. The run's `signal` cancels the calls in flight.
+ *
+ * LangChain checks arguments against the schema before a call reaches the
+ * provider; a mismatch is LangChain's own error.
+ *
+ * Needs `@langchain/core` (v1), an optional peer dependency of rxmcp.
+ *
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer.
+ * @example
+ * ```ts
+ * import { ToolNode } from '@langchain/langgraph/prebuilt';
+ * import { langchainTools } from 'rxmcp/langchain';
+ *
+ * const tools = await langchainTools(policy);
+ * const model = chatModel.bindTools(tools);
+ * const toolNode = new ToolNode(tools);
+ * ```
+ */
+export async function langchainTools(provider: ToolProvider, options: LangchainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
+  const declarations = pickTools(await provider.toolsForLlm(), options.tools);
+  const gatherer = new CallGatherer(provider);
+  let direct = 0;
+  return declarations.map(
+    ({ function: fn }) =>
+      new DynamicStructuredTool({
+        name: fn.name,
+        description: fn.description ?? '',
+        schema: fn.parameters as JSONSchema,
+        func: async (input: unknown, _runManager, config?: ToolRunnableConfig) => {
+          const toolCallId = config?.toolCall?.id;
+          // The bridge answers by call id; a bare invocation has none, so it gets one of its own.
+          const call: LlmToolCall = { id: toolCallId ?? `direct-${++direct}`, type: 'function', function: { name: fn.name, arguments: (input ?? {}) as object } };
+          const answer = await gatherer.run(call, config?.signal);
+          if (toolCallId === undefined) return answer.content;
+          return new ToolMessage({
+            content: answer.content,
+            tool_call_id: toolCallId,
+            name: fn.name,
+            status: answer.is_error ? 'error' : 'success',
+            ...(answer.structured_content === undefined ? {} : { artifact: answer.structured_content }),
+          });
+        },
+      }),
+  );
+}
