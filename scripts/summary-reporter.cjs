@@ -3,7 +3,10 @@
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
-    const line = `tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : '');
+    // A spec file that fails before any test runs (a missing module, a
+    // throwing top level) counts as one failure, not as none.
+    const broken = results.testResults.filter((file) => file.testExecError && file.numFailingTests === 0).length;
+    const line = `tests: ${results.numPassedTests} passed, ${results.numFailedTests + broken} failed` + (skipped ? `, ${skipped} skipped` : '');
     process.once('exit', () => process.stdout.write(line + '\n'));
   }
 }

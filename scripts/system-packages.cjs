@@ -14,6 +14,7 @@ const BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/go
 const NEEDS = [
   { package: 'tmux', usedBy: 'the CLI form spec, in a real terminal', present: () => onPath('tmux') },
   { package: 'chromium', usedBy: 'the web demo spec, in a real browser', present: () => findBrowser() !== undefined },
+  { package: 'redis-server', usedBy: 'the Redis fleet specs, which start their own', present: () => onPath('redis-server') },
 ];
 
 function executable(path) {

@@ -5,6 +5,21 @@
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from './client/mcp-client.js';
 export type { LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
+export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';
+export type {
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesFunctionTool,
+} from './formats/openai-responses.js';
+export { executeAnthropicToolCalls, toolsForAnthropic } from './formats/anthropic-messages.js';
+export type { AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock } from './formats/anthropic-messages.js';
+export { executeGeminiToolCalls, toolsForGemini } from './formats/gemini.js';
+export type {
+  GeminiFunctionCallPart,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponsePart,
+  GeminiFunctionTool,
+} from './formats/gemini.js';
 export { Toolkit } from './providers/toolkit.js';
 export type { ToolkitCallContext, ToolkitHandler, ToolkitToolDefinition } from './providers/toolkit.js';
 export { Registry } from './providers/registry.js';
@@ -18,13 +33,14 @@ export type {
   PolicyQuestion,
 } from './providers/policy/policy.js';
 export { Grants } from './providers/policy/grants.js';
+export type { GrantsStore } from './providers/policy/grants-store.js';
 export type { PolicyDecision, PolicyRule } from './providers/policy/rules.js';
 export { CHECKS } from './providers/policy/commands.js';
 export { Reasons, REASON_PARAM } from './providers/reasons.js';
 export { UnknownKeys } from './providers/unknown-keys.js';
 export type { UnknownKeysWarning } from './providers/unknown-keys.js';
 export { LeaseTable } from './providers/leases/lease-table.js';
-export type { LeaseRefusal } from './providers/leases/lease-table.js';
+export type { Lease, LeaseRefusal, LeaseStore } from './providers/leases/lease-store.js';
 export { DEFAULT_ENFORCED_TOOLS, Leases } from './providers/leases/leases.js';
 export type { LeasesOptions } from './providers/leases/leases.js';
 export type { RegistryEntry, RegistryOptions } from './providers/registry.js';
@@ -33,12 +49,15 @@ export type { InputBrokerOptions, PendingQuestion } from './client/input-broker.
 export type { InputHook, InputHooks, InputRequest } from './client/input-hooks.js';
 export type {
   CallOptions,
+  CallToolAsTaskOptions,
   CallToolOptions,
   ClientOptions,
   CompleteOptions,
   ListOptions,
   McpClientOptions,
+  ResumeTaskOptions,
 } from './client/options.js';
+export type { Task, TaskEvent, TaskStatus } from './protocol/tasks.js';
 
 export { StdioTransport } from './transport/stdio-transport.js';
 export type { StdioTransportOptions } from './transport/stdio-transport.js';
@@ -63,6 +82,9 @@ export { McpClientError } from './errors/mcp-client-error.js';
 export { McpAuthError } from './errors/auth-errors.js';
 export type { AuthStep } from './errors/auth-errors.js';
 export { McpCancelledError, McpInputLoopExceededError, McpTimeoutError } from './errors/call-errors.js';
+export { McpStoreError } from './errors/store-errors.js';
+export { McpTaskError } from './errors/task-errors.js';
+export type { TaskEndReason } from './errors/task-errors.js';
 export { McpProtocolError, McpUnsupportedVersionError } from './errors/protocol-errors.js';
 export {
   McpHttpError,

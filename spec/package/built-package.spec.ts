@@ -149,6 +149,61 @@ describe('the built package', () => {
     expect(node(['-e', use("const m = require('rxmcp/node');")]).trim()).toBe(expected);
   });
 
+  it('keeps rxmcp/redis and the redis client out of the root entry, statically and on demand, in both builds', () => {
+    for (const format of ['esm', 'cjs']) {
+      const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
+      expect(loadable.length).toBeGreaterThan(5);
+      expect(loadable.filter((file) => file.includes(`${sep}redis${sep}`) || file === 'redis' || file.startsWith('@redis/') || file.endsWith('rxmcp/redis'))).toEqual([]);
+    }
+    const probe = "console.log(Object.keys(require.cache).some((file) => file.includes('node_modules/redis') || file.includes('node_modules/@redis')))";
+    expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('false');
+  });
+
+  it('serves rxmcp/redis from both builds, with types', () => {
+    for (const file of ['esm/redis/index.js', 'esm/redis/index.d.ts', 'cjs/redis/index.js', 'cjs/redis/index.d.ts']) {
+      expect(existsSync(join(root, 'dist', file))).toBe(true);
+    }
+    const names = "console.log(Object.keys(m).sort().join(','))";
+    expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp/redis'; ${names}`]).trim()).toBe('RedisGrants,RedisLeaseTable');
+    expect(node(['-e', `const m = require('rxmcp/redis'); ${names}`]).trim()).toBe('RedisGrants,RedisLeaseTable');
+  });
+
+  it('keeps rxmcp/ai-sdk, rxmcp/langchain and every framework or vendor SDK out of the root entry, statically and on demand, in both builds', () => {
+    const foreign = /^(ai|@ai-sdk\/.+|@langchain\/.+|openai|@anthropic-ai\/.+|@google\/genai)(\/.*)?$/;
+    for (const format of ['esm', 'cjs']) {
+      const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
+      expect(loadable.length).toBeGreaterThan(5);
+      expect(loadable.filter((file) => foreign.test(file) || file.includes(`${sep}ai-sdk${sep}`) || file.includes(`${sep}langchain${sep}`))).toEqual([]);
+    }
+    const probe = "console.log(Object.keys(require.cache).filter((file) => /node_modules[\\\\/](ai|@ai-sdk|@langchain|openai|@anthropic-ai|@google)[\\\\/]/.test(file)).length)";
+    expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('0');
+    const names = "console.log(['toolsForOpenAIResponses', 'executeOpenAIResponsesToolCalls', 'toolsForAnthropic', 'executeAnthropicToolCalls', 'toolsForGemini', 'executeGeminiToolCalls'].every((name) => typeof m[name] === 'function'))";
+    expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp'; ${names}`]).trim()).toBe('true');
+  });
+
+  it('serves rxmcp/ai-sdk and rxmcp/langchain from both builds, with types, and their tools run there', () => {
+    for (const sub of ['ai-sdk', 'langchain']) {
+      for (const file of [`esm/${sub}/index.js`, `esm/${sub}/index.d.ts`, `cjs/${sub}/index.js`, `cjs/${sub}/index.d.ts`]) {
+        expect(existsSync(join(root, 'dist', file))).toBe(true);
+      }
+    }
+    const use = (load: string) => `
+      ${load}
+      const kit = new rxmcp.Toolkit({ name: 'k' }).tool('add', { input: zod.z.object({ a: zod.z.number(), b: zod.z.number() }) }, ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
+      (async () => {
+        const set = await ai.aiSdkTools(kit);
+        const output = await set.add.execute({ a: 1, b: 2 }, { toolCallId: 'c1', messages: [] });
+        const [add] = await lc.langchainTools(kit);
+        const message = await add.invoke({ id: 'c2', name: 'add', args: { a: 3, b: 4 }, type: 'tool_call' });
+        console.log(Object.keys(ai).join(','), output.text, Object.keys(lc).join(','), message.content, message.status);
+      })();`;
+    const expected = 'aiSdkTools 3 langchainTools 7 success';
+    const esm = "import * as rxmcp from 'rxmcp'; import * as zod from 'zod'; import * as ai from 'rxmcp/ai-sdk'; import * as lc from 'rxmcp/langchain';";
+    const cjs = "const rxmcp = require('rxmcp'); const zod = require('zod'); const ai = require('rxmcp/ai-sdk'); const lc = require('rxmcp/langchain');";
+    expect(node(['--input-type=module', '-e', use(esm)]).trim()).toBe(expected);
+    expect(node(['-e', use(cjs)]).trim()).toBe(expected);
+  });
+
   it('exports the same names from ESM and CommonJS, the contract among them', () => {
     const esm = JSON.parse(node(['--input-type=module', '-e', "import * as m from 'rxmcp'; console.log(JSON.stringify(Object.keys(m).sort()))"]));
     const cjs = JSON.parse(node(['-e', "console.log(JSON.stringify(Object.keys(require('rxmcp')).sort()))"]));

@@ -17,7 +17,7 @@ describe('the system packages npm test needs', () => {
       expect(Date.now() - started).toBeLessThan(5000);
       const lines = run.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain('sudo apt-get install -y tmux chromium');
+      expect(lines[0]).toContain('sudo apt-get install -y tmux chromium redis-server');
       expect(lines[0]).toContain('RXMCP_BROWSER');
     } finally {
       rmSync(bin, { recursive: true, force: true });
