@@ -209,12 +209,12 @@ describe('signing in to an OAuth-protected server over Streamable HTTP', () => {
   it('stops the call budget while a person signs in', async () => {
     const { mcp } = connect(lasting, {
       authorize: async (url) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await new Promise((resolve) => setTimeout(resolve, 3000));
         return headlessSignIn(url);
       },
     });
     try {
-      const result = await firstValueFrom(mcp.callTool('add', { a: 20, b: 22 }, { timeoutMs: 500 }));
+      const result = await firstValueFrom(mcp.callTool('add', { a: 20, b: 22 }, { timeoutMs: 1000 }));
       expect(result.structuredContent).toEqual({ sum: 42 });
     } finally {
       await mcp.close();
