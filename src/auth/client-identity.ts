@@ -63,11 +63,6 @@ export class ClientIdentities {
     return identity;
   }
 
-  /** Forgets what a registration handed out, for when the server no longer knows the client. */
-  forget(issuer: string): void {
-    this.registered.delete(issuer);
-  }
-
   // RFC 7591: the defaults a native or web MCP client needs, under whatever
   // the caller put in auth.clientMetadata.
   private async register(http: OAuthHttp, metadata: ServerMetadata, signal: AbortSignal): Promise<ClientIdentity> {

@@ -1,5 +1,6 @@
 import { type AuthStep, McpAuthError } from '../errors/auth-errors.js';
 import { type FetchLike, MessageTooLongError, readText } from '../transport/sse.js';
+import { BoundedSignal } from '../util/bounded-signal.js';
 import { isObject } from '../util/values.js';
 
 /** How long an authorization server may take to answer one request. */
@@ -68,21 +69,17 @@ export class OAuthHttp {
 
   private async exchange(url: URL, init: Record<string, unknown>, step: AuthStep, signal: AbortSignal): Promise<OAuthReply> {
     const fetchImpl = await this.fetchImpl();
-    const controller = new AbortController();
-    const abort = (): void => controller.abort(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    const timer = setTimeout(() => controller.abort(), EXCHANGE_TIMEOUT_MS);
+    const bounded = new BoundedSignal(signal, EXCHANGE_TIMEOUT_MS);
     try {
-      const response = await fetchImpl(url.href, { ...init, redirect: 'manual', signal: controller.signal });
+      const response = await fetchImpl(url.href, { ...init, redirect: 'manual', signal: bounded.signal });
       return { status: response.status, body: parseObject(await readText(response, MAX_BODY)) };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if (error instanceof MessageTooLongError) throw new McpAuthError(step, `${url.origin}${url.pathname} answered with more than ${MAX_BODY} characters`);
-      const reason = controller.signal.aborted ? `no answer within ${EXCHANGE_TIMEOUT_MS} ms` : (error as Error).message;
+      const reason = bounded.timedOut ? `no answer within ${EXCHANGE_TIMEOUT_MS} ms` : (error as Error).message;
       throw new McpAuthError(step, `cannot reach ${url.origin}${url.pathname}: ${reason}`, { cause: error });
     } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', abort);
+      bounded.release();
     }
   }
 }

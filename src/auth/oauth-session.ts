@@ -1,7 +1,8 @@
-import { from, isObservable, Observable, of, share, Subject, take } from 'rxjs';
+import { defer, Observable, share, Subject, take } from 'rxjs';
 import { McpAuthError } from '../errors/auth-errors.js';
 import type { FetchLike } from '../transport/sse.js';
-import { isThenable, messageOf } from '../util/values.js';
+import { observableOf } from '../util/observable-of.js';
+import { messageOf } from '../util/values.js';
 import type { AuthOptions, AuthState, StoredTokens, TokenStore } from './auth-options.js';
 import { chooseAuthMethod, ClientIdentities, type ClientIdentity } from './client-identity.js';
 import { canonicalUri, type Discovery, discover } from './discovery.js';
@@ -90,8 +91,8 @@ export class OAuthSession {
     return waitFor(this.renewal, signal);
   }
 
-  /** Forgets the tokens, here and in the store. */
-  async signOut(): Promise<void> {
+  // Forgets the tokens, here and in the store.
+  private async signOut(): Promise<void> {
     this.current = Promise.resolve(undefined);
     await this.storeCall(() => this.store.clear(this.key));
   }
@@ -214,7 +215,7 @@ export class OAuthSession {
     }
     let answer: unknown;
     try {
-      answer = await waitFor(defer(() => hook({ url })), signal);
+      answer = await waitFor(defer(() => observableOf(hook({ url }))), signal);
     } catch (error) {
       if (signal.aborted) throw error;
       throw new McpAuthError('authorize', `the authorize hook failed: ${messageOf(error)}`, { cause: error });
@@ -308,13 +309,6 @@ function waitFor<T>(source: Observable<T>, signal: AbortSignal): Promise<T> {
     });
     signal.addEventListener('abort', onAbort, { once: true });
     subscription.add(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-function defer<T>(produce: () => T | PromiseLike<T> | Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const value = produce();
-    return (isObservable(value) ? value : isThenable(value) ? from(value) : of(value)).subscribe(subscriber);
   });
 }
 

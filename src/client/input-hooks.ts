@@ -1,7 +1,8 @@
-import { catchError, defaultIfEmpty, defer, from, isObservable, map, type Observable, of, take } from 'rxjs';
+import { catchError, defaultIfEmpty, defer, map, type Observable, of, take } from 'rxjs';
 import { z } from 'zod';
 import type { ClientCapabilities } from '../protocol/types.js';
-import { isObject, isThenable, messageOf } from '../util/values.js';
+import { observableOf } from '../util/observable-of.js';
+import { isObject, messageOf } from '../util/values.js';
 
 /** A question a server asks the client: an elicitation, a sampling request or a roots listing. */
 export interface InputRequest {
@@ -109,10 +110,7 @@ export function askHook(
   const asked = { method: request.method as string, params: params as Record<string, unknown> };
   const hook = hooks[kind.hook];
   if (!hook) return of(kind.decline);
-  return defer(() => {
-    const answer = hook(asked);
-    return isObservable(answer) || isThenable(answer) ? from(answer) : of(answer);
-  }).pipe(
+  return defer(() => observableOf(hook(asked))).pipe(
     take(1),
     map((answer) => {
       const checked = kind.result.safeParse(answer);

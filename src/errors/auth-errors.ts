@@ -2,7 +2,6 @@ import { McpClientError } from './mcp-client-error.js';
 
 /** The step of signing in that failed. */
 export type AuthStep =
-  | 'challenge'
   | 'resource-metadata'
   | 'server-metadata'
   | 'registration'

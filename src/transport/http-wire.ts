@@ -9,6 +9,7 @@ import { decodeLine, type JsonRpcMessage, type JsonRpcResponse, type RequestId }
 import type { HttpTransportOptions } from './http-options.js';
 import { type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
+import { BoundedSignal } from '../util/bounded-signal.js';
 
 /** Sign-ins one request may go through before its refusal is final: a sign-in, then up to two step-ups. */
 const MAX_AUTH_ROUNDS = 3;
@@ -99,24 +100,20 @@ export class HttpWire {
 
   private async send(request: WireRequest & { redirect?: string }, signal: AbortSignal, timeoutMs: number): Promise<FetchResponse> {
     const fetchImpl = await this.loadFetch();
-    const controller = new AbortController();
-    const abort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    let timedOut = false;
-    const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), controller.abort()), timeoutMs) : undefined;
+    const bounded = new BoundedSignal(signal, timeoutMs);
     try {
       return await fetchImpl(this.url, {
         ...request,
-        signal: controller.signal,
+        signal: bounded.signal,
         ...(this.agents.length > 0 ? { agent: (url: URL) => this.agents[url.protocol === 'https:' ? 1 : 0] } : {}),
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      if (timedOut) throw new McpNetworkError(this.url, `no response within ${timeoutMs} ms`);
+      if (bounded.timedOut) throw new McpNetworkError(this.url, `no response within ${timeoutMs} ms`);
       throw new McpNetworkError(this.url, `cannot reach the server: ${(error as Error).message}`, { cause: error });
     } finally {
-      // The abort listener stays: the body may still be streaming.
-      clearTimeout(timer);
+      // The link to the caller's signal stays: the body may still be streaming.
+      bounded.stopClock();
     }
   }
 
