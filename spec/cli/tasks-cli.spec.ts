@@ -48,10 +48,15 @@ describe('rxmcp and tasks', () => {
     const taskId = await detached(5000);
     const child = spawn(process.execPath, [join(root, 'bin', 'rxmcp.mjs'), 'task', taskId, ...serverWords], { cwd: root });
     let stderr = '';
+    let interrupted = false;
     const code = await new Promise<number | null>((resolve) => {
       child.stderr.on('data', (chunk) => {
         stderr += chunk;
-        if (stderr.includes('working')) child.kill('SIGINT');
+        // One Ctrl-C only: a second one while rxmcp closes would end it by the signal.
+        if (!interrupted && stderr.includes('working')) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
       });
       child.on('close', resolve);
     });
