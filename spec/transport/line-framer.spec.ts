@@ -5,14 +5,19 @@ const encoder = new TextEncoder();
 
 /** Feeds `bytes` to a framer cut at the given offsets, and collects the lines. */
 function frame(bytes: Uint8Array, cuts: number[]): string[] {
+  return frameAs(bytes, cuts, (piece) => piece);
+}
+
+/** The same, each chunk handed over as `wrap` makes it (a Node Buffer takes another decoder). */
+function frameAs(bytes: Uint8Array, cuts: number[], wrap: (piece: Uint8Array) => Uint8Array): string[] {
   const framer = new LineFramer();
   const lines: string[] = [];
   let start = 0;
   for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
-    lines.push(...framer.push(bytes.subarray(start, cut)));
+    lines.push(...framer.push(wrap(bytes.subarray(start, cut))));
     start = cut;
   }
-  lines.push(...framer.push(bytes.subarray(start)));
+  lines.push(...framer.push(wrap(bytes.subarray(start))));
   lines.push(...framer.end());
   return lines;
 }
@@ -29,6 +34,7 @@ describe('LineFramer', () => {
           const bytes = encoder.encode(lines.map((l) => l + eol).join(''));
           const cuts = rawCuts.map((n) => n % (bytes.length + 1));
           expect(frame(bytes, cuts)).toEqual(lines);
+          expect(frameAs(bytes, cuts, (piece) => Buffer.from(piece))).toEqual(lines);
         },
       ),
       { numRuns: 300 },
@@ -39,6 +45,12 @@ describe('LineFramer', () => {
     const bytes = encoder.encode('日本語 ✓ 🎉\n');
     const lines = frame(bytes, [1, 2, 5, 8, 13, 14, 15]);
     expect(lines).toEqual(['日本語 ✓ 🎉']);
+  });
+
+  it('counts a line\'s length in bytes, finished or not', () => {
+    expect(() => new LineFramer(5).push(encoder.encode('日本\n'))).toThrow('a line longer than 5 bytes');
+    expect(() => new LineFramer(5).push(encoder.encode('123456'))).toThrow('a line longer than 5 bytes');
+    expect(new LineFramer(5).push(encoder.encode('12345\n'))).toEqual(['12345']);
   });
 
   it('skips blank lines and returns a last line that had no newline at end()', () => {

@@ -1,6 +1,6 @@
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import { McpCancelledError, McpTimeoutError } from '../errors/call-errors.js';
-import type { Deadlines } from './deadlines.js';
+import type { Deadline, Deadlines } from './deadlines.js';
 
 /** How a call is bounded. */
 export interface CallBounds {
@@ -15,50 +15,73 @@ export interface CallBounds {
 }
 
 /**
- * Bounds a call by its budget and its caller's `AbortSignal`, erroring
- * `subscriber` when either runs out, and returns the teardown. The caller
- * then unsubscribes from the call, which is what abandons the request on
- * the wire. Budgets share the client's one timer (`Deadlines`).
+ * A call bounded by its budget and signal: `start` builds the call when it
+ * is subscribed, and the call is unsubscribed (abandoned) when a bound runs
+ * out first. Budgets share the client's one timer (`Deadlines`).
  */
-function guardCall(method: string, bounds: CallBounds, deadlines: Deadlines, subscriber: Subscriber<unknown>): (() => void) | undefined {
-  const { timeoutMs, signal, activity$, maxTotalTimeoutMs } = bounds;
-  const expire = (ms: number) => () => subscriber.error(new McpTimeoutError(method, ms));
-  const abort = (): void => subscriber.error(new McpCancelledError(method, { cause: signal?.reason }));
-  if (signal?.aborted) {
-    abort();
-    return undefined;
-  }
-  let cancelBudget = timeoutMs > 0 ? deadlines.add(timeoutMs, expire(timeoutMs)) : undefined;
-  const cancelCap = maxTotalTimeoutMs ? deadlines.add(maxTotalTimeoutMs, expire(maxTotalTimeoutMs)) : undefined;
-  const activity =
-    activity$ && timeoutMs > 0
-      ? activity$.subscribe(() => {
-          cancelBudget?.();
-          cancelBudget = deadlines.add(timeoutMs, expire(timeoutMs));
-        })
-      : undefined;
-  signal?.addEventListener('abort', abort, { once: true });
-  return () => {
-    cancelBudget?.();
-    cancelCap?.();
-    activity?.unsubscribe();
-    signal?.removeEventListener('abort', abort);
-  };
+export function guarded<T>(method: string, bounds: CallBounds, deadlines: Deadlines, start: () => Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) => new Guard(method, bounds, deadlines, subscriber).run(start));
 }
 
 /**
- * A call bounded by its budget and signal: `start` builds the call when it
- * is subscribed, and the call is unsubscribed (abandoned) when a bound runs
- * out first.
+ * One subscription's bounds. It is its own deadline, abort listener and
+ * teardown, so that bounding a call (every call is) costs one object rather
+ * than a closure per bound: in a burst of calls each one counts.
  */
-export function guarded<T>(method: string, bounds: CallBounds, deadlines: Deadlines, start: () => Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const unguard = guardCall(method, bounds, deadlines, subscriber);
-    if (subscriber.closed) return;
-    const call = start().subscribe(subscriber);
-    return () => {
-      unguard?.();
-      call.unsubscribe();
-    };
-  });
+class Guard implements Deadline, Unsubscribable {
+  at = 0;
+  private call: Subscription | undefined;
+  private cap: Deadline | undefined;
+  private activity: Subscription | undefined;
+
+  constructor(
+    private readonly method: string,
+    private readonly bounds: CallBounds,
+    private readonly deadlines: Deadlines,
+    private readonly subscriber: Subscriber<unknown>,
+  ) {}
+
+  run(start: () => Observable<unknown>): Unsubscribable | undefined {
+    const { timeoutMs, signal, activity$, maxTotalTimeoutMs } = this.bounds;
+    if (signal?.aborted) {
+      this.handleEvent();
+      return undefined;
+    }
+    if (timeoutMs > 0) {
+      this.deadlines.track(this, timeoutMs);
+      // Activity (progress for this call) starts the budget again.
+      if (activity$) this.activity = activity$.subscribe(() => this.deadlines.track(this, timeoutMs));
+    }
+    if (maxTotalTimeoutMs) {
+      this.cap = { at: 0, expire: () => this.subscriber.error(new McpTimeoutError(this.method, maxTotalTimeoutMs)) };
+      this.deadlines.track(this.cap, maxTotalTimeoutMs);
+    }
+    signal?.addEventListener('abort', this, { once: true });
+    try {
+      this.call = start().subscribe(this.subscriber);
+    } catch (error) {
+      // Nothing is left to bound: drop the bounds now, not when they run out.
+      this.unsubscribe();
+      throw error;
+    }
+    return this;
+  }
+
+  /** The budget ran out. */
+  expire(): void {
+    this.subscriber.error(new McpTimeoutError(this.method, this.bounds.timeoutMs));
+  }
+
+  /** The caller's signal fired (an `EventListener` object). */
+  handleEvent(): void {
+    this.subscriber.error(new McpCancelledError(this.method, { cause: this.bounds.signal?.reason }));
+  }
+
+  unsubscribe(): void {
+    this.deadlines.untrack(this);
+    if (this.cap) this.deadlines.untrack(this.cap);
+    this.activity?.unsubscribe();
+    this.bounds.signal?.removeEventListener('abort', this);
+    this.call?.unsubscribe();
+  }
 }

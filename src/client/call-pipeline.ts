@@ -1,13 +1,14 @@
-import { Observable, Subscription } from 'rxjs';
+import { Observable, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import type { z } from 'zod';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { unsupportedVersionData } from '../protocol/schemas.js';
 import { ErrorCode } from '../protocol/versions.js';
+import type { PageShape } from '../protocol/page-shapes.js';
 import { buildRequest } from '../protocol/request.js';
 import { checkResult, checkToolResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
 import { isTaskHandle } from '../protocol/tasks.js';
 import { CACHEABLE_METHODS, ResultCache } from './cache.js';
-import type { Correlator } from './correlator.js';
+import type { Correlator, PendingRequest, Sink } from './correlator.js';
 import { continueInputLoop, INPUT_METHODS } from './input-loop.js';
 import type { Settings } from './options.js';
 import type { Session } from './session.js';
@@ -22,9 +23,9 @@ import type { Session } from './session.js';
  */
 export class CallPipeline {
   constructor(
-    private readonly correlator: Correlator,
-    private readonly cache: ResultCache,
-    private readonly settings: Settings,
+    readonly correlator: Correlator,
+    readonly cache: ResultCache,
+    readonly settings: Settings,
   ) {}
 
   /**
@@ -37,62 +38,109 @@ export class CallPipeline {
     method: string,
     params: Record<string, unknown> | undefined,
     meta: Record<string, unknown> | undefined,
-    schema: z.ZodType,
+    schema: z.ZodType | PageShape,
     refresh = false,
     acceptTask = false,
   ): Observable<T> {
     const key = CACHEABLE_METHODS.includes(method) ? ResultCache.key(method, params) : undefined;
-    // One exchange with the server, written out as a single Observable (every
-    // call passes through it): the request, the input loop if the server asks
-    // for input, and the result checked as it arrives (so that what the cache
-    // keeps is checked) and stored when it may be.
-    const exchange = (shape: (result: Record<string, unknown>) => Record<string, unknown>): Observable<Record<string, unknown>> =>
-      new Observable<Record<string, unknown>>((subscriber) => {
-        let retried = false;
-        const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => {
-          const body = extra === undefined ? params : ((retried = true), { ...params, ...extra });
-          return this.correlator.request(method, (id) => buildRequest(id, method, body, session.stamp, meta));
-        };
-        const fail = (error: unknown): void => subscriber.error(versionError(error));
-        const deliver = (result: Record<string, unknown>): void => {
-          if (acceptTask && isTaskHandle(result)) {
-            subscriber.next(result);
-            subscriber.complete();
-            return;
-          }
-          let shaped: Record<string, unknown>;
-          try {
-            const checked = check(method, schema, finalResult(method, result));
-            if (key !== undefined && !retried && session.description.era === 'modern') this.cache.store(key, checked);
-            shaped = shape(checked);
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          subscriber.next(shaped);
-          subscriber.complete();
-        };
-        const work = new Subscription();
-        work.add(
-          send(undefined).subscribe({
-            next: (result) => {
-              if (resultTypeOf(result) !== 'input_required' || !INPUT_METHODS.includes(method)) {
-                deliver(result);
-                return;
-              }
-              const { hooks, maxInputRounds, warn } = this.settings;
-              work.add(continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({ next: deliver, error: fail }));
-            },
-            error: fail,
-          }),
-        );
-        return work;
-      });
-    if (key === undefined) return exchange(stripBookkeeping) as Observable<T>;
+    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask, keepBookkeeping: key !== undefined };
+    const exchange = new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start());
+    if (key === undefined) return exchange as Observable<T>;
     return settle(
-      this.cache.fetch(key, () => exchange((result) => result), refresh),
+      this.cache.fetch(key, () => exchange, refresh),
       (result) => stripBookkeeping(result) as T,
     );
+  }
+}
+
+/** What one exchange sends, and how it treats the answer. */
+interface ExchangeSpec {
+  pipeline: CallPipeline;
+  session: Session;
+  method: string;
+  params: Record<string, unknown> | undefined;
+  meta: Record<string, unknown> | undefined;
+  schema: z.ZodType | PageShape;
+  /** The cache key, for a cacheable method. */
+  key: string | undefined;
+  acceptTask: boolean;
+  /** Hand the result on with its bookkeeping (the cache's caller strips it). */
+  keepBookkeeping: boolean;
+}
+
+/**
+ * One exchange with the server, the stage every call passes through: the
+ * request, the input loop if the server asks for input, and the result
+ * checked as it arrives (so that what the cache keeps is checked) and stored
+ * when it may be. One object per subscription, which is the request's sink
+ * and the subscription's teardown: a burst of calls allocates no closures
+ * or inner subscriptions here.
+ */
+class Exchange implements Sink, Unsubscribable {
+  private request: PendingRequest | undefined;
+  private loop: Subscription | undefined;
+  private retried = false;
+
+  constructor(
+    private readonly call: ExchangeSpec,
+    private readonly subscriber: Subscriber<Record<string, unknown>>,
+  ) {}
+
+  start(): this {
+    const { pipeline, method, params, session, meta } = this.call;
+    this.request = pipeline.correlator.open(method, (id) => buildRequest(id, method, params, session.stamp, meta), this);
+    return this;
+  }
+
+  answer(result: Record<string, unknown>): void {
+    const { method, pipeline } = this.call;
+    if (resultTypeOf(result) !== 'input_required' || !INPUT_METHODS.includes(method)) {
+      this.deliver(result);
+      return;
+    }
+    const { hooks, maxInputRounds, warn } = pipeline.settings;
+    const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => this.resend(extra);
+    this.loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({
+      next: (final) => this.deliver(final),
+      error: (error: unknown) => this.fail(error),
+    });
+  }
+
+  fail(error: unknown): void {
+    this.subscriber.error(versionError(error));
+  }
+
+  unsubscribe(): void {
+    this.request?.unsubscribe();
+    this.loop?.unsubscribe();
+  }
+
+  // A later round of the input loop: the same request with the round's answers.
+  private resend(extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> {
+    const { pipeline, method, params, session, meta } = this.call;
+    this.retried = true;
+    const body = { ...params, ...extra };
+    return pipeline.correlator.request(method, (id) => buildRequest(id, method, body, session.stamp, meta));
+  }
+
+  private deliver(result: Record<string, unknown>): void {
+    const { method, schema, key, session, acceptTask, keepBookkeeping, pipeline } = this.call;
+    if (acceptTask && isTaskHandle(result)) {
+      this.subscriber.next(result);
+      this.subscriber.complete();
+      return;
+    }
+    let shaped: Record<string, unknown>;
+    try {
+      const checked = check(method, schema, finalResult(method, result));
+      if (key !== undefined && !this.retried && session.description.era === 'modern') pipeline.cache.store(key, checked);
+      shaped = keepBookkeeping ? checked : stripBookkeeping(checked);
+    } catch (error) {
+      this.subscriber.error(error);
+      return;
+    }
+    this.subscriber.next(shaped);
+    this.subscriber.complete();
   }
 }
 
@@ -121,7 +169,7 @@ function settle<T, R>(source: Observable<T>, project: (value: T) => R): Observab
 
 // A tool result is checked by hand: it is the one result on the hot path of
 // an agent loop, and its shape is small. The rest go through their schemas.
-function check(method: string, schema: z.ZodType, result: Record<string, unknown>): Record<string, unknown> {
+function check(method: string, schema: z.ZodType | PageShape, result: Record<string, unknown>): Record<string, unknown> {
   return method === 'tools/call' ? checkToolResult(result) : checkResult<Record<string, unknown>>(method, schema, result);
 }
 

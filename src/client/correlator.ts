@@ -1,4 +1,4 @@
-import { defer, Observable, Subject, type Subscription } from 'rxjs';
+import { defer, Observable, Subject, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
@@ -19,11 +19,65 @@ export interface SendOptions {
   cancellable?: boolean;
 }
 
-/** Where the answer to one pending request goes. */
-interface Pending {
-  method: string;
-  answer(response: JsonRpcResponse): void;
+/** Where the answer to one request goes. */
+export interface Sink {
+  /** The result of a successful answer. */
+  answer(result: Record<string, unknown>): void;
+  /** A JSON-RPC error answer (as `McpProtocolError`), or whatever ended the wire. */
   fail(error: unknown): void;
+}
+
+/**
+ * One request waiting for its answer, filed under its id. Unsubscribing it
+ * abandons the request. A class with its methods on the prototype: a burst of
+ * calls makes one of these each, and no closures.
+ */
+export class PendingRequest implements Unsubscribable {
+  private settled = false;
+
+  constructor(
+    private readonly correlator: Correlator,
+    readonly id: RequestId,
+    readonly method: string,
+    private readonly sink: Sink,
+    readonly cancellable: boolean,
+  ) {}
+
+  /** Settles with the server's answer. */
+  answer(response: JsonRpcResponse): void {
+    this.settled = true;
+    if (isErrorResponse(response)) {
+      const { code, message, data } = response.error;
+      this.sink.fail(new McpProtocolError(`${this.method} failed: ${message} (code ${code})`, code, data, this.method));
+    } else {
+      this.sink.answer(response.result);
+    }
+  }
+
+  /** Settles with a failure that is not the server's answer. */
+  fail(error: unknown): void {
+    this.settled = true;
+    this.sink.fail(error);
+  }
+
+  /** Abandons the request unless it is settled. */
+  unsubscribe(): void {
+    this.correlator.forget(this, !this.settled);
+  }
+}
+
+// Feeds an Observable's subscriber from a request's answer.
+class SubscriberSink implements Sink {
+  constructor(private readonly subscriber: Subscriber<Record<string, unknown>>) {}
+
+  answer(result: Record<string, unknown>): void {
+    this.subscriber.next(result);
+    this.subscriber.complete();
+  }
+
+  fail(error: unknown): void {
+    this.subscriber.error(error);
+  }
 }
 
 /**
@@ -41,7 +95,7 @@ interface Pending {
  * call's answer.
  */
 export class Correlator {
-  private readonly pending = new Map<RequestId, Pending>();
+  private readonly pending = new Map<RequestId, PendingRequest>();
   private readonly notificationSubject = new Subject<JsonRpcNotification>();
   private readonly requestSubject = new Subject<JsonRpcRequest>();
   private connection: Subscription | undefined;
@@ -76,45 +130,40 @@ export class Correlator {
    * for a JSON-RPC error answer, or with whatever ended the wire.
    */
   request(method: string, build: (id: RequestId) => JsonRpcRequest, options: SendOptions = {}): Observable<Record<string, unknown>> {
-    return new Observable<Record<string, unknown>>((subscriber) => {
-      if (this.closed) {
-        subscriber.error(new McpTransportClosedError(method));
-        return;
-      }
-      this.connect();
-      if (this.ended !== undefined) {
-        subscriber.error(this.ended);
-        return;
-      }
-      if (this.pending.size >= this.maxPending) {
-        subscriber.error(new McpClientError(`${method} refused: ${this.maxPending} requests are already waiting for answers (maxPendingRequests)`));
-        return;
-      }
-      const id = this.nextId++;
-      let settled = false;
-      this.pending.set(id, {
-        method,
-        answer: (response) => {
-          settled = true;
-          if (isErrorResponse(response)) {
-            const { code, message, data } = response.error;
-            subscriber.error(new McpProtocolError(`${method} failed: ${message} (code ${code})`, code, data, method));
-          } else {
-            subscriber.next(response.result);
-            subscriber.complete();
-          }
-        },
-        fail: (error) => {
-          settled = true;
-          subscriber.error(error);
-        },
-      });
-      this.transport.outbound.next(build(id));
-      return () => {
-        this.pending.delete(id);
-        if (!settled && !this.closed && options.cancellable !== false) this.transport.cancel(id, 'the caller gave up');
-      };
-    });
+    return new Observable<Record<string, unknown>>((subscriber) => this.open(method, build, new SubscriberSink(subscriber), options));
+  }
+
+  /**
+   * Sends one request and reports its answer to `sink`: the same as
+   * `request` without an Observable, for callers that are one themselves.
+   * Fails `sink` at once (and returns nothing) when the request cannot be
+   * sent; otherwise the returned entry's `unsubscribe` abandons it.
+   */
+  open(method: string, build: (id: RequestId) => JsonRpcRequest, sink: Sink, options: SendOptions = {}): PendingRequest | undefined {
+    if (this.closed) {
+      sink.fail(new McpTransportClosedError(method));
+      return undefined;
+    }
+    this.connect();
+    if (this.ended !== undefined) {
+      sink.fail(this.ended);
+      return undefined;
+    }
+    if (this.pending.size >= this.maxPending) {
+      sink.fail(new McpClientError(`${method} refused: ${this.maxPending} requests are already waiting for answers (maxPendingRequests)`));
+      return undefined;
+    }
+    const id = this.nextId++;
+    const entry = new PendingRequest(this, id, method, sink, options.cancellable !== false);
+    this.pending.set(id, entry);
+    this.transport.outbound.next(build(id));
+    return entry;
+  }
+
+  /** Drops an entry from the table; an abandoned one is cancelled on the wire. */
+  forget(entry: PendingRequest, abandoned: boolean): void {
+    this.pending.delete(entry.id);
+    if (abandoned && !this.closed && entry.cancellable) this.transport.cancel(entry.id, 'the caller gave up');
   }
 
   /** Sends a message that expects no answer: a notification, or the answer to a server's request. */
@@ -181,7 +230,7 @@ export class Correlator {
     }
   }
 
-  private failAll(reason: (entry: Pending) => unknown): void {
+  private failAll(reason: (entry: PendingRequest) => unknown): void {
     const entries = [...this.pending.values()];
     this.pending.clear();
     for (const entry of entries) entry.fail(reason(entry));

@@ -1,3 +1,9 @@
+/** One deadline: when it runs out (`Date.now()` time), and what then. */
+export interface Deadline {
+  at: number;
+  expire(): void;
+}
+
 /**
  * Many call deadlines on one timer. The timer is armed for the earliest
  * deadline and re-armed only when an earlier one arrives, so a stream of
@@ -6,21 +12,32 @@
  * pending call waits on (a child process, a socket) does that.
  */
 export class Deadlines {
-  private readonly entries = new Map<number, { at: number; expire: () => void }>();
+  private readonly entries = new Set<Deadline>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private armedAt = Infinity;
-  private nextKey = 1;
   private pausedAt: number | undefined;
 
   /** Calls `expire` after `ms`, unless the returned function is called first. */
   add(ms: number, expire: () => void): () => void {
-    const key = this.nextKey++;
-    const at = (this.pausedAt ?? Date.now()) + ms;
-    this.entries.set(key, { at, expire });
-    if (this.pausedAt === undefined && at < this.armedAt) this.arm(at);
-    return () => {
-      this.entries.delete(key);
-    };
+    const entry = { at: 0, expire };
+    this.track(entry, ms);
+    return () => this.untrack(entry);
+  }
+
+  /**
+   * Runs `entry.expire()` after `ms` unless `untrack`ed first, setting
+   * `entry.at`. For callers that are deadlines themselves (every call is),
+   * so that bounding one costs no object or closure of its own.
+   */
+  track(entry: Deadline, ms: number): void {
+    entry.at = (this.pausedAt ?? Date.now()) + ms;
+    this.entries.add(entry);
+    if (this.pausedAt === undefined && entry.at < this.armedAt) this.arm(entry.at);
+  }
+
+  /** Forgets a tracked deadline; a no-op for one that ran out or was never tracked. */
+  untrack(entry: Deadline): void {
+    this.entries.delete(entry);
   }
 
   /**
@@ -41,7 +58,7 @@ export class Deadlines {
     const stood = Date.now() - this.pausedAt;
     this.pausedAt = undefined;
     let earliest = Infinity;
-    for (const entry of this.entries.values()) {
+    for (const entry of this.entries) {
       entry.at += stood;
       earliest = Math.min(earliest, entry.at);
     }
@@ -68,9 +85,9 @@ export class Deadlines {
     this.armedAt = Infinity;
     const now = Date.now();
     let earliest = Infinity;
-    for (const [key, entry] of this.entries) {
+    for (const entry of this.entries) {
       if (entry.at <= now) {
-        this.entries.delete(key);
+        this.entries.delete(entry);
         entry.expire();
       } else if (entry.at < earliest) {
         earliest = entry.at;

@@ -20,23 +20,14 @@ import {
   tap,
   throwError,
 } from 'rxjs';
-import type { z } from 'zod';
 import type { AuthState } from '../auth/auth-options.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildRequest } from '../protocol/request.js';
-import {
-  callToolResultSchema,
-  completeResultSchema,
-  getPromptResultSchema,
-  promptPageSchema,
-  readResourceResultSchema,
-  resourcePageSchema,
-  resourceTemplatePageSchema,
-  toolPageSchema,
-} from '../protocol/schemas.js';
+import { type PageShape, promptPage, resourcePage, resourceTemplatePage, toolPage } from '../protocol/page-shapes.js';
+import { callToolResultSchema, completeResultSchema, getPromptResultSchema, readResourceResultSchema } from '../protocol/schemas.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -277,22 +268,22 @@ export class McpClient {
 
   /** Lists every tool, following pages to the end. */
   listTools(options: ListOptions = {}): Observable<Tool[]> {
-    return this.list<Tool>('tools/list', 'tools', toolPageSchema, options);
+    return this.list<Tool>('tools/list', 'tools', toolPage, options);
   }
 
   /** Lists every resource, following pages to the end. */
   listResources(options: ListOptions = {}): Observable<Resource[]> {
-    return this.list<Resource>('resources/list', 'resources', resourcePageSchema, options);
+    return this.list<Resource>('resources/list', 'resources', resourcePage, options);
   }
 
   /** Lists every resource template, following pages to the end. */
   listResourceTemplates(options: ListOptions = {}): Observable<ResourceTemplate[]> {
-    return this.list<ResourceTemplate>('resources/templates/list', 'resourceTemplates', resourceTemplatePageSchema, options);
+    return this.list<ResourceTemplate>('resources/templates/list', 'resourceTemplates', resourceTemplatePage, options);
   }
 
   /** Lists every prompt, following pages to the end. */
   listPrompts(options: ListOptions = {}): Observable<Prompt[]> {
-    return this.list<Prompt>('prompts/list', 'prompts', promptPageSchema, options);
+    return this.list<Prompt>('prompts/list', 'prompts', promptPage, options);
   }
 
   /**
@@ -525,7 +516,7 @@ export class McpClient {
     });
   }
 
-  private list<T>(method: string, key: string, schema: z.ZodType, options: ListOptions): Observable<T[]> {
+  private list<T>(method: string, key: string, schema: PageShape, options: ListOptions): Observable<T[]> {
     const refresh = options.refresh === true;
     checkCallOptions(options, LIST);
     const fetch = () => this.run(method, options, LIST, (session) => {

@@ -34,48 +34,6 @@ export function unsupportedVersionData(data: unknown): { supported: string[]; re
 
 const contentBlockSchema = z.looseObject({ type: z.string() });
 
-export const toolSchema = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: object,
-  outputSchema: object.optional(),
-  annotations: z
-    .looseObject({
-      title: z.string().optional(),
-      readOnlyHint: z.boolean().optional(),
-      destructiveHint: z.boolean().optional(),
-      idempotentHint: z.boolean().optional(),
-      openWorldHint: z.boolean().optional(),
-    })
-    .optional(),
-});
-
-export const resourceSchema = z.looseObject({
-  uri: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-});
-
-export const resourceTemplateSchema = z.looseObject({
-  uriTemplate: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-});
-
-export const promptSchema = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  arguments: z
-    .array(z.looseObject({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() }))
-    .optional(),
-});
-
 export const callToolResultSchema = z.looseObject({
   content: z.array(contentBlockSchema),
   structuredContent: z.unknown().optional(),
@@ -98,14 +56,3 @@ export const completeResultSchema = z.looseObject({
     hasMore: z.boolean().optional(),
   }),
 });
-
-/** One page of a list result: the items under `key`, and where the next page starts. */
-function pageSchema<T extends z.ZodType>(key: string, item: T) {
-  return z.looseObject({ [key]: z.array(item), nextCursor: z.string().optional() });
-}
-
-// Built once: a zod schema is costly to construct, cheap to reuse.
-export const toolPageSchema = pageSchema('tools', toolSchema);
-export const resourcePageSchema = pageSchema('resources', resourceSchema);
-export const resourceTemplatePageSchema = pageSchema('resourceTemplates', resourceTemplateSchema);
-export const promptPageSchema = pageSchema('prompts', promptSchema);

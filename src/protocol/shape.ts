@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { McpProtocolError } from '../errors/protocol-errors.js';
+import type { PageShape } from './page-shapes.js';
 
 /** Members a result carries for the protocol's sake, acted on and then removed. */
 const BOOKKEEPING = new Set(['resultType', '_meta', 'ttlMs', 'cacheScope', 'requestState', 'inputRequests']);
@@ -21,7 +22,12 @@ export function stripBookkeeping<T extends Record<string, unknown>>(result: T): 
  * Checks a result against the shape the client relies on, or raises
  * `McpProtocolError` (with no code: the server sent no error, just a bad answer).
  */
-export function checkResult<T>(method: string, schema: z.ZodType, result: unknown): T {
+export function checkResult<T>(method: string, schema: z.ZodType | PageShape, result: unknown): T {
+  if (typeof schema === 'function') {
+    const problem = schema(result as Record<string, unknown>);
+    if (problem) throw new McpProtocolError(`malformed ${method} result: ${problem}`, undefined, { issues: [problem] }, method);
+    return result as T;
+  }
   const outcome = schema.safeParse(result);
   if (outcome.success) return outcome.data as T;
   const problems = outcome.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -36,11 +42,15 @@ export function checkToolResult(result: Record<string, unknown>): Record<string,
   const { content, isError } = result;
   const problem = !Array.isArray(content)
     ? 'content: expected an array'
-    : content.findIndex((block) => typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string') !== -1
+    : !content.every(isTypedBlock)
       ? 'content: every block needs a string type'
       : isError !== undefined && typeof isError !== 'boolean'
         ? 'isError: expected a boolean'
         : undefined;
   if (problem) throw new McpProtocolError(`malformed tools/call result: ${problem}`, undefined, { issues: [problem] }, 'tools/call');
   return result;
+}
+
+function isTypedBlock(block: unknown): boolean {
+  return typeof block === 'object' && block !== null && typeof (block as { type?: unknown }).type === 'string';
 }

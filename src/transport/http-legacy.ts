@@ -11,7 +11,7 @@ const MAX_FRUITLESS = 5;
 /** The wait before resuming when the server gave no `retry` advice; it grows with each fruitless attempt. */
 const RETRY_MS = 1000;
 /** The budget of the DELETE that ends the session on close. */
-const DELETE_MS = 2000;
+const DELETE_MS = 5000;
 const SESSION_ID = /^[\x21-\x7e]+$/;
 
 type Kind = ReturnType<typeof kindOf>;

@@ -4,59 +4,94 @@
  * Chunks may split a line, a CRLF pair, or a multi-byte UTF-8 character
  * anywhere; the framer carries the unfinished part over to the next chunk.
  * Lines come out without their `\n` or `\r\n`; empty lines are skipped.
+ *
+ * Lines are found in the bytes (a newline byte never occurs inside a UTF-8
+ * character) and each is decoded whole: under Node with `Buffer`'s decoder,
+ * which gives JSON.parse a compact string, and elsewhere with `TextDecoder`.
+ * (A streaming TextDecoder cost the stdio transport a quarter of its time per
+ * message.)
  */
 export class LineFramer {
   private readonly decoder = new TextDecoder('utf-8');
-  private partial = '';
+  /** The bytes of a line still waiting for its newline, and how many. */
+  private pieces: Uint8Array[] = [];
+  private pending = 0;
 
-  /** @param maxLineLength the longest line, in characters, before `push` throws `LineTooLongError`. */
+  /** @param maxLineLength the longest line, in bytes, before `push` throws `LineTooLongError`. */
   constructor(private readonly maxLineLength = Infinity) {}
 
   /** Feeds one chunk and returns the lines it completed. */
   push(chunk: Uint8Array): string[] {
-    return this.cut(this.decoder.decode(chunk, { stream: true }));
+    const lines: string[] = [];
+    let start = 0;
+    let newline = chunk.indexOf(NEWLINE);
+    while (newline !== -1) {
+      if (this.pending + newline - start > this.maxLineLength) throw new LineTooLongError(this.maxLineLength);
+      if (this.pending === 0) {
+        this.emit(lines, chunk, start, newline);
+      } else {
+        this.pieces.push(chunk.subarray(start, newline));
+        this.emit(lines, this.takePieces(), 0, undefined);
+      }
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length) {
+      // Copied (Buffer's own slice would not): the rest waits for a later chunk, and must not pin this one.
+      this.pieces.push(Uint8Array.prototype.slice.call(chunk, start));
+      this.pending += chunk.length - start;
+      if (this.pending > this.maxLineLength) throw new LineTooLongError(this.maxLineLength);
+    }
+    return lines;
   }
 
   /** Ends the stream: returns the last line if it had no newline. */
   end(): string[] {
-    const rest = this.partial + this.decoder.decode();
-    this.partial = '';
-    return emit([], rest);
-  }
-
-  private cut(text: string): string[] {
     const lines: string[] = [];
-    let start = 0;
-    let newline = text.indexOf('\n');
-    if (newline === -1) {
-      this.partial += text;
-      if (this.partial.length > this.maxLineLength) throw new LineTooLongError(this.maxLineLength);
-      return lines;
-    }
-    emit(lines, this.partial + text.slice(0, newline));
-    start = newline + 1;
-    while ((newline = text.indexOf('\n', start)) !== -1) {
-      emit(lines, text.slice(start, newline));
-      start = newline + 1;
-    }
-    this.partial = text.slice(start);
-    if (this.partial.length > this.maxLineLength || lines.some((line) => line.length > this.maxLineLength)) {
-      throw new LineTooLongError(this.maxLineLength);
-    }
+    if (this.pending > 0) this.emit(lines, this.takePieces(), 0, undefined);
     return lines;
   }
+
+  private takePieces(): Uint8Array {
+    const { pieces } = this;
+    this.pieces = [];
+    this.pending = 0;
+    if (pieces.length === 1) return pieces[0] as Uint8Array;
+    const whole = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+    let at = 0;
+    for (const piece of pieces) {
+      whole.set(piece, at);
+      at += piece.length;
+    }
+    return whole;
+  }
+
+  // Decodes bytes [start, end) as one line, without a trailing CR; skips an empty one.
+  private emit(lines: string[], bytes: Uint8Array, start: number, end = bytes.length): void {
+    if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end--;
+    if (end === start) return;
+    lines.push(isBuffer(bytes) ? (bytes as unknown as NodeBytes).toString('utf8', start, end) : this.decoder.decode(bytes.subarray(start, end)));
+  }
+}
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+// Node's Buffer, where there is one; the root entry also runs in browsers.
+const NodeBuffer = (globalThis as { Buffer?: { isBuffer(value: unknown): boolean } }).Buffer;
+
+interface NodeBytes {
+  toString(encoding: 'utf8', start: number, end: number): string;
+}
+
+function isBuffer(bytes: Uint8Array): boolean {
+  return NodeBuffer !== undefined && NodeBuffer.isBuffer(bytes);
 }
 
 /** A line longer than the framer's limit: the stream cannot be trusted to carry messages any more. */
 export class LineTooLongError extends Error {
   override name = 'LineTooLongError';
   constructor(readonly limit: number) {
-    super(`a line longer than ${limit} characters`);
+    super(`a line longer than ${limit} bytes`);
   }
-}
-
-function emit(lines: string[], line: string): string[] {
-  const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
-  if (trimmed.length > 0) lines.push(trimmed);
-  return lines;
 }

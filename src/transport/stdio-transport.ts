@@ -30,7 +30,7 @@ export interface StdioTransportOptions {
   stderrLines?: number;
   /** Called with wire-level problems that were papered over, such as a stdout line that is not JSON-RPC. */
   onWarn?: (message: string) => void;
-  /** The largest message the server may send, in characters (default 64 MiB); a longer one ends the connection with McpProtocolError. */
+  /** The largest message the server may send, in bytes (default 64 MiB); a longer one ends the connection with McpProtocolError. */
   maxMessageBytes?: number;
 }
 
