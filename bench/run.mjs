@@ -1,7 +1,7 @@
 // The benchmark: raw (a hand-written floor), the official client and rxmcp,
-// in one process, interleaved, against a minimal stdio server (both eras),
-// the official SDK server over stdio, and the official SDK server over HTTP
-// (both eras).
+// each in a process of its own (bench/worker.mjs), taking turns phase by
+// phase, against a minimal stdio server (both eras), the official SDK server
+// over stdio, and the official SDK server over HTTP (both eras).
 //
 //   npm run bench            (node --expose-gc bench/run.mjs)
 //   npm run bench -- --quick (fewer rounds, for a smoke run)
@@ -10,20 +10,18 @@
 //
 // Writes bench/results/latest.md and latest.json.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { drivers as allDrivers } from './drivers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
 // --drivers raw,rxmcp leaves the others out (raw, the floor, always runs).
 const named = process.argv.includes('--drivers') ? process.argv[process.argv.indexOf('--drivers') + 1].split(',') : undefined;
-const drivers = allDrivers.filter((driver) => driver.name === 'raw' || !named || named.includes(driver.name));
-const gc = globalThis.gc ?? (() => undefined);
-if (!globalThis.gc) console.warn('run with --expose-gc (npm run bench does) for stable numbers');
+const drivers = ['raw', 'official', 'rxmcp'].filter((name) => name === 'raw' || !named || named.includes(name));
 
 const node = process.execPath;
 const minimal = join(here, 'servers/minimal-server.mjs');
@@ -38,64 +36,18 @@ const scenarios = [
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.
+// Twenty short rounds rather than a few long ones: a burst of noise from the
+// machine then lands in one round's ratio, which the median leaves out.
 const sizes = {
   warmup: quick ? 1000 : 4000,
-  rounds: quick ? 3 : 10,
-  sequential: quick ? 500 : 2000,
-  inflight: quick ? 1000 : 4000,
+  rounds: quick ? 3 : 20,
+  sequential: quick ? 500 : 2500,
+  inflight: quick ? 1000 : 5000,
   listCached: quick ? 300 : 1000,
   listForced: quick ? 30 : 200,
   cold: quick ? 3 : 5,
   heapCalls: quick ? 20000 : 100000,
 };
-
-const cpuMs = (used) => (used.user + used.system) / 1000;
-
-async function sequential(client, count) {
-  const latencies = new Float64Array(count);
-  gc();
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  for (let i = 0; i < count; i++) {
-    const t = performance.now();
-    await client.call(`s${i}`);
-    latencies[i] = performance.now() - t;
-  }
-  const elapsed = performance.now() - start;
-  return { elapsed, cpu: cpuMs(process.cpuUsage(cpu)), latencies };
-}
-
-async function inflight(client, total, width = 64) {
-  gc();
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  let issued = 0;
-  const lane = async () => {
-    while (issued < total) {
-      issued++;
-      await client.call(`c${issued}`);
-    }
-  };
-  await Promise.all(Array.from({ length: width }, lane));
-  return { elapsed: performance.now() - start, cpu: cpuMs(process.cpuUsage(cpu)) };
-}
-
-async function listing(client, count, forced) {
-  gc();
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  for (let i = 0; i < count; i++) await client.list(forced);
-  return { elapsed: performance.now() - start, cpu: cpuMs(process.cpuUsage(cpu)) };
-}
-
-async function coldStart(driver, target) {
-  const start = performance.now();
-  const client = await driver.open(target);
-  await client.call('cold');
-  const elapsed = performance.now() - start;
-  await client.close();
-  return elapsed;
-}
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -138,6 +90,24 @@ const MEASURES = [
   ['listForcedCpu', 'listTools forced to the wire, client CPU per call'],
 ];
 
+// A driver's process, asked one phase at a time.
+function startWorker(driver, target) {
+  const child = spawn(node, ['--expose-gc', join(here, 'worker.mjs'), driver, JSON.stringify(target)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const answers = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    async ask(op, args = {}) {
+      child.stdin.write(JSON.stringify({ op, ...args }) + '\n');
+      const { value, done } = await answers.next();
+      if (done) throw new Error(`the ${driver} worker ended during ${op}`);
+      return JSON.parse(value);
+    },
+    async stop() {
+      child.stdin.end();
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
 async function runScenario(scenario) {
   const server = scenario.http ? await startHttpServer(scenario.http) : undefined;
   const target = scenario.target ?? { kind: 'http', url: server.url };
@@ -150,51 +120,43 @@ async function runScenario(scenario) {
     listCached: n(sizes.listCached),
     cold: Math.ceil(n(sizes.cold * 4) / 4),
   };
-  const rows = drivers.map((driver) => ({ driver: driver.name, latencies: [], cold: [], ...Object.fromEntries(MEASURES.map(([key]) => [key, []])) }));
+  const rows = drivers.map((driver) => ({ driver, latencies: [], cold: [], ...Object.fromEntries(MEASURES.map(([key]) => [key, []])) }));
+  const workers = drivers.map((driver) => startWorker(driver, target));
+  const perCall = (run, count) => [(run.elapsed * 1000) / count, (run.cpu * 1000) / count];
   try {
     for (let round = 0; round < size.cold; round++) {
-      for (const i of orderFor(round)) rows[i].cold.push(await coldStart(drivers[i], target));
+      for (const i of orderFor(round)) rows[i].cold.push((await workers[i].ask('cold')).elapsed);
     }
-    const clients = [];
-    for (const driver of drivers) clients.push(await driver.open(target));
-    for (const client of clients) for (let i = 0; i < n(sizes.warmup); i++) await client.call(`w${i}`);
-    for (const client of clients) for (let i = 0; i < size.listForced; i++) await client.list(true);
+    for (const worker of workers) await worker.ask('open');
+    for (const worker of workers) await worker.ask('warmup', { calls: n(sizes.warmup), lists: size.listForced });
     for (let round = 0; round < size.rounds; round++) {
       for (const i of orderFor(round)) {
-        const run = await sequential(clients[i], size.sequential);
-        rows[i].seq.push((run.elapsed * 1000) / size.sequential);
-        rows[i].seqCpu.push((run.cpu * 1000) / size.sequential);
+        const run = await workers[i].ask('sequential', { count: size.sequential });
+        const [time, cpu] = perCall(run, size.sequential);
+        rows[i].seq.push(time);
+        rows[i].seqCpu.push(cpu);
         rows[i].latencies.push(...run.latencies);
       }
       for (const i of orderFor(round + 1)) {
-        const run = await inflight(clients[i], size.inflight);
-        rows[i].inflight.push((run.elapsed * 1000) / size.inflight);
-        rows[i].inflightCpu.push((run.cpu * 1000) / size.inflight);
+        const [time, cpu] = perCall(await workers[i].ask('inflight', { count: size.inflight }), size.inflight);
+        rows[i].inflight.push(time);
+        rows[i].inflightCpu.push(cpu);
       }
       for (const i of orderFor(round + 2)) {
-        const run = await listing(clients[i], size.listForced, true);
-        rows[i].listForced.push((run.elapsed * 1000) / size.listForced);
-        rows[i].listForcedCpu.push((run.cpu * 1000) / size.listForced);
+        const [time, cpu] = perCall(await workers[i].ask('list', { count: size.listForced, forced: true }), size.listForced);
+        rows[i].listForced.push(time);
+        rows[i].listForcedCpu.push(cpu);
       }
     }
-    for (const [i, client] of clients.entries()) {
-      const run = await listing(client, size.listCached, false);
-      rows[i].listCachedUs = (run.elapsed * 1000) / size.listCached;
+    for (const [i, worker] of workers.entries()) {
+      rows[i].listCachedUs = perCall(await worker.ask('list', { count: size.listCached, forced: false }), size.listCached)[0];
     }
-    for (const client of clients) await client.close();
+    for (const worker of workers) await worker.ask('close');
     if (scenario.heap) {
-      for (const [i, driver] of drivers.entries()) {
-        const client = await driver.open(target);
-        await client.call('warm');
-        gc();
-        const before = process.memoryUsage().heapUsed;
-        await inflight(client, sizes.heapCalls);
-        gc();
-        rows[i].heapGrowthKb = (process.memoryUsage().heapUsed - before) / 1024;
-        await client.close();
-      }
+      for (const [i, worker] of workers.entries()) rows[i].heapGrowthKb = (await worker.ask('heap', { count: sizes.heapCalls })).grownKb;
     }
   } finally {
+    await Promise.all(workers.map((worker) => worker.stop()));
     server?.stop();
   }
   const floor = rows.find((row) => row.driver === 'raw');
@@ -271,7 +233,7 @@ const report = [
   `# Benchmark results`,
   '',
   `\`npm run bench${quick ? ' -- --quick' : ''}\` on ${machine}, ${new Date().toISOString()}, ${seconds} s.`,
-  'Drivers interleaved round by round. "vs raw" is the ratio to the hand-written floor taken in each round, then the median over rounds (mean in brackets).',
+  'Each driver in a process of its own, taking turns phase by phase. "vs raw" is the ratio to the hand-written floor taken in each round, then the median over rounds (mean in brackets).',
   '',
   ...sections.flatMap((section) => [section, '']),
 ].join('\n');

@@ -1,4 +1,4 @@
-import { Observable, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
+import { Observable, type Subscriber, type Subscription, type TeardownLogic, type Unsubscribable } from 'rxjs';
 import { McpCancelledError, McpTimeoutError } from '../errors/call-errors.js';
 import type { Deadline, Deadlines } from './deadlines.js';
 
@@ -15,13 +15,21 @@ export interface CallBounds {
 }
 
 /**
- * A call bounded by its budget and signal: `start` builds the call when it
- * is subscribed, and the call is unsubscribed (abandoned) when a bound runs
- * out first. Budgets share the client's one timer (`Deadlines`).
+ * A call bounded by its budget and signal: `start` begins the call for the
+ * subscriber when it subscribes (returning what ends it), and the call is
+ * ended (abandoned) when a bound runs out first. Budgets share the client's
+ * one timer (`Deadlines`).
  */
-export function guarded<T>(method: string, bounds: CallBounds, deadlines: Deadlines, start: () => Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) => new Guard(method, bounds, deadlines, subscriber).run(start));
+export function guarded<T>(
+  method: string,
+  bounds: CallBounds,
+  deadlines: Deadlines,
+  start: (subscriber: Subscriber<T>) => TeardownLogic,
+): Observable<T> {
+  return new Observable<T>((subscriber) => new Guard(method, bounds, deadlines, subscriber as Subscriber<unknown>).run(start as Start));
 }
+
+type Start = (subscriber: Subscriber<unknown>) => TeardownLogic;
 
 /**
  * One subscription's bounds. It is its own deadline, abort listener and
@@ -30,7 +38,7 @@ export function guarded<T>(method: string, bounds: CallBounds, deadlines: Deadli
  */
 class Guard implements Deadline, Unsubscribable {
   at = 0;
-  private call: Subscription | undefined;
+  private call: TeardownLogic = undefined;
   private cap: Deadline | undefined;
   private activity: Subscription | undefined;
 
@@ -41,7 +49,7 @@ class Guard implements Deadline, Unsubscribable {
     private readonly subscriber: Subscriber<unknown>,
   ) {}
 
-  run(start: () => Observable<unknown>): Unsubscribable | undefined {
+  run(start: Start): Unsubscribable | undefined {
     const { timeoutMs, signal, activity$, maxTotalTimeoutMs } = this.bounds;
     if (signal?.aborted) {
       this.handleEvent();
@@ -58,7 +66,7 @@ class Guard implements Deadline, Unsubscribable {
     }
     signal?.addEventListener('abort', this, { once: true });
     try {
-      this.call = start().subscribe(this.subscriber);
+      this.call = start(this.subscriber);
     } catch (error) {
       // Nothing is left to bound: drop the bounds now, not when they run out.
       this.unsubscribe();
@@ -82,6 +90,8 @@ class Guard implements Deadline, Unsubscribable {
     if (this.cap) this.deadlines.untrack(this.cap);
     this.activity?.unsubscribe();
     this.bounds.signal?.removeEventListener('abort', this);
-    this.call?.unsubscribe();
+    const { call } = this;
+    if (typeof call === 'function') call();
+    else call?.unsubscribe();
   }
 }

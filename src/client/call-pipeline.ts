@@ -51,6 +51,24 @@ export class CallPipeline {
       (result) => stripBookkeeping(result) as T,
     );
   }
+
+  /**
+   * A call of a method that is never cached, begun at once for `subscriber`
+   * (which the caller's own Observable already holds): the same as
+   * subscribing to `run`, one Observable fewer on the path every tool call
+   * takes. Returns what ends it.
+   */
+  begin(
+    session: Session,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    schema: z.ZodType,
+    subscriber: Subscriber<Record<string, unknown>>,
+  ): Unsubscribable {
+    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key: undefined, acceptTask: false, keepBookkeeping: false };
+    return new Exchange(call, subscriber).start();
+  }
 }
 
 /** What one exchange sends, and how it treats the answer. */

@@ -15,9 +15,11 @@ import {
   share,
   startWith,
   switchMap,
+  type Subscriber,
   type Subscription,
   take,
   tap,
+  type TeardownLogic,
   throwError,
 } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
@@ -100,6 +102,8 @@ const CONNECT_STDIO_KEYS = [...STDIO_OPTION_KEYS, 'restart'];
 const TRANSPORT_OPTION_KEYS = [...CONNECT_STDIO_KEYS, ...HTTP_OPTION_KEYS];
 
 const LIST = [...CALL, 'refresh'];
+
+type Meta = Record<string, unknown> | undefined;
 
 /**
  * A client for one MCP server, of either protocol era.
@@ -301,8 +305,9 @@ export class McpClient {
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
     if (this.settings.tasks) return this.tasks.callTool(name, args, options);
-    return this.toolCall(options, (session, meta) =>
-      this.calls.run<CallToolResult>(session, 'tools/call', { name, arguments: args }, meta, callToolResultSchema),
+    const params = { name, arguments: args };
+    return this.beginToolCall<CallToolResult>(options, (session, meta, subscriber) =>
+      this.calls.begin(session, 'tools/call', params, meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>),
     );
   }
 
@@ -486,26 +491,53 @@ export class McpClient {
     bounds: Omit<CallBounds, 'timeoutMs' | 'signal'> = {},
   ): Observable<T> {
     checkCallOptions(options, allowed);
+    return this.bounded<T>(method, options, (session, subscriber) => body(session).subscribe(subscriber), bounds.activity$, bounds.maxTotalTimeoutMs);
+  }
+
+  // A call whose options are checked: bounded, and begun once the era is known.
+  private bounded<T>(
+    method: string,
+    options: CallOptions,
+    begin: (session: Session, subscriber: Subscriber<T>) => TeardownLogic,
+    activity$?: Observable<unknown>,
+    maxTotalTimeoutMs?: number,
+  ): Observable<T> {
     const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, this.settings.requestTimeoutMs);
-    return guarded(method, { timeoutMs, signal: options.signal, ...bounds }, this.deadlines, () => {
-      if (this.closing) return throwError(() => new McpTransportClosedError(method));
+    return guarded<T>(method, { timeoutMs, signal: options.signal, activity$, maxTotalTimeoutMs }, this.deadlines, (subscriber) => {
+      if (this.closing) {
+        subscriber.error(new McpTransportClosedError(method));
+        return undefined;
+      }
       // Once the era is known, go straight to the call.
-      return this.session ? body(this.session) : this.probing$.pipe(take(1), mergeMap(body));
+      if (this.session) return begin(this.session, subscriber);
+      return this.probing$
+        .pipe(
+          take(1),
+          mergeMap((session) => new Observable<T>((inner) => begin(session, inner))),
+        )
+        .subscribe(subscriber);
     });
   }
 
   // The shared part of every tool call, tasks or not: options, and the
   // progress token minted when progress is wanted but none was given.
-  private toolCall<T>(options: CallToolOptions, body: (session: Session, meta: Record<string, unknown> | undefined) => Observable<T>): Observable<T> {
+  private toolCall<T>(options: CallToolOptions, body: (session: Session, meta: Meta) => Observable<T>): Observable<T> {
+    return this.beginToolCall<T>(options, (session, meta, subscriber) => body(session, meta).subscribe(subscriber));
+  }
+
+  private beginToolCall<T>(options: CallToolOptions, begin: (session: Session, meta: Meta, subscriber: Subscriber<T>) => TeardownLogic): Observable<T> {
     const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta, task } = options;
     checkCallOptions(options, CALL_TOOL);
     checkDuration('maxTotalTimeoutMs', maxTotalTimeoutMs, 0);
     if (task !== undefined && !this.settings.tasks) throw new McpClientError('option task needs the client option tasks: true');
     const call = (token: string | number | undefined): Observable<T> =>
-      this.run<T>('tools/call', options, CALL_TOOL, (session) => body(session, token === undefined ? meta : { ...meta, progressToken: token }), {
-        activity$: resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
+      this.bounded<T>(
+        'tools/call',
+        options,
+        (session, subscriber) => begin(session, token === undefined ? meta : { ...meta, progressToken: token }, subscriber),
+        resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
         maxTotalTimeoutMs,
-      });
+      );
     // A token of our own when the caller gave none but progress is wanted;
     // minted per subscription and forgotten when the call ends.
     const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress);

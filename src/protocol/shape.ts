@@ -10,8 +10,17 @@ export function resultTypeOf(result: Record<string, unknown>): unknown {
   return result.resultType ?? 'complete';
 }
 
-/** A copy of `result` without the protocol's bookkeeping members. */
+/** `result` without the protocol's bookkeeping members: a copy, unless it has none. */
 export function stripBookkeeping<T extends Record<string, unknown>>(result: T): T {
+  let found = false;
+  for (const key in result) {
+    if (BOOKKEEPING.has(key)) {
+      found = true;
+      break;
+    }
+  }
+  // Nothing to remove (a 2025-11-25 server sends none of it): no copy either.
+  if (!found) return result;
   // Built key by key: deleting from a copy would turn it into a slow dictionary object.
   const copy: Record<string, unknown> = {};
   for (const key in result) if (!BOOKKEEPING.has(key)) copy[key] = result[key];

@@ -49,6 +49,7 @@ export const STDIO_OPTION_KEYS: readonly string[] = [
 ];
 
 const MAX_STDERR_LINE = 2000;
+const RESOLVED = Promise.resolve();
 const KILL_GRACE_MS = 2000;
 
 // Servers still running, for the one exit hook that ends them with this process.
@@ -125,16 +126,18 @@ export class StdioTransport implements Transport {
     if (!this.running) {
       void this.start();
     } else if (this.queued.length === 1) {
-      queueMicrotask(() => this.flush());
+      // A promise reaction rather than queueMicrotask, which under Node
+      // allocates an async resource and a bound function every time.
+      void RESOLVED.then(this.flush);
     }
   }
 
-  private flush(): void {
+  private readonly flush = (): void => {
     if (this.queued.length === 0) return;
     const text = this.queued.length === 1 ? (this.queued[0] as string) : this.queued.join('');
     this.queued.length = 0;
     if (this.running?.stdin.writable && !this.ended) this.running.stdin.write(text);
-  }
+  };
 
   private start(): Promise<ChildProcessWithoutNullStreams | undefined> {
     this.child ??= this.spawn();

@@ -1,0 +1,41 @@
+// One contestant in a process of its own, driven by bench/run.mjs: it reads
+// one command per line on stdin and answers each with one line of JSON. Apart,
+// no client's heap, garbage or optimised code is charged to another.
+//   node --expose-gc bench/worker.mjs <driver> <target as JSON>
+import { createInterface } from 'node:readline';
+import { drivers } from './drivers.mjs';
+import { coldStart, heapGrowth, inflight, listing, sequential } from './phases.mjs';
+
+const [name, targetJson] = process.argv.slice(2);
+const driver = drivers.find((candidate) => candidate.name === name);
+if (!driver) throw new Error(`no driver named ${name}`);
+const target = JSON.parse(targetJson);
+let client;
+
+const commands = {
+  open: async () => {
+    client = await driver.open(target);
+    return {};
+  },
+  warmup: async ({ calls, lists }) => {
+    for (let i = 0; i < calls; i++) await client.call(`w${i}`);
+    for (let i = 0; i < lists; i++) await client.list(true);
+    return {};
+  },
+  sequential: ({ count }) => sequential(client, count),
+  inflight: ({ count }) => inflight(client, count),
+  list: ({ count, forced }) => listing(client, count, forced),
+  cold: () => coldStart(driver, target),
+  heap: ({ count }) => heapGrowth(driver, target, count),
+  close: async () => {
+    await client?.close();
+    client = undefined;
+    return {};
+  },
+};
+
+for await (const line of createInterface({ input: process.stdin })) {
+  const { op, ...args } = JSON.parse(line);
+  process.stdout.write(JSON.stringify(await commands[op](args)) + '\n');
+}
+await client?.close();
