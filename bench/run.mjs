@@ -44,7 +44,7 @@ const sizes = {
   sequential: quick ? 500 : 2500,
   inflight: quick ? 1000 : 5000,
   listCached: quick ? 300 : 1000,
-  listForced: quick ? 30 : 200,
+  listForced: quick ? 30 : 500,
   cold: quick ? 3 : 5,
   heapCalls: quick ? 20000 : 100000,
 };
