@@ -525,6 +525,7 @@ export class McpClient {
     return this.beginToolCall<T>(options, (session, meta, subscriber) => body(session, meta).subscribe(subscriber));
   }
 
+  // The same, for a call begun straight into the subscriber (a plain tool call).
   private beginToolCall<T>(options: CallToolOptions, begin: (session: Session, meta: Meta, subscriber: Subscriber<T>) => TeardownLogic): Observable<T> {
     const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta, task } = options;
     checkCallOptions(options, CALL_TOOL);
