@@ -552,22 +552,26 @@ export class McpClient {
   private list<T>(method: string, key: string, schema: PageShape, options: ListOptions): Observable<T[]> {
     const refresh = options.refresh === true;
     checkCallOptions(options, LIST);
-    const fetch = () => this.run(method, options, LIST, (session) => {
-      if (refresh) this.cache.dropMethod(method);
-      const pages: string[] = [];
-      const page = (cursor?: string): Observable<Record<string, unknown>> => {
-        const params = cursor === undefined ? undefined : { cursor };
-        pages.push(ResultCache.key(method, params));
-        return this.calls.run(session, method, params, options.meta, schema, refresh);
-      };
-      const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
-      return allPages<T>(method, key, page).pipe(
-        tap((all) => {
-          this.cache.storeList(method, all, pages);
-          learn?.(all as Tool[]);
-        }),
-      );
-    });
+    // The options are checked above, once: bounded directly rather than through run().
+    const fetch = () =>
+      this.bounded<T[]>(method, options, (session, subscriber) => {
+        if (refresh) this.cache.dropMethod(method);
+        const pages: string[] = [];
+        const page = (cursor?: string): Observable<Record<string, unknown>> => {
+          const params = cursor === undefined ? undefined : { cursor };
+          pages.push(ResultCache.key(method, params));
+          return this.calls.run(session, method, params, options.meta, schema, refresh);
+        };
+        const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
+        return allPages<T>(method, key, page)
+          .pipe(
+            tap((all) => {
+              this.cache.storeList(method, all, pages);
+              learn?.(all as Tool[]);
+            }),
+          )
+          .subscribe(subscriber);
+      });
     // A whole list still fresh in the cache is handed out at once.
     return defer(() => {
       const kept = refresh || this.closing || options.signal?.aborted ? undefined : this.cache.list(method);
