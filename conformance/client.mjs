@@ -121,7 +121,11 @@ async function session(mcp, name) {
   else if (tools[0]) await call(mcp, tools[0].name);
 }
 
-const mcp = McpClient.connectHttp({ url, clientName: CLIENT_NAME, clientVersion: '1.0.0', ...optionsFor(scenario) });
+// Calls give up well inside the suite's 30 s for the client, so one that is
+// never answered fails here with a message instead of being killed silently.
+const REQUEST_TIMEOUT_MS = 20_000;
+
+const mcp = McpClient.connectHttp({ url, clientName: CLIENT_NAME, clientVersion: '1.0.0', requestTimeoutMs: REQUEST_TIMEOUT_MS, ...optionsFor(scenario) });
 try {
   const server = await firstValueFrom(mcp.describe());
   console.log(`connected: ${server.era} ${server.protocolVersion} (the suite tests ${specVersion})`);

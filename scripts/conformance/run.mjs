@@ -103,7 +103,7 @@ async function runOne({ name, version }, outputRoot, index) {
   const outputDir = path.join(outputRoot, String(index));
   const args = ['client', '--command', CLIENT_COMMAND, '--scenario', name, '--timeout', String(CLIENT_TIMEOUT_MS), '-o', outputDir];
   if (version !== undefined) args.push('--spec-version', version);
-  const { code, stderr, timedOut } = await suite(args, { timeoutMs: RUN_TIMEOUT_MS });
+  const { code, stdout, stderr, timedOut } = await suite(args, { timeoutMs: RUN_TIMEOUT_MS });
   const checks = findChecks(outputDir) ?? [];
   const count = (status) => checks.filter((check) => check.status === status).length;
   return {
@@ -115,8 +115,20 @@ async function runOne({ name, version }, outputRoot, index) {
     skipped: count('SKIPPED'),
     verdict: code === 0 ? 'PASS' : 'FAIL',
     problems: checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING'),
-    note: timedOut ? `the suite did not finish within ${RUN_TIMEOUT_MS} ms` : /CLIENT TIMED OUT|CLIENT EXITED WITH ERROR/.exec(stderr)?.[0],
+    // A suite that overstays leaves no checks behind: what it printed is all there is to go on.
+    note: timedOut
+      ? `the suite did not finish within ${RUN_TIMEOUT_MS} ms; the last it printed:\n${tail(`${stdout}\n${stderr}`, 30)}`
+      : /CLIENT TIMED OUT|CLIENT EXITED WITH ERROR/.exec(stderr)?.[0],
   };
+}
+
+function tail(text, lines) {
+  return text
+    .trim()
+    .split('\n')
+    .slice(-lines)
+    .map((line) => `      ${line}`)
+    .join('\n');
 }
 
 async function inPool(items, limit, work) {

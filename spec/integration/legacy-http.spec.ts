@@ -55,13 +55,10 @@ describe('legacy Streamable HTTP sessions, against the SDK v2 fixture', () => {
     expect((await firstValueFrom(mcp.callTool('echo', { text: 'still here' }))).content[0]?.text).toBe('still here');
     await eventually(() => sessions().length === before + 1);
     expect(warnings).toContain('the server ended the session; starting a new one');
-    // The new session has its own GET stream: notifications still arrive. The
-    // server may not have that stream yet when the first announcement comes.
-    for (let tries = 0; tries < 20 && heard.length === 0; tries++) {
-      await firstValueFrom(mcp.callTool('announce'));
-      await settle(100);
-    }
-    expect(heard[0]).toBe('notifications/tools/list_changed');
+    // The new session has its own GET stream, open before the retried call went out: notifications still arrive.
+    await firstValueFrom(mcp.callTool('announce'));
+    await eventually(() => heard.length === 1);
+    expect(heard).toEqual(['notifications/tools/list_changed']);
     listening.unsubscribe();
   });
 
@@ -72,6 +69,42 @@ describe('legacy Streamable HTTP sessions, against the SDK v2 fixture', () => {
     const id = sessions().at(-1)?.slice('session '.length);
     await client.close();
     await eventually(() => server.stderr.includes(`deleted ${id}`), 10000);
+  });
+});
+
+describe('legacy Streamable HTTP with a GET stream slow to open, against the SDK v2 fixture', () => {
+  // The server drops what it sends on a GET stream that is not open yet, so
+  // requests made right after connecting must wait until it is.
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startHttpServer('legacy-http-server.mjs', '--slow-get', '300');
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('hears a notification the first call causes on the GET stream', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    const heard: string[] = [];
+    const listening = mcp.listen({ toolsListChanged: true }).subscribe((n) => heard.push(n.method));
+    try {
+      await firstValueFrom(mcp.callTool('announce'));
+      await eventually(() => heard.length === 1, 3000);
+      expect(heard).toEqual(['notifications/tools/list_changed']);
+    } finally {
+      listening.unsubscribe();
+      await mcp.close();
+    }
+  });
+
+  it('answers a question the first call asks on the GET stream', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url, onElicit: () => ({ action: 'accept', content: { colour: 'teal' } }) });
+    try {
+      const result = await firstValueFrom(mcp.callTool('ask-aside', {}, { timeoutMs: 5000 }));
+      expect(result.content[0]?.text).toBe('accept: teal');
+    } finally {
+      await mcp.close();
+    }
   });
 });
 
@@ -109,6 +142,19 @@ describe('legacy Streamable HTTP faults, against a hand-written server', () => {
     expect(posts('GET')).toEqual(['GET -']);
     expect(posts('DELETE')).toEqual(['DELETE s1']);
     expect(warnings).toEqual([]);
+  });
+
+  it('waits a while for a GET stream the server never answers, then calls without it', async () => {
+    server = await startHttpServer('legacy-faults.mjs', '--mute-get');
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      expect((await firstValueFrom(mcp.callTool('whoami'))).content[0]?.text).toBe('s1');
+      // The server logs in arrival order: the call went out after the GET, not alongside it.
+      const order = server.stderr.filter((line) => line === 'GET -' || line === 'tools/call s1');
+      expect(order).toEqual(['GET -', 'tools/call s1']);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('replays the log level and resource subscriptions into a new session', async () => {

@@ -12,6 +12,8 @@ const MAX_FRUITLESS = 5;
 const RETRY_MS = 1000;
 /** The budget of the DELETE that ends the session on close. */
 const DELETE_MS = 5000;
+/** How long requests wait for the GET stream to be answered before going ahead without it. */
+const LISTEN_WAIT_MS = 1000;
 const SESSION_ID = /^[\x21-\x7e]+$/;
 
 type Kind = ReturnType<typeof kindOf>;
@@ -36,6 +38,8 @@ export class LegacyHttp {
   private readonly subscribed = new Set<string>();
   private readonly inflight = new Map<RequestId, AbortController>();
   private listening: AbortController | undefined;
+  /** Set while a new GET stream is not answered yet: requests wait for it (see listen()). */
+  private opening: Promise<void> | undefined;
   private renewing: Promise<void> | undefined;
   /** True when a new session could not be started: the next request tries again. */
   private lost = false;
@@ -52,12 +56,12 @@ export class LegacyHttp {
   send(message: JsonRpcMessage): void {
     const kind = kindOf(message);
     if (kind !== 'request') {
-      void this.post(message, kind).then(
-        () => {
-          if ((message as { method?: string }).method === 'notifications/initialized') this.listen();
-        },
-        (error: unknown) => this.wire.warn(`${whatIs(message)} failed: ${(error as Error).message}`),
-      );
+      const posted = this.post(message, kind);
+      posted.catch((error: unknown) => this.wire.warn(`${whatIs(message)} failed: ${(error as Error).message}`));
+      // The GET stream opens once the server knows the client is ready; the requests that follow wait for it.
+      if ((message as { method?: string }).method === 'notifications/initialized') {
+        void this.hold(posted.then(() => this.listen(), () => undefined));
+      }
       return;
     }
     const request = message as JsonRpcRequest;
@@ -99,6 +103,7 @@ export class LegacyHttp {
   // One request to its answer, with its effects on the session recorded; a
   // 404 on an expired session starts a new one and tries once more.
   private async exchange(request: JsonRpcRequest, signal: AbortSignal, renewed = false): Promise<JsonRpcResponse> {
+    if (this.opening) await this.opening;
     if (this.lost) await this.renew();
     const session = this.sessionId;
     const answer = await this.roundTrip(request, signal, session !== undefined);
@@ -188,22 +193,42 @@ export class LegacyHttp {
     else this.wire.warn(`dropped an answer on the ${where} stream that is not for it`);
   }
 
-  /** The GET stream, for what the server sends outside any request; re-opened when it drops. */
-  private listen(): void {
+  /**
+   * The GET stream, for what the server sends outside any request; re-opened
+   * when it drops. Settles once the server has answered the first GET (or
+   * refused it, or the attempt failed): a server drops what it sends there
+   * before the stream is open, so what it sends in answer to the first
+   * requests (a question asked outside the call, a list change) would be lost.
+   */
+  private listen(): Promise<void> {
     this.listening?.abort(new McpClientError('replaced'));
-    if (this.closed) return;
+    if (this.closed) return Promise.resolve();
     const controller = new AbortController();
     this.listening = controller;
-    void this.listenUntil(controller.signal);
+    return new Promise((answered) => void this.listenUntil(controller.signal, answered).finally(answered));
   }
 
-  private async listenUntil(signal: AbortSignal): Promise<void> {
+  // Requests wait for `opening`, but not past LISTEN_WAIT_MS: a server (or a
+  // proxy) that holds back the GET stream's headers slows the first request
+  // down, and nothing more.
+  private hold(opening: Promise<void>): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bounded = Promise.race([opening, new Promise<void>((resolve) => (timer = setTimeout(resolve, LISTEN_WAIT_MS)))]).finally(() => {
+      clearTimeout(timer);
+      if (this.opening === bounded) this.opening = undefined;
+    });
+    this.opening = bounded;
+    return bounded;
+  }
+
+  private async listenUntil(signal: AbortSignal, answered: () => void): Promise<void> {
     const cursor: StreamCursor = {};
     for (let fruitless = 0; !signal.aborted; ) {
       const before = cursor.lastEventId;
       let heard = false;
       try {
         const response = await this.wire.fetch({ method: 'GET', headers: this.headers(undefined, cursor.lastEventId) }, signal);
+        answered();
         if (!isEventStream(response)) {
           await this.wire.text(response).catch(() => undefined);
           // 405: the server offers no such stream. Anything else: the next request finds out what is wrong.
@@ -215,6 +240,7 @@ export class LegacyHttp {
           this.take(message, 'GET');
         }
       } catch (error) {
+        answered();
         if (signal.aborted) return;
         this.wire.warn(`the GET stream broke: ${(error as Error).message}`);
       }
@@ -262,7 +288,7 @@ export class LegacyHttp {
     };
     await replay(this.initialize);
     await this.post(buildNotification('notifications/initialized'), 'notification');
-    this.listen();
+    await this.hold(this.listen());
     await replay(this.logLevel);
     for (const uri of this.subscribed) await replay(buildRequest(0, 'resources/subscribe', { uri }, undefined));
   }
