@@ -1,8 +1,9 @@
 // One driver against the minimal server, one phase, for profiling:
 //   npm run build && node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs rxmcp inflight [legacy | sdk]
 // drivers: raw, official, rxmcp; phases: sequential, inflight (64 lanes), list
-// (forced to the wire); the minimal server in either era, or the SDK server. Prints time and client CPU per call. Numbers from one
-// run are noisy: the benchmark (bench/run.mjs) is what compares.
+// (forced to the wire); the minimal server in either era, or the SDK server.
+// Prints time and client CPU per call. Numbers from one run are noisy: the
+// benchmark (bench/run.mjs) is what compares.
 import { drivers } from './drivers.mjs';
 import { inflight, listing, sequential } from './phases.mjs';
 

@@ -205,7 +205,8 @@ export class LegacyHttp {
     if (this.closed) return Promise.resolve();
     const controller = new AbortController();
     this.listening = controller;
-    return new Promise((answered) => void this.listenUntil(controller.signal, answered).finally(answered));
+    // Every way through the first attempt calls `answered`.
+    return new Promise((answered) => void this.listenUntil(controller.signal, answered));
   }
 
   // Requests wait for `opening`, but not past LISTEN_WAIT_MS: a server (or a
