@@ -2,7 +2,9 @@
 // Streamable HTTP at /mcp, a server of long-running tools that answers with
 // tasks (the 2026-07-28 tasks extension, which the SDK server does not
 // speak) at /tasks, and the page, bundled for the browser from rxmcp's built
-// root entry, on 127.0.0.1.
+// root entry, on 127.0.0.1 alone. Requests that do not name it by a loopback
+// Host, that come from another Origin, or that POST anything but JSON are
+// refused before they are read (see loopback-guard.mjs).
 //
 //   npm run demo:web            (builds, then prints the URL to open)
 //   node demos/web/serve.mjs --port 8080
@@ -16,6 +18,7 @@ import { build as bundle } from 'esbuild';
 import { build } from '../../spec/fixtures/fixture-server.mjs';
 import { toRequest, writeResponse } from '../../spec/fixtures/node-fetch-adapter.mjs';
 import { tasksServer } from '../../spec/fixtures/tasks-server.mjs';
+import { loopbackGuard } from './loopback-guard.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -67,9 +70,19 @@ export async function serve(port = 0) {
   // The tasks live in files (see the fixture) for as long as the server runs.
   const taskDir = mkdtempSync(join(tmpdir(), 'rxmcp-web-tasks-'));
   const tasks = tasksServer(taskDir);
+  let refusal;
   const server = createServer(async (req, res) => {
-    // The page takes a query (?server=tasks); nothing else does.
-    const path = new URL(req.url, 'http://127.0.0.1').pathname;
+    const refused = refusal(req);
+    if (refused) {
+      process.stderr.write(`refused ${refused.status}: ${refused.reason}\n`);
+      // The body the spec allows for a refusal: a JSON-RPC error without an id.
+      const body = { jsonrpc: '2.0', error: { code: -32000, message: `${refused.status === 403 ? 'Forbidden' : 'Unsupported Media Type'}: ${refused.reason}` } };
+      res.writeHead(refused.status, { 'Content-Type': 'application/json', Connection: 'close' }).end(JSON.stringify(body));
+      return;
+    }
+    // The page takes a query (?server=tasks); nothing else does. Read as a
+    // string: a request target need not be a URL the URL parser accepts.
+    const path = req.url.split('?', 1)[0];
     if (req.method === 'GET' && (path === '/' || path === '/index.html')) {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
       return;
@@ -83,7 +96,12 @@ export async function serve(port = 0) {
       return;
     }
     const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
+    try {
+      for await (const chunk of req) chunks.push(chunk);
+    } catch {
+      // The client went away before its request was whole: there is no one to answer.
+      return;
+    }
     if (req.url === '/tasks') {
       answerTasks(tasks, Buffer.concat(chunks), res);
       return;
@@ -99,6 +117,8 @@ export async function serve(port = 0) {
   server.on('close', forget);
   process.on('exit', forget);
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // No request is handled before the server listens, so none goes unchecked.
+  refusal = loopbackGuard(server.address().port);
   return { server, url: `http://127.0.0.1:${server.address().port}/` };
 }
 

@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -34,7 +35,8 @@ describe(`the web demo in a real browser (${chosen ? `${chosen.path}, from ${cho
     browser = await chromium.launch({
       executablePath: chosen.path,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      // Two names an attacker would own, resolved to 127.0.0.1 as a rebinding DNS server would.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP rebound.example 127.0.0.1, MAP attacker.example 127.0.0.1'],
     });
     page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
     await page.goto(url);
@@ -115,6 +117,35 @@ describe(`the web demo in a real browser (${chosen ? `${chosen.path}, from ${cho
     } finally {
       await onServer.close();
       await tasksPage.close();
+    }
+  });
+
+  it('serves nothing to a page reached through a name an attacker re-pointed at 127.0.0.1 (DNS rebinding)', async () => {
+    const rebound = await browser.newPage();
+    try {
+      const response = await rebound.goto(`http://rebound.example:${new URL(url).port}/`);
+      expect(response?.status()).toBe(403);
+      expect(await rebound.locator('#tools').count()).toBe(0);
+    } finally {
+      await rebound.close();
+    }
+  });
+
+  it('refuses a call a page on another site sends it, as a form or as text', async () => {
+    // The attacker's page, on a server of its own: a no-cors POST needs no preflight.
+    const attack = `<script>for (const body of [new URLSearchParams({ a: 1 }), '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"quick","arguments":{}}}'])
+      fetch(${JSON.stringify(new URL('/tasks', url).href)}, { method: 'POST', mode: 'no-cors', body }).then(() => document.title += 'sent ');</script>`;
+    const attacker: Server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(attack));
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    const page = await browser.newPage();
+    const refusals = () => serverLog.filter((line) => line === 'refused 403: the request comes from another origin').length;
+    const before = refusals();
+    try {
+      await page.goto(`http://attacker.example:${(attacker.address() as { port: number }).port}/`);
+      await eventually(() => refusals() === before + 2, 10000);
+    } finally {
+      await page.close();
+      await new Promise((resolve) => attacker.close(resolve));
     }
   });
 
