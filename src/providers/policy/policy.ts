@@ -64,9 +64,9 @@ export interface PolicyOptions {
   grantsStore?: GrantsStore;
   /**
    * The words that name a location in an argument's key, matched against the
-   * whole key or its last word (default `DEFAULT_LOCATION_KEYS`: path, file,
-   * dir, directory, folder, cwd, root, source, destination, target, from,
-   * to, and their plurals and spellings).
+   * whole key or its last word (`filePath`, `source_dir`), at any depth.
+   * Default: path, file, filename, dir, directory, folder, cwd, workdir,
+   * root, source, src, destination, dest, target, from, to, and plurals.
    */
   locationKeys?: string[];
   /** Compare paths case-folded, for servers whose filesystem ignores case (Windows, macOS by default). Default false. */
