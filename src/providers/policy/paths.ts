@@ -88,7 +88,6 @@ export function locationsOf(args: Record<string, unknown>, keys: readonly string
   return valuesUnder(args, words, fileUri);
 }
 
-
 /** The deepest directory containing every location (each file counts as its directory), or `undefined`. */
 export function commonDirectory(locations: readonly unknown[], root: string | undefined, caseInsensitive = false): string | undefined {
   let common: string[] | undefined;
