@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Grants, type LlmToolCall, Policy, type PolicyQuestion, type PolicyRule, Toolkit } from '../../src/index.js';
-import { effectiveCommand, hostMatch, shellWords } from '../../src/providers/policy/commands.js';
+import { effectiveCommand, shellWords } from '../../src/providers/policy/commands.js';
+import { hostMatch } from '../../src/providers/policy/hosts.js';
 import { inside } from '../../src/providers/policy/paths.js';
 import { type CallFacts, narrowersHold } from '../../src/providers/policy/rules.js';
 

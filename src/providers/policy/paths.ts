@@ -1,56 +1,98 @@
+import { valuesUnder } from './arguments.js';
 import type { Tri } from './tri.js';
 
-/** The argument names that hold locations, by convention. */
-export const DEFAULT_LOCATION_KEYS: readonly string[] = ['path', 'paths', 'from', 'to', 'source', 'destination'];
+/**
+ * The words that name a location in an argument's key: the whole key or its
+ * last word (see `keyNames`), so `path`, `filePath`, `source_dir` and
+ * `configFile` all hold locations.
+ */
+export const DEFAULT_LOCATION_KEYS: readonly string[] = [
+  'path', 'paths', 'filepath', 'filepaths', 'file', 'files', 'filename', 'filenames',
+  'dir', 'dirs', 'directory', 'directories', 'folder', 'folders', 'cwd', 'workdir', 'root',
+  'from', 'to', 'source', 'sources', 'src', 'destination', 'destinations', 'dest', 'target', 'targets',
+];
+
+// A string that some server reads as something other than the literal path
+// it spells: control characters; `\` (a separator on Windows); `~` (home
+// expansion at the start, 8.3 short names such as `PROGRA~1` elsewhere);
+// `$VAR`, `${VAR}`, `%VAR%` and percent-encoding; `:` (URIs such as `file:`,
+// drive letters, Windows alternate streams), the other characters Windows
+// gives meaning to (`< > " | ? *`); and invisible characters that some
+// filesystems ignore in names.
+const UNREADABLE = /[\0-\x1f\x7f\\~$%:<>"|?*\p{Default_Ignorable_Code_Point}]/u;
 
 /**
  * A path as absolute POSIX segments, resolved against `root` when relative;
- * `undefined` when it cannot be read to a conclusion: not a string, a NUL
- * byte, a backslash, a `..` segment, or a relative path with no root.
- * Purely lexical: the filesystem is the server's, and never touched here.
+ * `undefined` when it cannot be read to a conclusion: not a string, empty, a
+ * character `UNREADABLE` names, surrounding whitespace or quotes (stripped
+ * by some servers), a leading `//` (a UNC share on Windows), a `..` segment,
+ * a segment ending in a dot or a space (Windows drops them), or a relative
+ * path with no root. Segments are compared in Unicode NFC (servers match
+ * canonically equivalent names); with `caseInsensitive` they are also
+ * lowercased, and a segment whose case has no one-to-one fold (`ß`, `ı`,
+ * `İ`) cannot be read. Purely lexical: the filesystem is the server's, and
+ * never touched here.
  */
-export function segments(path: unknown, root: string | undefined): string[] | undefined {
-  if (typeof path !== 'string' || path === '' || path.includes('\0') || path.includes('\\')) return undefined;
+export function segments(path: unknown, root: string | undefined, caseInsensitive = false): string[] | undefined {
+  if (typeof path !== 'string' || path === '' || UNREADABLE.test(path) || path !== path.trim()) return undefined;
+  if (/^'|'$/.test(path) || path.startsWith('//')) return undefined;
   let full = path;
   if (!path.startsWith('/')) {
     if (root === undefined || !root.startsWith('/')) return undefined;
     full = `${root}/${path}`;
   }
-  const parts = full.split('/').filter((part) => part !== '' && part !== '.');
-  if (parts.includes('..')) return undefined;
+  const parts: string[] = [];
+  for (const part of full.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..' || /[. ]$/.test(part)) return undefined;
+    const key = fold(part, caseInsensitive);
+    if (key === undefined) return undefined;
+    parts.push(key);
+  }
   return parts;
 }
 
+// A segment as it is compared, or undefined when filesystems disagree on it.
+function fold(part: string, caseInsensitive: boolean): string | undefined {
+  if (/^[\x20-\x7e]*$/.test(part)) return caseInsensitive ? part.toLowerCase() : part;
+  const composed = part.normalize('NFC');
+  if (!caseInsensitive) return composed;
+  const lower = composed.toLowerCase();
+  return lower.length === composed.length && lower === composed.toUpperCase().toLowerCase() ? lower : undefined;
+}
+
 /** Whether `path` lies inside (or is) `dir`, segment by segment: `/tmp/root2` is not inside `/tmp/root`. */
-export function inside(path: unknown, dir: unknown, root: string | undefined): Tri {
-  const child = segments(path, root);
-  const parent = segments(dir, root);
+export function inside(path: unknown, dir: unknown, root: string | undefined, caseInsensitive = false): Tri {
+  const child = segments(path, root, caseInsensitive);
+  const parent = segments(dir, root, caseInsensitive);
   if (!child || !parent) return 'unknown';
   if (child.length < parent.length) return 'no';
   return parent.every((part, i) => child[i] === part) ? 'yes' : 'no';
 }
 
+// Built once per list of keys (a policy passes the same list every call).
+const wordSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+// A file: URI names a location whatever key holds it.
+const fileUri = (value: string): boolean => /^[\0-\x20]*file:/i.test(value);
+
 /**
- * The locations a call names: every string under the location keys (a
- * string or a list of strings). A key holding anything else counts as one
- * unreadable location.
+ * The locations a call names: every value under a key that names a location
+ * (`keys` are words, matched as `keyNames` says), at any depth, and every
+ * `file:` URI under any key. A value that is not a string counts as one
+ * unreadable location (see `valuesUnder`).
  */
 export function locationsOf(args: Record<string, unknown>, keys: readonly string[]): unknown[] {
-  const found: unknown[] = [];
-  for (const key of keys) {
-    if (!(key in args)) continue;
-    const value = args[key];
-    if (Array.isArray(value)) found.push(...(value.length > 0 ? value : [undefined]));
-    else found.push(value);
-  }
-  return found;
+  let words = wordSets.get(keys);
+  if (!words) wordSets.set(keys, (words = new Set(keys.map((key) => key.toLowerCase().replace(/[-_.\s]/g, '')))));
+  return valuesUnder(args, words, fileUri);
 }
 
 /** The deepest directory containing every location (each file counts as its directory), or `undefined`. */
-export function commonDirectory(locations: readonly unknown[], root: string | undefined): string | undefined {
+export function commonDirectory(locations: readonly unknown[], root: string | undefined, caseInsensitive = false): string | undefined {
   let common: string[] | undefined;
   for (const location of locations) {
-    const parts = segments(location, root);
+    const parts = segments(location, root, caseInsensitive);
     if (!parts) return undefined;
     const dir = parts.slice(0, -1);
     common = common === undefined ? dir : common.slice(0, prefixLength(common, dir));

@@ -62,11 +62,18 @@ export interface PolicyOptions {
   grants?: PolicyRule[];
   /** A grant book shared with other policies (`Grants` in one process, `RedisGrants` across processes); "always" answers are written there. */
   grantsStore?: GrantsStore;
-  /** The argument names that hold locations (default: path, paths, from, to, source, destination). */
+  /**
+   * The words that name a location in an argument's key, matched against the
+   * whole key or its last word (`filePath`, `source_dir`), at any depth.
+   * Default: path, file, filename, dir, directory, folder, cwd, workdir,
+   * root, source, src, destination, dest, target, from, to, and plurals.
+   */
   locationKeys?: string[];
+  /** Compare paths case-folded, for servers whose filesystem ignores case (Windows, macOS by default). Default false. */
+  caseInsensitivePaths?: boolean;
 }
 
-const OPTION_KEYS = ['provider', 'rules', 'roots', 'onAsk', 'onGrant', 'grants', 'grantsStore', 'locationKeys'];
+const OPTION_KEYS = ['provider', 'rules', 'roots', 'onAsk', 'onGrant', 'grants', 'grantsStore', 'locationKeys', 'caseInsensitivePaths'];
 const ACTIONS = ['allow-once', 'deny-once', 'always-allow', 'always-deny'];
 
 type Verdict = { allow: true } | { allow: false; reason: string };
@@ -121,6 +128,7 @@ export class Policy implements ToolProvider {
   private readonly own: PolicyRule[];
   private readonly store: GrantsStore | undefined;
   private readonly locationKeys: readonly string[];
+  private readonly caseInsensitivePaths: boolean;
   private asking: Promise<unknown> = Promise.resolve();
 
   /** @throws McpClientError for an unknown option or an invalid rule or grant, naming it. */
@@ -138,6 +146,10 @@ export class Policy implements ToolProvider {
     }
     this.store = options.grantsStore;
     this.locationKeys = options.locationKeys ?? DEFAULT_LOCATION_KEYS;
+    if (options.caseInsensitivePaths !== undefined && typeof options.caseInsensitivePaths !== 'boolean') {
+      throw new McpClientError('option caseInsensitivePaths must be true or false');
+    }
+    this.caseInsensitivePaths = options.caseInsensitivePaths ?? false;
   }
 
   /** Whether there is somebody to ask (`onAsk` is set). Wire a server's elicitation to `elicitHook` only then. */
@@ -201,7 +213,14 @@ export class Policy implements ToolProvider {
     const parsed = parseCall(call);
     if ('error' in parsed) return { allow: false, reason: parsed.error };
     const { name, args } = parsed;
-    const facts: CallFacts = { tool: name, args, root: this.rootFor(name), locationKeys: this.locationKeys, readOnly: await this.readOnly(name) };
+    const facts: CallFacts = {
+      tool: name,
+      args,
+      root: this.rootFor(name),
+      locationKeys: this.locationKeys,
+      caseInsensitivePaths: this.caseInsensitivePaths,
+      readOnly: await this.readOnly(name),
+    };
     const verdict = strongest(this.rules, facts);
     if (verdict?.decision === 'allow') return { allow: true };
     if (verdict?.decision === 'deny') return { allow: false, reason: `Denied by policy${describe(verdict.rules[0])}` };
@@ -225,8 +244,11 @@ export class Policy implements ToolProvider {
       arguments: args,
       call: structuredClone(call),
       rule: verdict?.rules[0],
-      locations: locations.map((location) => segments(location, facts.root)).filter((parts) => parts !== undefined).map((parts) => `/${parts.join('/')}`),
-      suggestion: locations.length > 0 ? commonDirectory(locations, facts.root) : undefined,
+      locations: locations
+        .map((location) => segments(location, facts.root, this.caseInsensitivePaths))
+        .filter((parts) => parts !== undefined)
+        .map((parts) => `/${parts.join('/')}`),
+      suggestion: locations.length > 0 ? commonDirectory(locations, facts.root, this.caseInsensitivePaths) : undefined,
     };
     return this.serially(async () => this.apply(await onAsk(question), question, danger));
   }

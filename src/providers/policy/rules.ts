@@ -1,7 +1,8 @@
 import { McpClientError } from '../../errors/mcp-client-error.js';
-import { CHECKS, type EffectiveCommand, effectiveCommand, globMatch, hostMatch } from './commands.js';
-import { inside, locationsOf } from './paths.js';
-import { all, type Tri } from './tri.js';
+import { CHECKS, type EffectiveCommand, effectiveCommand, globMatch } from './commands.js';
+import { hostMatch, urlsOf } from './hosts.js';
+import { inside, locationsOf, segments } from './paths.js';
+import { all, any, type Tri } from './tri.js';
 import { isStrings } from '../../util/values.js';
 
 /** What a rule decides. Strongest first: deny, then ask, then allow. */
@@ -16,7 +17,7 @@ export interface PolicyRule {
   /** A tool name, exact or with a trailing `*` (`fs_*`, `*`). */
   tool: string;
   decision: PolicyDecision;
-  /** A directory the call's locations must all lie inside. */
+  /** A directory the call's locations lie inside: all of them for an allow, any one for a deny or an ask. */
   under?: string;
   /** The program's basename, exact or with a trailing `*`; never a path. */
   command?: string;
@@ -26,7 +27,7 @@ export interface PolicyRule {
   argsAny?: string[];
   /** A built-in predicate over the effective command (see `CHECKS`). */
   check?: string;
-  /** The `url` argument's host: exact, or `*.example.org` for hosts under it. */
+  /** The host of the call's URLs: exact, or `*.example.org` for hosts under it; all of them for an allow, any one for a deny or an ask. */
   host?: string;
   /** `true`: the tool is one its server annotates `readOnlyHint` (the server's claim, not a guarantee). */
   readOnly?: boolean;
@@ -52,6 +53,8 @@ export function validateRule(rule: unknown, where: string): PolicyRule {
   if (!isGlob(r.tool)) fail('tool must be a name, optionally ending in *');
   if (!['allow', 'deny', 'ask'].includes(r.decision as string)) fail('decision must be allow, deny or ask');
   if (r.under !== undefined && (typeof r.under !== 'string' || r.under === '')) fail('under must be a directory');
+  // A directory no call could be proved inside would deny everything, or allow nothing.
+  if (typeof r.under === 'string' && r.under !== '' && segments(r.under, '/') === undefined) fail('under must be a plain path: no ~, variables, URIs, drive letters or .. segments');
   if (r.command !== undefined) {
     if (!isGlob(r.command)) fail('command must be a program name, optionally ending in *');
     if ((r.command as string).includes('/')) fail('command is a basename: a / could never match');
@@ -90,16 +93,24 @@ export interface CallFacts {
   /** The server directory relative paths resolve against, if known. */
   root: string | undefined;
   locationKeys: readonly string[];
+  /** Whether the server's filesystem ignores case, so paths are compared case-folded. */
+  caseInsensitivePaths?: boolean;
   /** Whether the tool's server annotates it read-only; `undefined` when not known. */
   readOnly: boolean | undefined;
 }
 
-/** Whether a rule's narrowers hold for a call: yes, no, or unknown (something it could not read). */
+/**
+ * Whether a rule's narrowers hold for a call: yes, no, or unknown (something
+ * it could not read). Over several locations or URLs, an allow needs every
+ * one to match, a deny or an ask any one; none at all is unknown.
+ */
 export function narrowersHold(rule: PolicyRule, facts: CallFacts): Tri {
   const results: Tri[] = [];
+  const each = rule.decision === 'allow' ? all : any;
   if (rule.under !== undefined) {
-    const locations = locationsOf(facts.args, facts.locationKeys);
-    results.push(locations.length === 0 ? 'unknown' : all(locations.map((location) => inside(location, rule.under, facts.root))));
+    const locations = memo(locationCache, facts, () => locationsOf(facts.args, facts.locationKeys));
+    const under = rule.under;
+    results.push(locations.length === 0 ? 'unknown' : each(locations.map((location) => inside(location, under, facts.root, facts.caseInsensitivePaths))));
   }
   if (rule.command !== undefined || rule.check !== undefined) {
     // A call that names no program cannot be running one; a program that
@@ -108,9 +119,22 @@ export function narrowersHold(rule: PolicyRule, facts: CallFacts): Tri {
     const command = named ? commandOf(facts) : undefined;
     results.push(!named ? 'no' : command ? commandHolds(rule, command) : 'unknown');
   }
-  if (rule.host !== undefined) results.push(hostMatch(rule.host, facts.args.url));
+  if (rule.host !== undefined) {
+    const urls = memo(urlCache, facts, () => urlsOf(facts.args));
+    const host = rule.host;
+    results.push(urls.length === 0 ? 'unknown' : each(urls.map((url) => hostMatch(host, url))));
+  }
   if (rule.readOnly) results.push(facts.readOnly === undefined ? 'unknown' : facts.readOnly ? 'yes' : 'no');
   return all(results);
+}
+
+// Read once per decision, however many rules look at the locations or URLs it names.
+const locationCache = new WeakMap<CallFacts, unknown[]>();
+const urlCache = new WeakMap<CallFacts, unknown[]>();
+function memo(cache: WeakMap<CallFacts, unknown[]>, facts: CallFacts, read: () => unknown[]): unknown[] {
+  let values = cache.get(facts);
+  if (!values) cache.set(facts, (values = read()));
+  return values;
 }
 
 // Read once per decision, however many rules look at the command it runs.

@@ -10,3 +10,13 @@ export function all(values: Iterable<Tri>): Tri {
   }
   return result;
 }
+
+/** Any of them: `yes` if any is, else `unknown` if any is, else `no` (and `no` for none). */
+export function any(values: Iterable<Tri>): Tri {
+  let result: Tri = 'no';
+  for (const value of values) {
+    if (value === 'yes') return 'yes';
+    if (value === 'unknown') result = 'unknown';
+  }
+  return result;
+}

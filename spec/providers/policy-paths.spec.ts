@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { type LlmToolCall, Policy, type PolicyRule, Toolkit } from '../../src/index.js';
+import { inside } from '../../src/providers/policy/paths.js';
+
+const HOME = '/home/me';
+
+describe('path spellings a server reads differently are unknown', () => {
+  it.each([
+    ['~/.ssh/authorized_keys', 'home expansion'],
+    ['~', 'home itself'],
+    ['~me/.ssh/x', "another user's home"],
+    ['docs/PROGRA~1/x', 'a Windows 8.3 short name'],
+    ['$HOME/.ssh/x', 'a variable'],
+    ['${HOME}/.ssh/x', 'a braced variable'],
+    ['%USERPROFILE%/.ssh/x', 'a Windows variable'],
+    ['a/%2e%2e/.ssh/x', 'percent-encoded dots'],
+    ['.ssh%2Fx', 'a percent-encoded slash'],
+    ['file:///home/me/.ssh/x', 'a file: URI'],
+    ['file:.ssh/x', 'a relative file: URI'],
+    ['C:/home/me/.ssh/x', 'a drive letter'],
+    ['C:.ssh', 'a drive-relative path'],
+    ['//server/share/x', 'a UNC share spelled with slashes'],
+    ['notes.txt:hidden', 'a Windows alternate data stream'],
+    ['.ssh./x', 'a trailing dot Windows drops'],
+    ['.ssh /x', 'a trailing space Windows drops'],
+    [' .ssh/x', 'leading whitespace a server trims'],
+    ["'.ssh/x'", 'quotes a server strips'],
+    ['.s\u200bsh/x', 'an invisible character'],
+    ['.ssh/\u202ex', 'a bidi override'],
+    ['.ssh/x\ny', 'a control character'],
+    ['.ss?/x', 'a wildcard'],
+  ])('%j (%s)', (path) => {
+    expect(inside(path, '.ssh', HOME)).toBe('unknown');
+  });
+
+  it('compares canonically equivalent names as one, as the server does', () => {
+    expect(inside('cafe\u0301/x', 'caf\u00e9', HOME)).toBe('yes');
+    expect(inside('/home/me/caf\u00e9/x', '/home/me/cafe\u0301', undefined)).toBe('yes');
+  });
+
+  it('folds case only when told the filesystem ignores it, and refuses folds that differ between filesystems', () => {
+    expect(inside('.SSH/x', '.ssh', HOME)).toBe('no');
+    expect(inside('.SSH/x', '.ssh', HOME, true)).toBe('yes');
+    expect(inside('/HOME/ME/.Ssh', '/home/me/.ssh', undefined, true)).toBe('yes');
+    expect(inside('stra\u00dfe/x', 'strasse', HOME, true)).toBe('unknown');
+    expect(inside('\u0130/x', 'i', HOME, true)).toBe('unknown');
+  });
+});
+
+const call = (id: string, name: string, args: object): LlmToolCall => ({ id, function: { name, arguments: args } });
+
+function files(): Toolkit {
+  const echo = (args: Record<string, unknown>) => ({ content: [{ type: 'text' as const, text: `ran ${JSON.stringify(args)}` }] });
+  const open = z.looseObject({});
+  return new Toolkit({ name: 'files' }).tool('fs_write', { input: open }, echo).tool('fs_move', { input: open }, echo).tool('fs_read_many', { input: open }, echo);
+}
+
+/** Writes allowed in HOME, anything under HOME/.ssh denied: the shape of the issue's severe finding. */
+function homePolicy(extra: Partial<ConstructorParameters<typeof Policy>[0]> = {}, rules: PolicyRule[] = []): Policy {
+  return new Policy({
+    provider: files(),
+    rules: [{ tool: 'fs_*', decision: 'allow', under: HOME }, { tool: 'fs_*', decision: 'deny', under: `${HOME}/.ssh`, note: 'keys stay put' }, ...rules],
+    roots: { fs: HOME },
+    ...extra,
+  });
+}
+
+async function outcome(policy: Policy, name: string, args: object): Promise<string> {
+  const [answer] = await policy.executeToolCalls([call('1', name, args)]);
+  const content = String(answer?.content);
+  return content.startsWith('ran ') ? 'allowed' : content.startsWith('Denied by policy') ? 'denied' : 'asked';
+}
+
+describe('a Policy denying HOME/.ssh while allowing HOME', () => {
+  it.each(['~/.ssh/authorized_keys', '$HOME/.ssh/authorized_keys', '${HOME}/.ssh/authorized_keys', 'file:///home/me/.ssh/authorized_keys', 'C:/home/me/.ssh/authorized_keys', '.ssh./authorized_keys', 'a/%2e%2e/.ssh/authorized_keys'])(
+    'denies a write to %j, while plain writes in HOME are allowed',
+    async (path) => {
+      expect(await outcome(homePolicy(), 'fs_write', { path, content: 'ssh-ed25519 AAAA attacker' })).toBe('denied');
+      expect(await outcome(homePolicy(), 'fs_write', { path: 'notes/todo.md', content: '' })).toBe('allowed');
+      expect(await outcome(homePolicy(), 'fs_write', { path: `${HOME}/notes/todo.md`, content: '' })).toBe('allowed');
+    },
+  );
+
+  it('denies a name canonically equivalent to a denied directory', async () => {
+    const policy = homePolicy({}, [{ tool: 'fs_*', decision: 'deny', under: 'caf\u00e9' }]);
+    expect(await outcome(policy, 'fs_write', { path: 'cafe\u0301/menu.txt', content: '' })).toBe('denied');
+  });
+
+  it('denies another case of a denied directory under caseInsensitivePaths, and validates the option', async () => {
+    expect(await outcome(homePolicy({ caseInsensitivePaths: true }), 'fs_write', { path: '.SSH/authorized_keys', content: '' })).toBe('denied');
+    expect(await outcome(homePolicy({ caseInsensitivePaths: true }), 'fs_write', { path: 'Notes/a.md', content: '' })).toBe('allowed');
+    expect(() => homePolicy({ caseInsensitivePaths: 'yes' as unknown as boolean })).toThrow(/caseInsensitivePaths must be true or false/);
+  });
+
+  it('denies a call when any one of its locations is in the denied directory', async () => {
+    expect(await outcome(homePolicy(), 'fs_read_many', { paths: ['notes.txt', '.ssh/id_ed25519'] })).toBe('denied');
+    expect(await outcome(homePolicy(), 'fs_move', { source: '.ssh/id_ed25519', destination: 'public/key' })).toBe('denied');
+  });
+
+  it.each([
+    [{ path: 'notes.txt', target: '.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', filePath: '.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', file_path: '.ssh/authorized_keys' }],
+    [{ cwd: '.ssh', path: 'notes.txt' }],
+    [{ path: 'notes.txt', dir: '.ssh' }],
+    [{ path: 'notes.txt', files: [{ path: '.ssh/authorized_keys', content: '' }] }],
+    [{ path: 'notes.txt', changes: [{ newPath: '.ssh/authorized_keys' }] }],
+    [{ path: 'notes.txt', resource: 'file:///home/me/.ssh/id_ed25519' }],
+  ])('reads locations under every key that names one, at any depth: %j is denied', async (args) => {
+    expect(await outcome(homePolicy(), 'fs_write', args)).toBe('denied');
+  });
+
+  it('counts a location it cannot read (an object with no location in it, too deep a document) as unknown', async () => {
+    expect(await outcome(homePolicy(), 'fs_write', { path: 'notes.txt', target: { selector: '#x' } })).toBe('denied');
+    let deep: Record<string, unknown> = { path: '.ssh/authorized_keys' };
+    for (let i = 0; i < 20_000; i++) deep = { next: [deep] };
+    expect(await outcome(homePolicy(), 'fs_write', { path: 'notes.txt', deep })).toBe('denied');
+  });
+
+  it.each(['~/.ssh', '$HOME/.ssh', 'file:///home/me/.ssh', 'C:\\Users\\me\\.ssh', '/home/me/../me/.ssh'])('refuses a rule under %j, which no path could be proved inside', (under) => {
+    expect(() => homePolicy({}, [{ tool: 'fs_*', decision: 'deny', under }])).toThrow(/rule 2 .*under must be a plain path/);
+  });
+
+  it('asks rather than allows when a location is unknown and no deny covers it', async () => {
+    const policy = new Policy({ provider: files(), rules: [{ tool: 'fs_*', decision: 'allow', under: HOME }], roots: { fs: HOME } });
+    expect(await outcome(policy, 'fs_write', { path: '~/notes.txt', content: '' })).toBe('asked');
+    expect(await outcome(policy, 'fs_write', { path: 'notes.txt', content: '' })).toBe('allowed');
+  });
+});
