@@ -421,22 +421,22 @@ describe('pre-registered credentials and the authorization server they belong to
       await servers.moveTo(servers.issuers[1]);
       const from = elsewhere.length;
 
-      // The same client: bound in memory since it signed in.
+      // The same client: bound in memory since it signed in. Not even a metadata request goes to the other server.
       const refusal = await failureOf(first);
+      expect(elsewhere.slice(from)).toEqual([]);
       expect(refusal).toBeInstanceOf(McpAuthError);
       expect(refusal).toMatchObject({ step: 'resource-metadata' });
 
       // A new client over the same token directory, as the next run of a program would be: bound by what the store keeps.
       second = connectBot(new FileTokenStore({ directory }));
       const failure = await failureOf(second);
+      // Not a metadata request, let alone a token request with the secret.
+      expect(elsewhere.slice(from)).toEqual([]);
       expect(failure).toBeInstanceOf(McpAuthError);
       expect(failure).toMatchObject({ step: 'resource-metadata' });
       expect((failure as Error).message).toContain(JSON.stringify(servers.issuers[0]));
       expect((failure as Error).message).toContain(JSON.stringify(servers.issuers[1]));
       expect(`${String(refusal)} ${String(failure)}`).not.toContain(bot.clientSecret);
-
-      // Not a metadata request, let alone a token request with the secret.
-      expect(elsewhere.slice(from)).toEqual([]);
     } finally {
       await servers.moveTo(servers.issuers[0]);
       await Promise.all([first.close(), second?.close()]);

@@ -58,7 +58,7 @@ export class ClientIdentities {
     if (named.includes(bound.issuer)) return bound.issuer;
     throw new McpAuthError(
       'resource-metadata',
-      `this client signs in only with the authorization server ${JSON.stringify(bound.issuer)} (${bound.why}), but the MCP server names ${JSON.stringify(named.slice(0, 5))}; nothing was sent there`,
+      `this client signs in only with the authorization server ${JSON.stringify(bound.issuer)} (${bound.why}), but the MCP server names ${JSON.stringify(named.slice(0, 5).map((name) => name.slice(0, 200)))}; nothing was sent there`,
     );
   }
 

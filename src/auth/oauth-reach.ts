@@ -46,12 +46,13 @@ export class OAuthReach {
       throw new McpAuthError(step, `refusing to send an OAuth request to ${JSON.stringify(url.href.slice(0, 200))}: not an http(s) URL`);
     }
     const zone = zoneOf(url);
+    const origin = JSON.stringify(url.origin.slice(0, 200));
     if (zone !== 'public' && !(zone === this.serverZone && zone !== 'unroutable') && !(zone === 'private' && this.allowPrivateNetwork)) {
       const hint = zone === 'private' ? ' (auth.allowPrivateNetwork: true allows private addresses)' : '';
-      throw new McpAuthError(step, `refusing to send an OAuth request to ${JSON.stringify(url.origin)}: it is ${PLACES[zone]}, and the MCP server is not${hint}`);
+      throw new McpAuthError(step, `refusing to send an OAuth request to ${origin}: it is ${PLACES[zone]}, and the MCP server is not${hint}`);
     }
     if (url.protocol === 'http:' && zone !== 'this-machine') {
-      throw new McpAuthError(step, `refusing to send an OAuth request to ${JSON.stringify(url.origin)} in the clear: plain http only to this machine`);
+      throw new McpAuthError(step, `refusing to send an OAuth request to ${origin} in the clear: plain http only to this machine`);
     }
   }
 }
