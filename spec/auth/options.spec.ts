@@ -11,6 +11,8 @@ describe('the auth option', () => {
       clientSecret: 'secret',
       redirectUrl: 'http://127.0.0.1:8765/callback',
       scope: 'read',
+      issuer: 'https://auth.example.com',
+      allowPrivateNetwork: true,
       tokenStore: store,
       authorize: () => 'http://127.0.0.1:8765/callback?code=x',
     })();
@@ -28,6 +30,10 @@ describe('the auth option', () => {
     [{ redirectUrl: 'http://app.example.com/callback' }, /redirectUrl must be https/],
     [{ privateKeyJwt: { privateKey: 'pem' } }, /privateKeyJwt must be/],
     [{ clientId: 7 }, /auth.clientId must be a string/],
+    [{ issuer: 7 }, /auth.issuer must be a string/],
+    [{ issuer: 'http://auth.example.com' }, /auth.issuer must be an https URL/],
+    [{ issuer: 'https://auth.example.com/?tenant=1' }, /auth.issuer must be an https URL without query or fragment/],
+    [{ allowPrivateNetwork: 'yes' }, /auth.allowPrivateNetwork must be a boolean/],
     ['yes', /auth must be an object/],
   ])('refuses %j at once', (auth, message) => {
     expect(connect(auth)).toThrow(McpClientError);

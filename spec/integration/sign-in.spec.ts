@@ -1,8 +1,12 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { firstValueFrom, from, Observable } from 'rxjs';
 import { McpAuthError, McpCancelledError, McpClient } from 'rxmcp';
-import type { AuthorizeRequest, AuthState, StoredTokens, TokenStore } from 'rxmcp';
-import { headlessSignIn, type OAuthServers, startOAuthServers } from '../support/oauth.js';
+import type { AuthOptions, AuthorizeRequest, AuthState, StoredTokens, TokenStore } from 'rxmcp';
+import { FileTokenStore } from 'rxmcp/node';
+import { headlessSignIn, type MovingServers, type OAuthServers, startMovingServers, startOAuthServers } from '../support/oauth.js';
 
 // Signing in against real servers: oidc-provider as the authorization server
 // (open registration, PKCE, resource indicators, JWT access tokens, rotating
@@ -358,4 +362,158 @@ describe('signing in to an OAuth-protected server over Streamable HTTP', () => {
     const leaked = [...seen.secrets].filter((secret) => outputs.includes(secret));
     expect(leaked.map((secret) => `${secret.slice(0, 6)}…`)).toEqual([]);
   });
+});
+
+describe('pre-registered credentials and the authorization server they belong to', () => {
+  let servers: MovingServers;
+  let bot: { clientId: string; clientSecret: string };
+  beforeAll(async () => {
+    servers = await startMovingServers({ accessTtl: ACCESS_TTL_S });
+    const registered = await servers.preRegister(servers.issuers[0]);
+    bot = { clientId: registered.clientId, clientSecret: registered.clientSecret as string };
+  }, 15000);
+  const directories: string[] = [];
+  afterAll(async () => {
+    await servers?.stop();
+    for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+  });
+
+  /** A machine client with credentials registered at the first authorization server. */
+  const connectBot = (tokenStore: TokenStore, extra: Partial<AuthOptions> = {}) =>
+    McpClient.connectHttp({ url: servers.url, auth: { grant: 'client_credentials', clientId: bot.clientId, clientSecret: bot.clientSecret, tokenStore, ...extra } });
+
+  const sum = async (mcp: McpClient, a: number, b: number): Promise<unknown> =>
+    ((await firstValueFrom(mcp.callTool('add', { a, b }))).structuredContent as { sum?: number } | undefined)?.sum;
+
+  const failureOf = (mcp: McpClient): Promise<unknown> =>
+    firstValueFrom(mcp.callTool('add', { a: 1, b: 1 })).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+  const tokenDirectory = (): string => {
+    const directory = mkdtempSync(join(tmpdir(), 'rxmcp-binding-'));
+    directories.push(directory);
+    return directory;
+  };
+  const filesIn = (directory: string) => readdirSync(directory).map((file) => readFileSync(join(directory, file), 'utf8'));
+
+  it("keeps the tokens and the client id in the token file, but never the caller's client secret", async () => {
+    const directory = tokenDirectory();
+    const mcp = connectBot(new FileTokenStore({ directory }));
+    try {
+      expect(await sum(mcp, 1, 2)).toBe(3);
+    } finally {
+      await mcp.close();
+    }
+    const [file] = filesIn(directory);
+    expect(JSON.parse(file ?? '{}')).toMatchObject({ tokens: { issuer: servers.issuers[0], clientId: bot.clientId, accessToken: expect.any(String) } });
+    expect(file).not.toContain(bot.clientSecret);
+  }, 10000);
+
+  it('sends nothing to another authorization server the MCP server names later, in this run or the next', async () => {
+    const directory = tokenDirectory();
+    const first = connectBot(new FileTokenStore({ directory }));
+    const elsewhere = servers.authorizationServers[1].stderr;
+    let second: McpClient | undefined;
+    try {
+      expect(await sum(first, 2, 3)).toBe(5);
+      await servers.moveTo(servers.issuers[1]);
+      const from = elsewhere.length;
+
+      // The same client: bound in memory since it signed in. Not even a metadata request goes to the other server.
+      const refusal = await failureOf(first);
+      expect(elsewhere.slice(from)).toEqual([]);
+      expect(refusal).toBeInstanceOf(McpAuthError);
+      expect(refusal).toMatchObject({ step: 'resource-metadata' });
+
+      // A new client over the same token directory, as the next run of a program would be: bound by what the store keeps.
+      second = connectBot(new FileTokenStore({ directory }));
+      const failure = await failureOf(second);
+      // Not a metadata request, let alone a token request with the secret.
+      expect(elsewhere.slice(from)).toEqual([]);
+      expect(failure).toBeInstanceOf(McpAuthError);
+      expect(failure).toMatchObject({ step: 'resource-metadata' });
+      expect((failure as Error).message).toContain(JSON.stringify(servers.issuers[0]));
+      expect((failure as Error).message).toContain(JSON.stringify(servers.issuers[1]));
+      expect(`${String(refusal)} ${String(failure)}`).not.toContain(bot.clientSecret);
+    } finally {
+      await servers.moveTo(servers.issuers[0]);
+      await Promise.all([first.close(), second?.close()]);
+    }
+  }, 10000);
+
+  it('with auth.issuer, refuses an authorization server the MCP server names before asking it anything', async () => {
+    const named = servers.authorizationServers[0].stderr;
+    const from = named.length;
+    const pinned = connectBot(new FileTokenStore({ directory: tokenDirectory() }), { issuer: servers.issuers[1] });
+    try {
+      const failure = await failureOf(pinned);
+      expect(failure).toBeInstanceOf(McpAuthError);
+      expect(failure).toMatchObject({ step: 'resource-metadata', message: expect.stringContaining('auth.issuer') });
+      expect(named.slice(from)).toEqual([]);
+    } finally {
+      await pinned.close();
+    }
+    const agreeing = connectBot(new FileTokenStore({ directory: tokenDirectory() }), { issuer: servers.issuers[0] });
+    try {
+      expect(await sum(agreeing, 4, 4)).toBe(8);
+    } finally {
+      await agreeing.close();
+    }
+  }, 10000);
+
+  it('keeps the binding when a refused refresh token is dropped and signing in again does not finish', async () => {
+    const { clientId } = await servers.preRegister(servers.issuers[0], {
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+    const directory = tokenDirectory();
+    const connectPerson = (hook: (url: URL) => Promise<string>) =>
+      McpClient.connectHttp({
+        url: servers.url,
+        auth: { clientId, redirectUrl: REDIRECT, authorize: ({ url }: AuthorizeRequest) => hook(url), tokenStore: new FileTokenStore({ directory }) },
+      });
+    const first = connectPerson(headlessSignIn);
+    try {
+      expect(await sum(first, 1, 1)).toBe(2);
+    } finally {
+      await first.close();
+    }
+    const signedIn = await new FileTokenStore({ directory }).get(servers.url);
+    expect(signedIn).toMatchObject({ issuer: servers.issuers[0], clientId, refreshToken: expect.any(String) });
+    await servers.revokeAll(servers.issuers[0], clientId);
+    await outlive(signedIn);
+
+    // The refresh is refused and nobody is at the browser: the run ends without new tokens.
+    const asked: URL[] = [];
+    const nobody = (url: URL) => {
+      asked.push(url);
+      return Promise.reject(new Error('nobody is at the browser'));
+    };
+    const second = connectPerson(nobody);
+    try {
+      await expect(failureOf(second)).resolves.toMatchObject({ name: 'McpAuthError', step: 'authorize' });
+    } finally {
+      await second.close();
+    }
+    const kept = await new FileTokenStore({ directory }).get(servers.url);
+    expect(kept).toMatchObject({ issuer: servers.issuers[0], clientId });
+    expect(kept?.refreshToken).toBeUndefined();
+
+    // The next run, after the MCP server moved: the kept issuer still binds the client id.
+    await servers.moveTo(servers.issuers[1]);
+    const from = servers.authorizationServers[1].stderr.length;
+    const third = connectPerson(nobody);
+    try {
+      await expect(failureOf(third)).resolves.toMatchObject({ name: 'McpAuthError', step: 'resource-metadata' });
+      expect(servers.authorizationServers[1].stderr.slice(from)).toEqual([]);
+      expect(asked.map((url) => url.origin)).toEqual([servers.issuers[0]]);
+    } finally {
+      await servers.moveTo(servers.issuers[0]);
+      await third.close();
+    }
+  }, 15000);
 });

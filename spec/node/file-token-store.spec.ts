@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpClientError } from 'rxmcp';
@@ -25,6 +25,8 @@ function onlyFile(directory: string): string {
 }
 
 const posixOnly = process.platform === 'win32' ? it.skip : it;
+// Handing a directory to another user takes root.
+const asRoot = process.platform !== 'win32' && process.getuid?.() === 0 ? it : it.skip;
 
 describe('FileTokenStore', () => {
   it('gives back the tokens it was given, and nothing for a server it never saw', async () => {
@@ -56,6 +58,31 @@ describe('FileTokenStore', () => {
     } finally {
       process.umask(previous);
     }
+  });
+
+  posixOnly('narrows a directory that already exists to 0700, and a token file it reads to 0600', async () => {
+    const directory = join(scratch(), 'tokens');
+    mkdirSync(directory);
+    chmodSync(directory, 0o777);
+    const store = new FileTokenStore({ directory });
+    await store.set(SERVER, tokens('a1'));
+    expect(statSync(directory).mode & 0o777).toBe(0o700);
+
+    chmodSync(directory, 0o755);
+    chmodSync(onlyFile(directory), 0o644);
+    expect(await store.get(SERVER)).toEqual(tokens('a1'));
+    expect(statSync(directory).mode & 0o777).toBe(0o700);
+    expect(statSync(onlyFile(directory)).mode & 0o777).toBe(0o600);
+  });
+
+  asRoot('refuses a directory that belongs to another user, writing nothing there', async () => {
+    const directory = join(scratch(), 'tokens');
+    mkdirSync(directory, { mode: 0o700 });
+    chownSync(directory, 4321, 4321);
+    const store = new FileTokenStore({ directory });
+    await expect(store.set(SERVER, tokens('a1'))).rejects.toMatchObject({ name: 'McpAuthError', step: 'token-store', message: expect.stringContaining('belongs to another user') });
+    await expect(store.get(SERVER)).rejects.toMatchObject({ step: 'token-store' });
+    expect(readdirSync(directory)).toEqual([]);
   });
 
   it('keeps the keys of concurrent sets, and the last of two sets to one key', async () => {

@@ -52,6 +52,77 @@ export async function startOAuthServers({ accessTtl }: { accessTtl?: number } = 
   };
 }
 
+/** Two real authorization servers and one MCP server that can be made to move from one to the other. */
+export interface MovingServers {
+  /** The two issuers; the MCP server names the first until `moveTo`. */
+  issuers: [string, string];
+  /** The protected MCP server's canonical URL. */
+  url: string;
+  authorizationServers: [RunningServer, RunningServer];
+  protectedServer: RunningServer;
+  /** Makes the MCP server name `issuer` as its authorization server from now on, and accept only its tokens. */
+  moveTo(issuer: string): Promise<void>;
+  /**
+   * Registers a client at `issuer`, as an administrator does beforehand: by
+   * default a confidential one for the client credentials grant; `metadata`
+   * replaces that registration body.
+   */
+  preRegister(issuer: string, metadata?: Record<string, unknown>): Promise<{ clientId: string; clientSecret?: string }>;
+  /** Revokes every grant of `clientId` at `issuer`, with its refresh tokens. */
+  revokeAll(issuer: string, clientId: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts two copies of spec/fixtures/oauth/authorization-server.mjs (`accessTtl` as for `startOAuthServers`) and a protected server that knows both. */
+export async function startMovingServers({ accessTtl }: { accessTtl?: number } = {}): Promise<MovingServers> {
+  const options = accessTtl === undefined ? [] : ['--access-ttl', String(accessTtl)];
+  const started = await Promise.allSettled([startHttpServer('oauth/authorization-server.mjs', ...options), startHttpServer('oauth/authorization-server.mjs', ...options)]);
+  const servers = started.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+  const failed = started.find((start): start is PromiseRejectedResult => start.status === 'rejected');
+  if (failed) {
+    await Promise.all(servers.map((server) => server.stop()));
+    throw failed.reason;
+  }
+  const authorizationServers = servers as [RunningServer, RunningServer];
+  const issuers = authorizationServers.map((server) => new URL(server.url).origin) as [string, string];
+  let protectedServer: RunningServer;
+  try {
+    protectedServer = await startHttpServer('oauth/protected-server.mjs', ...issuers);
+  } catch (error) {
+    await Promise.all(authorizationServers.map((server) => server.stop()));
+    throw error;
+  }
+  return {
+    issuers,
+    url: protectedServer.url,
+    authorizationServers,
+    protectedServer,
+    async moveTo(issuer) {
+      const response = await fetch(new URL('/test/authorization-server', protectedServer.url), { method: 'POST', body: issuer, signal: AbortSignal.timeout(5000) });
+      if (response.status !== 204) throw new Error(`moving to ${issuer} answered ${response.status}`);
+    },
+    async preRegister(issuer, registration) {
+      const metadata = (await (await fetch(`${issuer}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(5000) })).json()) as { registration_endpoint: string };
+      const response = await fetch(metadata.registration_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(registration ?? { grant_types: ['client_credentials'], response_types: [], redirect_uris: [], token_endpoint_auth_method: 'client_secret_basic' }),
+        signal: AbortSignal.timeout(5000),
+      });
+      const client = (await response.json()) as { client_id?: string; client_secret?: string };
+      if (response.status !== 201 || !client.client_id) throw new Error(`registering a client answered ${response.status}`);
+      return { clientId: client.client_id, ...(client.client_secret ? { clientSecret: client.client_secret } : {}) };
+    },
+    async revokeAll(issuer, clientId) {
+      const response = await fetch(`${issuer}/test/revoke-all`, { method: 'POST', body: new URLSearchParams({ client_id: clientId }), signal: AbortSignal.timeout(5000) });
+      if (!response.ok) throw new Error(`revoke-all answered ${response.status}`);
+    },
+    async stop() {
+      await Promise.all([protectedServer.stop(), ...authorizationServers.map((server) => server.stop())]);
+    },
+  };
+}
+
 /**
  * Plays the person at the browser: opens the authorization URL, follows the
  * authorization server's redirects, submits each form it shows (signing in,

@@ -10,11 +10,19 @@ export interface StoredTokens {
   expiresAt?: number;
   /** The scopes the token was granted (space-separated), as the authorization server said or as requested. */
   scope?: string;
-  /** The authorization server that issued the tokens (its `issuer`). */
+  /**
+   * The authorization server that issued the tokens (its `issuer`). It also
+   * binds a pre-registered `auth.clientId` equal to `clientId`: while these
+   * tokens are kept, that client is used with this issuer and no other.
+   */
   issuer: string;
   /** The client identity the tokens were issued to; a refresh needs it. */
   clientId: string;
-  /** The client secret a dynamic registration handed out, if any; a refresh needs it. */
+  /**
+   * The client secret a dynamic registration handed out, if any: a refresh
+   * needs it, and no one else has it. A caller's own `auth.clientSecret` is
+   * never kept here; the caller gives it again each run.
+   */
   clientSecret?: string;
 }
 
@@ -70,6 +78,20 @@ export interface AuthOptions {
   /** Where tokens are kept (default: in memory, for this client only). */
   tokenStore?: TokenStore;
   /**
+   * The issuer of the one authorization server to sign in with, exactly as
+   * its metadata spells it. Any other that the MCP server names is refused
+   * with `McpAuthError` before a request goes to it. Without it, pre-registered
+   * credentials are bound to the first issuer they are used with.
+   */
+  issuer?: string;
+  /**
+   * Lets discovery, registration and token requests reach private addresses
+   * (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7, `.internal` names, …)
+   * when the MCP server is not in a private network itself (default false).
+   * Loopback and link-local addresses stay refused unless the MCP server is there.
+   */
+  allowPrivateNetwork?: boolean;
+  /**
    * Sends a person to `request.url` and answers with the URL the
    * authorization server redirected back to (a value, a Promise or an
    * Observable's first value). Required for the authorization code grant.
@@ -95,5 +117,7 @@ export const AUTH_OPTION_KEYS: readonly string[] = [
   'grant',
   'privateKeyJwt',
   'tokenStore',
+  'issuer',
+  'allowPrivateNetwork',
   'authorize',
 ];

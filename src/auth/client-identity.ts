@@ -1,7 +1,8 @@
 import { McpAuthError } from '../errors/auth-errors.js';
-import type { AuthOptions, PrivateKeyJwt } from './auth-options.js';
+import type { AuthOptions, PrivateKeyJwt, StoredTokens } from './auth-options.js';
 import type { ServerMetadata } from './discovery.js';
-import { isLoopback, oauthRefusal, type OAuthHttp, secureUrl } from './oauth-http.js';
+import { zoneOf } from './network-zone.js';
+import { oauthRefusal, type OAuthHttp, secureUrl } from './oauth-http.js';
 
 /** How the client proves who it is at the token endpoint. */
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
@@ -12,12 +13,22 @@ export interface ClientIdentity {
   clientSecret?: string;
   authMethod: ClientAuthMethod;
   privateKeyJwt?: PrivateKeyJwt;
+  /**
+   * Where the identity came from: the caller's own credentials, a Client ID
+   * Metadata Document URL, or a registration the authorization server
+   * answered. Only a registration's secret is kept with the tokens.
+   */
+  source: 'caller' | 'metadata-document' | 'registration';
 }
 
 /**
  * The client's identities, one per authorization server (keyed by its
  * issuer): client ids are only meaningful to the server that issued them, so
  * a change of authorization server means registering again, never reusing.
+ * Pre-registered credentials cannot be registered again: they are bound to
+ * one issuer (`auth.issuer`, else the one the token store says they were
+ * used with, else the first they are used with here), and an MCP server
+ * that names another is refused before anything goes to it.
  */
 export class ClientIdentities {
   private readonly registered = new Map<string, ClientIdentity>();
@@ -29,9 +40,33 @@ export class ClientIdentities {
   ) {}
 
   /**
+   * The authorization server to use among those a resource names, before
+   * any of them is asked anything: the one this client is bound to, else
+   * the first.
+   *
+   * @param named The issuers the resource's metadata lists, in its order.
+   * @param stored The tokens kept for this server, whose issuer binds a pre-registered client id they were issued to.
+   * @throws McpAuthError (step `resource-metadata`) when the client is bound to an issuer not named.
+   */
+  chooseIssuer(named: readonly string[], stored: StoredTokens | undefined): string {
+    const { issuer, clientId } = this.options;
+    let bound: { issuer: string; why: string } | undefined;
+    if (issuer !== undefined) bound = { issuer, why: 'auth.issuer names it' };
+    else if (clientId !== undefined && this.preRegisteredIssuer !== undefined) bound = { issuer: this.preRegisteredIssuer, why: 'auth.clientId was used with it' };
+    else if (clientId !== undefined && stored?.clientId === clientId) bound = { issuer: stored.issuer, why: 'auth.clientId was used with it: the token store keeps its tokens' };
+    if (!bound) return named[0] as string;
+    if (named.includes(bound.issuer)) return bound.issuer;
+    throw new McpAuthError(
+      'resource-metadata',
+      `this client signs in only with the authorization server ${JSON.stringify(bound.issuer)} (${bound.why}), but the MCP server names ${JSON.stringify(named.slice(0, 5).map((name) => name.slice(0, 200)))}; nothing was sent there`,
+    );
+  }
+
+  /**
    * The identity to use with this authorization server, in the spec's order
    * of preference: pre-registered, a Client ID Metadata Document where the
-   * server supports them, then Dynamic Client Registration.
+   * server supports them, then Dynamic Client Registration. `metadata` is
+   * that of the issuer `chooseIssuer` chose.
    *
    * @throws McpAuthError when none applies or registration fails.
    */
@@ -39,16 +74,11 @@ export class ClientIdentities {
     const { clientId, clientSecret, clientMetadataUrl, privateKeyJwt } = this.options;
     if (clientId !== undefined) {
       this.preRegisteredIssuer ??= metadata.issuer;
-      if (this.preRegisteredIssuer !== metadata.issuer) {
-        throw new McpAuthError(
-          'registration',
-          `auth.clientId was used with ${JSON.stringify(this.preRegisteredIssuer)}, but the server now names ${JSON.stringify(metadata.issuer)} as its authorization server`,
-        );
-      }
-      return { clientId, clientSecret, privateKeyJwt, authMethod: chooseAuthMethod(metadata, clientSecret, privateKeyJwt) };
+      return { clientId, clientSecret, privateKeyJwt, authMethod: chooseAuthMethod(metadata, clientSecret, privateKeyJwt), source: 'caller' };
     }
+    // Metadata document URLs are portable between authorization servers (client registration, "Authorization Server Binding").
     if (clientMetadataUrl !== undefined && metadata.client_id_metadata_document_supported === true) {
-      return { clientId: clientMetadataUrl, privateKeyJwt, authMethod: privateKeyJwt ? 'private_key_jwt' : 'none' };
+      return { clientId: clientMetadataUrl, privateKeyJwt, authMethod: privateKeyJwt ? 'private_key_jwt' : 'none', source: 'metadata-document' };
     }
     const known = this.registered.get(metadata.issuer);
     if (known) return known;
@@ -76,7 +106,7 @@ export class ClientIdentities {
       response_types: ['code'],
       // SEP-837: OIDC servers judge redirect URIs by application type; only
       // a remote https page is a web app's, loopback and app schemes are native.
-      application_type: redirect.protocol === 'https:' && !isLoopback(redirect.hostname) ? 'web' : 'native',
+      application_type: redirect.protocol === 'https:' && zoneOf(redirect) !== 'this-machine' ? 'web' : 'native',
       ...(publicClient ? { token_endpoint_auth_method: 'none' } : {}),
       ...this.options.clientMetadata,
     };
@@ -91,6 +121,7 @@ export class ClientIdentities {
       clientId: reply.body.client_id,
       clientSecret,
       authMethod: isAuthMethod(registeredMethod) && registeredMethod !== 'private_key_jwt' ? registeredMethod : chooseAuthMethod(metadata, clientSecret, undefined),
+      source: 'registration',
     };
   }
 }

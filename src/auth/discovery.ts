@@ -50,25 +50,34 @@ export function canonicalUri(url: string | URL): string {
 }
 
 /**
+ * Picks the authorization server to use among those a resource names, or
+ * refuses them all, before any of them is asked anything.
+ */
+export type IssuerChoice = (named: readonly string[]) => string;
+
+/**
  * Finds the protected resource's metadata (the challenge's
  * `resource_metadata` first, then the well-known locations in the spec's
  * order), then its authorization server's metadata. A server without any
  * metadata is taken as a 2025-03-26 one: its origin is its authorization
- * server.
+ * server. `choose` picks the authorization server before its metadata is
+ * requested.
  *
  * @throws McpAuthError when metadata names another resource, an issuer does
- *   not match, or an endpoint is neither https nor on this machine.
+ *   not match, `choose` refuses, or an endpoint is neither https nor on this machine.
  */
-export async function discover(http: OAuthHttp, serverUrl: URL, challengeUrl: string | undefined, signal: AbortSignal): Promise<Discovery> {
+export async function discover(http: OAuthHttp, serverUrl: URL, challengeUrl: string | undefined, choose: IssuerChoice, signal: AbortSignal): Promise<Discovery> {
   const resourceMetadata = await findResourceMetadata(http, serverUrl, challengeUrl, signal);
   if (!resourceMetadata) {
-    const issuer = serverUrl.origin;
+    const issuer = choose([serverUrl.origin]);
     const found = await findServerMetadata(http, issuer, signal);
     return { resource: canonicalUri(serverUrl), resourceMetadata, metadata: found ?? defaultEndpoints(issuer), guessed: !found };
   }
   const resource = checkResource(resourceMetadata, serverUrl);
-  const issuer = resourceMetadata.authorization_servers?.find((candidate) => typeof candidate === 'string');
-  if (!issuer) throw new McpAuthError('resource-metadata', `the metadata of ${serverUrl.origin}${serverUrl.pathname} names no authorization server`);
+  const listed: unknown = resourceMetadata.authorization_servers;
+  const named = Array.isArray(listed) ? listed.filter((candidate): candidate is string => typeof candidate === 'string') : [];
+  if (named.length === 0) throw new McpAuthError('resource-metadata', `the metadata of ${serverUrl.origin}${serverUrl.pathname} names no authorization server`);
+  const issuer = choose(named);
   const metadata = await findServerMetadata(http, issuer, signal);
   if (!metadata) throw new McpAuthError('server-metadata', `${JSON.stringify(issuer)} publishes no OAuth or OpenID metadata`);
   return { resource, resourceMetadata, metadata, guessed: false };

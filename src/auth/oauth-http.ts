@@ -2,6 +2,8 @@ import { type AuthStep, McpAuthError } from '../errors/auth-errors.js';
 import { type FetchLike, MessageTooLongError, readText } from '../transport/sse.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
 import { isObject } from '../util/values.js';
+import { zoneOf } from './network-zone.js';
+import type { OAuthReach } from './oauth-reach.js';
 
 /** How long an authorization server may take to answer one request. */
 const EXCHANGE_TIMEOUT_MS = 30000;
@@ -13,11 +15,7 @@ const MAX_BODY = 1024 * 1024;
  * (OAuth 2.1 §1.5, and the loopback redirect URIs native apps use).
  */
 export function isSecureUrl(url: URL): boolean {
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
-}
-
-export function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && zoneOf(url) === 'this-machine');
 }
 
 /** Parses `value` as a URL that is https or loopback, or refuses it for `step`. */
@@ -40,12 +38,17 @@ export interface OAuthReply {
 
 /**
  * The client's HTTP to everything that is not the MCP endpoint: metadata,
- * registration and token requests. Redirects are not followed (a secret must
- * not follow one), every request has a time limit and the caller's signal,
- * and error messages quote what the server said, never what was sent.
+ * registration and token requests. Each URL must pass `reach` before
+ * anything is sent to it; redirects are not followed (a secret must not
+ * follow one, and a redirect would skip that check); every request has a
+ * time limit and the caller's signal; error messages quote what the server
+ * said, never what was sent.
  */
 export class OAuthHttp {
-  constructor(private readonly fetchImpl: () => Promise<FetchLike>) {}
+  constructor(
+    private readonly fetchImpl: () => Promise<FetchLike>,
+    private readonly reach: OAuthReach,
+  ) {}
 
   /** GETs a JSON document; `body` is undefined when the answer is not a JSON object. */
   get(url: URL, step: AuthStep, signal: AbortSignal): Promise<OAuthReply> {
@@ -68,6 +71,7 @@ export class OAuthHttp {
   }
 
   private async exchange(url: URL, init: Record<string, unknown>, step: AuthStep, signal: AbortSignal): Promise<OAuthReply> {
+    this.reach.check(url, step);
     const fetchImpl = await this.fetchImpl();
     const bounded = new BoundedSignal(signal, EXCHANGE_TIMEOUT_MS);
     try {

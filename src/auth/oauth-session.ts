@@ -8,6 +8,7 @@ import { chooseAuthMethod, ClientIdentities, type ClientIdentity } from './clien
 import { canonicalUri, type Discovery, discover } from './discovery.js';
 import { MemoryTokenStore } from './memory-token-store.js';
 import { OAuthHttp, secureUrl } from './oauth-http.js';
+import { OAuthReach } from './oauth-reach.js';
 import { makePkce, randomToken } from './pkce.js';
 import { requestTokens } from './token-request.js';
 import type { BearerChallenge } from './www-authenticate.js';
@@ -36,6 +37,7 @@ export class OAuthSession {
   private readonly states = new Subject<AuthState>();
   private readonly store: TokenStore;
   private readonly http: OAuthHttp;
+  private readonly reach: OAuthReach;
   private readonly identities: ClientIdentities;
   private readonly redirectUrl: string;
   private readonly key: string;
@@ -54,7 +56,8 @@ export class OAuthSession {
     fetchImpl: () => Promise<FetchLike>,
   ) {
     this.store = options.tokenStore ?? new MemoryTokenStore();
-    this.http = new OAuthHttp(fetchImpl);
+    this.reach = new OAuthReach(serverUrl, options.allowPrivateNetwork === true);
+    this.http = new OAuthHttp(fetchImpl, this.reach);
     this.redirectUrl = options.redirectUrl ?? DEFAULT_REDIRECT;
     this.identities = new ClientIdentities(options, this.redirectUrl);
     this.key = canonicalUri(serverUrl);
@@ -89,12 +92,6 @@ export class OAuthSession {
       if (!this.renewal) this.renewal = this.renew(refusal);
     }
     return waitFor(this.renewal, signal);
-  }
-
-  // Forgets the tokens, here and in the store.
-  private async signOut(): Promise<void> {
-    this.current = Promise.resolve(undefined);
-    await this.storeCall(() => this.store.clear(this.key));
   }
 
   close(): void {
@@ -132,9 +129,10 @@ export class OAuthSession {
   }
 
   private async renewWith(refusal: Refusal, signal: AbortSignal): Promise<void> {
-    const discovery = await discover(this.http, this.serverUrl, refusal.challenge.resourceMetadata, signal);
-    this.discovery = discovery;
     const stored = await this.tokens();
+    const choose = (named: readonly string[]): string => this.identities.chooseIssuer(named, stored);
+    const discovery = await discover(this.http, this.serverUrl, refusal.challenge.resourceMetadata, choose, signal);
+    this.discovery = discovery;
     const stepUp = refusal.status === 403;
     if (stepUp && stored && covers(union(this.requestedScope, stored.scope), refusal.challenge.scope)) {
       throw new McpAuthError('request', `the server refuses the request with insufficient_scope for ${JSON.stringify(refusal.challenge.scope ?? '')}, though the token already has those scopes`);
@@ -151,6 +149,9 @@ export class OAuthSession {
 
   // A refresh token that the server no longer honours is dropped, and the
   // caller signs in afresh; a server that cannot be reached is an error.
+  // The rest of the record stays until new tokens replace it: its issuer is
+  // what binds a pre-registered client id in the next run, should this
+  // sign-in not finish.
   private async refresh(discovery: Discovery, stored: StoredTokens, signal: AbortSignal): Promise<boolean> {
     this.states.next({ state: 'refreshing' });
     const grant = { grant_type: 'refresh_token', refresh_token: stored.refreshToken as string, resource: discovery.resource };
@@ -160,15 +161,22 @@ export class OAuthSession {
       return true;
     } catch (error) {
       if (!(error instanceof McpAuthError) || error.oauthError === undefined) throw error;
-      await this.signOut();
+      const { refreshToken: _refused, ...rest } = stored;
+      await this.keep(rest);
       return false;
     }
   }
 
   private refreshIdentity(discovery: Discovery, stored: StoredTokens): ClientIdentity {
     const { clientId, clientSecret, privateKeyJwt } = this.options;
-    if (stored.clientId === clientId) return { clientId, clientSecret, privateKeyJwt, authMethod: chooseAuthMethod(discovery.metadata, clientSecret, privateKeyJwt) };
-    return { clientId: stored.clientId, clientSecret: stored.clientSecret, authMethod: chooseAuthMethod(discovery.metadata, stored.clientSecret, undefined) };
+    if (stored.clientId === clientId) return { clientId, clientSecret, privateKeyJwt, authMethod: chooseAuthMethod(discovery.metadata, clientSecret, privateKeyJwt), source: 'caller' };
+    return {
+      clientId: stored.clientId,
+      clientSecret: stored.clientSecret,
+      authMethod: chooseAuthMethod(discovery.metadata, stored.clientSecret, undefined),
+      // Not the caller's: a secret kept with tokens came from a registration.
+      source: 'registration',
+    };
   }
 
   private async clientCredentials(discovery: Discovery, scope: string | undefined, signal: AbortSignal): Promise<StoredTokens> {
@@ -186,6 +194,8 @@ export class OAuthSession {
       throw new McpAuthError('server-metadata', `${JSON.stringify(metadata.issuer)} does not advertise PKCE with S256 (code_challenge_methods_supported), so signing in there is not safe`);
     }
     const endpoint = secureUrl(metadata.authorization_endpoint, 'server-metadata', 'the authorization endpoint');
+    // The person's browser goes there: a GET to a service on their machine or network is still a request the server chose.
+    this.reach.check(endpoint, 'server-metadata');
     const identity = await this.identities.identify(this.http, metadata, signal);
     const pkce = await makePkce();
     const state = randomToken();

@@ -60,7 +60,8 @@ export async function requestTokens(
     ...(typeof answer.scope === 'string' ? { scope: answer.scope } : grant.scope ? { scope: grant.scope } : {}),
     issuer: metadata.issuer,
     clientId: identity.clientId,
-    ...(identity.clientSecret !== undefined ? { clientSecret: identity.clientSecret } : {}),
+    // A registration's secret is kept for refreshing in a later run; the caller's own never reaches the store.
+    ...(identity.source === 'registration' && identity.clientSecret !== undefined ? { clientSecret: identity.clientSecret } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import type { Stats } from 'node:fs';
 import { z } from 'zod';
 import type { StoredTokens, TokenStore } from '../auth/auth-options.js';
 import { McpAuthError } from '../errors/auth-errors.js';
@@ -14,12 +15,16 @@ export interface FileTokenStoreOptions {
    * The directory that holds one file per server (default
    * `$XDG_CONFIG_HOME/rxmcp/tokens`, or `~/.config/rxmcp/tokens` when
    * `XDG_CONFIG_HOME` is unset or not an absolute path). Created with mode
-   * 0700 when missing.
+   * 0700 when missing; an existing one is narrowed to 0700, and refused when
+   * it is not a directory or belongs to another user.
    */
   directory?: string;
 }
 
 const OPTION_KEYS: readonly string[] = ['directory'];
+
+/** Whether file modes and owners mean anything here (not on Windows). */
+const POSIX = process.platform !== 'win32';
 
 const FORMAT = 'rxmcp-tokens';
 const VERSION = 1;
@@ -59,7 +64,11 @@ const queues = new Map<string, Promise<void>>();
  *
  * Files are created with mode 0600 before any token is written to them and
  * replace the old file by rename, so a crash leaves the old tokens or the new
- * ones, never half of either. Operations on one file from this process run in
+ * ones, never half of either. On POSIX systems, every read and write first
+ * makes sure the directory is this user's and no one else's (mode 0700,
+ * narrowed when it was looser, refused when it belongs to another user) and
+ * a file read is narrowed to 0600: others who could write there could plant
+ * or swap token files. Operations on one file from this process run in
  * turn. A file rxmcp cannot read as its own (not JSON, another format, another
  * server's tokens) is reported as `McpAuthError` with step `token-store`, and
  * `set` will not overwrite it; `clear` removes it.
@@ -136,9 +145,16 @@ export class FileTokenStore implements TokenStore {
   }
 
   private async read(file: string, key: string): Promise<StoredTokens | undefined> {
+    if (!(await this.guardDirectory())) return undefined;
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      const handle = await open(file, 'r');
+      try {
+        if (POSIX && ((await handle.stat()).mode & 0o077) !== 0) await handle.chmod(0o600);
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
       if (codeOf(error) === 'ENOENT') return undefined;
       throw storeError(`cannot read ${JSON.stringify(file)}`, error);
@@ -163,6 +179,7 @@ export class FileTokenStore implements TokenStore {
     } catch (error) {
       throw storeError(`cannot create the directory ${JSON.stringify(this.directory)}`, error);
     }
+    await this.guardDirectory();
     const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       // 'wx' never reuses a file someone else placed at the temporary name.
@@ -181,6 +198,35 @@ export class FileTokenStore implements TokenStore {
       await unlink(temp).catch(() => undefined);
       throw storeError(`cannot write ${JSON.stringify(file)}`, error);
     }
+  }
+
+  /**
+   * Makes sure the directory is this user's alone before a token file in it
+   * is trusted or written: mkdir's mode applies only to a directory it
+   * creates, so one made earlier (by hand, by another tool, with a loose
+   * umask) is narrowed here. Answers false when there is no directory.
+   */
+  private async guardDirectory(): Promise<boolean> {
+    let info: Stats;
+    try {
+      info = await stat(this.directory);
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return false;
+      throw storeError(`cannot read ${JSON.stringify(this.directory)}`, error);
+    }
+    if (!info.isDirectory()) throw new McpAuthError('token-store', `${JSON.stringify(this.directory)} is not a directory`);
+    if (!POSIX) return true;
+    if (info.uid !== process.getuid?.()) {
+      throw new McpAuthError('token-store', `${JSON.stringify(this.directory)} belongs to another user (uid ${info.uid}); tokens are kept only in a directory of your own`);
+    }
+    if ((info.mode & 0o077) !== 0) {
+      try {
+        await chmod(this.directory, 0o700);
+      } catch (error) {
+        throw storeError(`cannot narrow ${JSON.stringify(this.directory)} to mode 0700`, error);
+      }
+    }
+    return true;
   }
 }
 

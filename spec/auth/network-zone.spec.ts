@@ -1,0 +1,123 @@
+import { zoneOf } from '../../src/auth/network-zone.js';
+import { OAuthReach } from '../../src/auth/oauth-reach.js';
+import { McpAuthError } from '../../src/index.js';
+
+const zone = (url: string) => zoneOf(new URL(url));
+
+describe('the network zone of a host, in every spelling the URL parser accepts', () => {
+  it.each([
+    'http://127.0.0.1/',
+    'http://127.1/',
+    'http://2130706433/',
+    'http://0x7f000001/',
+    'http://0x7f.0.0.1/',
+    'http://0177.0.0.1/',
+    'http://127.0.0.1./',
+    'http://127.255.255.254/',
+    'http://0.0.0.0/',
+    'http://0/',
+    'http://[::1]/',
+    'http://[0:0:0:0:0:0:0:1]/',
+    'http://[::]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[0:0:0:0:0:ffff:7f00:0001]/',
+    'http://localhost/',
+    'http://LOCALHOST./',
+    'http://api.localhost/',
+  ])('%s is this machine', (url) => expect(zone(url)).toBe('this-machine'));
+
+  it.each([
+    'https://169.254.169.254/',
+    'https://2852039166/',
+    'https://[::ffff:169.254.169.254]/',
+    'https://[fe80::1]/',
+    'https://[febf:ffff::1]/',
+  ])('%s is link-local', (url) => expect(zone(url)).toBe('link-local'));
+
+  it.each([
+    'https://10.0.0.1/',
+    'https://10.255.255.255/',
+    'https://0xa000001/',
+    'https://012.0.0.1/',
+    'https://172.16.0.1/',
+    'https://172.31.255.255/',
+    'https://192.168.1.1/',
+    'https://100.64.0.1/',
+    'https://100.127.255.255/',
+    'https://198.18.0.1/',
+    'https://192.0.0.170/',
+    'https://[fc00::1]/',
+    'https://[fd12:3456::1]/',
+    'https://[::ffff:10.0.0.1]/',
+    'https://[::ffff:192.168.0.1]/',
+    'https://[64:ff9b::a00:1]/',
+    'https://[2002:c0a8:101::1]/',
+    'https://intranet/',
+    'https://metadata.google.internal/',
+    'https://printer.local./',
+    'https://router.home.arpa/',
+  ])('%s is private', (url) => expect(zone(url)).toBe('private'));
+
+  it.each(['https://224.0.0.1/', 'https://255.255.255.255/', 'https://240.0.0.1/', 'https://[ff02::1]/', 'https://[::7f00:1]/'])('%s is unroutable', (url) =>
+    expect(zone(url)).toBe('unroutable'),
+  );
+
+  it.each([
+    'https://auth.example.com/',
+    'https://8.8.8.8/',
+    'https://172.15.255.255/',
+    'https://172.32.0.1/',
+    'https://100.63.255.255/',
+    'https://100.128.0.1/',
+    'https://169.253.0.1/',
+    'https://[2001:4860:4860::8888]/',
+    'https://[::ffff:8.8.8.8]/',
+    'https://localhost.example.com/',
+  ])('%s is public', (url) => expect(zone(url)).toBe('public'));
+});
+
+describe('where OAuth requests may go', () => {
+  const refused = (server: string, endpoint: string, allowPrivateNetwork = false) => {
+    try {
+      new OAuthReach(new URL(server), allowPrivateNetwork).check(new URL(endpoint), 'server-metadata');
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(McpAuthError);
+      return (error as Error).message;
+    }
+  };
+
+  it('lets a remote server point only at public https endpoints', () => {
+    expect(refused('https://mcp.example.com/mcp', 'https://auth.example.com/token')).toBeUndefined();
+    expect(refused('https://mcp.example.com/mcp', 'http://127.0.0.1:9000/token')).toMatch(/on this machine, and the MCP server is not/);
+    expect(refused('https://mcp.example.com/mcp', 'https://[::ffff:7f00:1]/token')).toMatch(/on this machine/);
+    expect(refused('https://mcp.example.com/mcp', 'https://169.254.169.254/latest')).toMatch(/link-local/);
+    expect(refused('https://mcp.example.com/mcp', 'https://10.0.0.1/token')).toMatch(/private network.*allowPrivateNetwork/);
+    expect(refused('https://mcp.example.com/mcp', 'http://auth.example.com/token')).toMatch(/in the clear/);
+    expect(refused('https://mcp.example.com/mcp', 'https://224.0.0.1/token')).toMatch(/not a unicast address/);
+    expect(refused('https://mcp.example.com/mcp', 'ftp://auth.example.com/token')).toMatch(/not an http\(s\) URL/);
+  });
+
+  it('lets private addresses in with allowPrivateNetwork, but never loopback, link-local or plain http', () => {
+    expect(refused('https://mcp.example.com/mcp', 'https://10.0.0.1/token', true)).toBeUndefined();
+    expect(refused('https://mcp.example.com/mcp', 'https://auth.internal/token', true)).toBeUndefined();
+    expect(refused('https://mcp.example.com/mcp', 'http://10.0.0.1/token', true)).toMatch(/in the clear/);
+    expect(refused('https://mcp.example.com/mcp', 'https://127.0.0.1/token', true)).toMatch(/on this machine/);
+    expect(refused('https://mcp.example.com/mcp', 'https://169.254.169.254/token', true)).toMatch(/link-local/);
+  });
+
+  it('lets a server on this machine use an authorization server on this machine, over plain http too', () => {
+    expect(refused('http://127.0.0.1:3000/mcp', 'http://localhost:9000/token')).toBeUndefined();
+    expect(refused('http://localhost:3000/mcp', 'http://[::1]:9000/token')).toBeUndefined();
+    expect(refused('http://127.0.0.1:3000/mcp', 'https://auth.example.com/token')).toBeUndefined();
+    expect(refused('http://127.0.0.1:3000/mcp', 'https://10.0.0.1/token')).toMatch(/private network/);
+  });
+
+  it('lets a server in a private network use an authorization server there, over https only', () => {
+    expect(refused('https://10.0.0.5/mcp', 'https://10.0.0.6/token')).toBeUndefined();
+    expect(refused('https://mcp.corp.internal/mcp', 'https://192.168.1.2/token')).toBeUndefined();
+    expect(refused('https://10.0.0.5/mcp', 'http://10.0.0.6/token')).toMatch(/in the clear/);
+    expect(refused('https://10.0.0.5/mcp', 'http://127.0.0.1/token')).toMatch(/on this machine/);
+  });
+});
