@@ -1,5 +1,6 @@
 import { McpClientError } from '../../errors/mcp-client-error.js';
-import { CHECKS, type EffectiveCommand, effectiveCommand, globMatch, hostMatch } from './commands.js';
+import { commandNarrowersHold } from './command-rule.js';
+import { CHECKS, globMatch, hostMatch } from './commands.js';
 import { inside, locationsOf } from './paths.js';
 import { all, type Tri } from './tri.js';
 import { isStrings } from '../../util/values.js';
@@ -101,32 +102,10 @@ export function narrowersHold(rule: PolicyRule, facts: CallFacts): Tri {
     const locations = locationsOf(facts.args, facts.locationKeys);
     results.push(locations.length === 0 ? 'unknown' : all(locations.map((location) => inside(location, rule.under, facts.root))));
   }
-  if (rule.command !== undefined || rule.check !== undefined) {
-    // A call that names no program cannot be running one; a program that
-    // cannot be read is unknown.
-    const named = 'command' in facts.args || 'argv' in facts.args;
-    const command = named ? commandOf(facts) : undefined;
-    results.push(!named ? 'no' : command ? commandHolds(rule, command) : 'unknown');
-  }
+  if (rule.command !== undefined || rule.check !== undefined) results.push(commandNarrowersHold(rule, facts));
   if (rule.host !== undefined) results.push(hostMatch(rule.host, facts.args.url));
   if (rule.readOnly) results.push(facts.readOnly === undefined ? 'unknown' : facts.readOnly ? 'yes' : 'no');
   return all(results);
-}
-
-// Read once per decision, however many rules look at the command it runs.
-const commands = new WeakMap<CallFacts, EffectiveCommand | undefined>();
-function commandOf(facts: CallFacts): EffectiveCommand | undefined {
-  if (!commands.has(facts)) commands.set(facts, effectiveCommand(facts.args));
-  return commands.get(facts);
-}
-
-function commandHolds(rule: PolicyRule, { program, argv, wrappers }: EffectiveCommand): Tri {
-  const holds =
-    (rule.command === undefined || globMatch(rule.command, program)) &&
-    (rule.args === undefined || rule.args.every((word, i) => argv[i] === word)) &&
-    (rule.argsAny === undefined || rule.argsAny.some((word) => argv.includes(word))) &&
-    (rule.check === undefined || (CHECKS[rule.check] as (command: EffectiveCommand) => boolean)({ program, argv, wrappers }));
-  return holds ? 'yes' : 'no';
 }
 
 /**
