@@ -67,6 +67,14 @@ describe('the danger floor: commands that hid from it', () => {
     ['toybox rm -r x', 'rm-recursive'],
     ['setsid -f rm -rf x', 'rm-recursive'],
     ['chroot / rm -rf x', 'rm-recursive'],
+    // functions, traps, aliases and variables that run code
+    ['function f {\n  rm -rf x\n}\nf', 'rm-recursive'],
+    ["trap 'rm -rf x' EXIT", 'rm-recursive'],
+    ["watch -n 5 'rm -rf x'", 'rm-recursive'],
+    ["bash -O expand_aliases -c \"alias ls='rm -rf x'\nls\"", 'an alias'],
+    ["env 'BASH_FUNC_ls%%=() { rm -rf x; }' bash -c ls", 'an exported function'],
+    ["PS4='$(rm -rf x)' bash -xc ls", 'a prompt expanded under -x'],
+    ['PATH=/tmp/evil git status', 'a program looked up elsewhere'],
     // privilege
     ["su -c 'ls' root", 'privileged'],
     ['pkexec --user root ls', 'privileged'],

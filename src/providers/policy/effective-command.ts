@@ -1,3 +1,5 @@
+import { assignments } from './assignments.js';
+import { type OptionSpec, readOptions } from './options.js';
 import { parseShellLine, type Word } from './shell-line.js';
 import { isShell, shellRuns, suRuns } from './shells.js';
 import { isWrapper, unwrap } from './wrappers.js';
@@ -21,7 +23,34 @@ const MAX_DEPTH = 8;
 const MAX_PROGRAMS = 1_000;
 
 // Words a shell reads as syntax at the start of a command, not as a program.
-const RESERVED = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'case', 'esac', 'in']);
+const RESERVED = new Set(['!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'case', 'esac', 'in']);
+
+// Builtins that set variables for the rest of the line.
+const DECLARES = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+// Builtins whose effect on what runs later cannot be followed: a file read
+// as shell code, an alias, a coprocess with a name.
+const UNREADABLE = new Set(['source', '.', 'alias', 'coproc', 'enable']);
+
+const WATCH: OptionSpec = {
+  long: {
+    beep: 0,
+    color: 0,
+    'no-color': 0,
+    differences: '?',
+    errexit: 0,
+    chgexit: 0,
+    interval: 1,
+    precise: 0,
+    equexit: 1,
+    'no-rerun': 0,
+    'no-title': 0,
+    'no-wrap': 0,
+    exec: 0,
+    help: 0,
+    version: 0,
+  },
+  short: { b: 'beep', c: 'color', C: 'no-color', d: 'differences', e: 'errexit', g: 'chgexit', n: 'interval', p: 'precise', q: 'equexit', r: 'no-rerun', t: 'no-title', w: 'no-wrap', x: 'exec', h: 'help', v: 'version' },
+};
 
 /** A program's name as the checks compare it: lowercase (as case-insensitive file systems find it), without `.exe`. */
 export function programName(program: string): string {
@@ -65,8 +94,13 @@ export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefin
     let words = item.words;
     for (;;) {
       let start = 0;
-      while (start < words.length && (RESERVED.has(words[start] as string) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start] ?? ''))) start++;
-      words = words.slice(start);
+      while (start < words.length && RESERVED.has(words[start] as string)) start++;
+      const assigned = assignments(words.slice(start));
+      if (assigned === undefined) {
+        found.push(undefined);
+        break;
+      }
+      words = words.slice(start + assigned);
       const head = words[0];
       if (words.length === 0) break;
       if (head === undefined) {
@@ -92,7 +126,28 @@ export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefin
         else addLine(args.join(' '), depth + 1, wrappers);
         break;
       }
-      if (name === 'source' || name === '.') {
+      if (DECLARES.has(name)) {
+        // export PATH=…, declare -x BASH_ENV=…: what the rest of the line runs changes.
+        if (args.some((word) => word === undefined || assignments([word], true) === undefined)) found.push(undefined);
+        else itself();
+        break;
+      }
+      if (name === 'trap') {
+        const action = args[0] === '--' ? args[1] : args[0];
+        if (action === undefined) found.push(args.length === 0 ? { program, argv: [], wrappers } : undefined);
+        else if (action.startsWith('-')) itself();
+        else addLine(action, depth + 1, wrappers);
+        break;
+      }
+      if (name === 'watch') {
+        const read = readOptions(WATCH, args);
+        if (!read || read.rest.length === 0) found.push(read ? { program, argv: args, wrappers } : undefined);
+        else if (read.options.some((o) => o.name === 'exec')) pending.push({ words: read.rest, depth: depth + 1, wrappers: [...wrappers, program] });
+        else if (read.rest.includes(undefined)) found.push(undefined);
+        else addLine(read.rest.join(' '), depth + 1, [...wrappers, program]);
+        break;
+      }
+      if (UNREADABLE.has(name)) {
         found.push(undefined);
         break;
       }

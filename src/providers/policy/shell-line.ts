@@ -249,11 +249,13 @@ class LineReader {
     this.current = this.stack.pop() as Frame;
   }
 
+  // Ends the word being read; a bare `{` or `}` (a group, a function body) ends the command too.
   private endWord(): void {
     const { current } = this;
-    if (current.started) {
-      const { word } = current;
-      const unknown = current.unknown || this.globbed || (this.braced && word !== '{' && word !== '}' && word !== '{}');
+    const { word } = current;
+    const group = current.started && !current.unknown && this.braced && (word === '{' || word === '}');
+    if (current.started && !group) {
+      const unknown = current.unknown || this.globbed || (this.braced && word !== '{}');
       if (current.redirect) current.redirect = false;
       else current.words.push(unknown ? undefined : word);
     }
@@ -262,6 +264,7 @@ class LineReader {
     current.unknown = false;
     this.globbed = false;
     this.braced = false;
+    if (group) this.endCommand();
   }
 
   private endCommand(): void {

@@ -1,3 +1,4 @@
+import { assignments } from './assignments.js';
 import { type OptionSpec, readOptions } from './options.js';
 import { parseShellLine, type Word } from './shell-line.js';
 
@@ -283,9 +284,8 @@ export function unwrap(name: string, args: readonly Word[]): Unwrapped {
     if (split.length > 0) return splitString(split, rest);
   }
   if (wrapper.assignments) {
-    let n = 0;
-    while (n < rest.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[n] ?? '')) n++;
-    if (rest[n] === undefined && n < rest.length) return undefined;
+    const n = assignments(rest, name === 'env');
+    if (n === undefined) return undefined;
     rest = rest.slice(n);
   }
   const operands = wrapper.operands ?? 0;
