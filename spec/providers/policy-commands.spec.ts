@@ -180,6 +180,10 @@ describe('the programs a call runs', () => {
     expect(commandsOf(deep)).toEqual([undefined]);
   });
 
+  it('gives up on a program under too many wrappers, as unknown', () => {
+    expect(commandsOf({ command: `${'nice '.repeat(100)}rm -rf x` })).toEqual([undefined]);
+  });
+
   it('gives up on a shell nested in shells past a bound, as unknown', () => {
     let line = 'ls';
     for (let i = 0; i < 12; i++) line = `sh -c ${JSON.stringify(line).replace(/\$/g, '\\$')}`;

@@ -21,6 +21,8 @@ export type CommandSource = { line: string; then?: Word[] } | { words: Word[] };
 const MAX_DEPTH = 8;
 // Every program a call runs is weighed; past this many it is unknown.
 const MAX_PROGRAMS = 1_000;
+// Wrappers around one program (`nice nice … rm`): past this many, unknown.
+const MAX_WRAPPERS = 64;
 
 // Words a shell reads as syntax at the start of a command, not as a program.
 const RESERVED = new Set(['!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'case', 'esac', 'in']);
@@ -93,6 +95,10 @@ export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefin
     const wrappers = [...item.wrappers];
     let words = item.words;
     for (;;) {
+      if (wrappers.length > MAX_WRAPPERS) {
+        found.push(undefined);
+        break;
+      }
       let start = 0;
       while (start < words.length && RESERVED.has(words[start] as string)) start++;
       const assigned = assignments(words.slice(start));
