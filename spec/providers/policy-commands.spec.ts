@@ -91,6 +91,7 @@ describe('the danger floor: commands that hid from it', () => {
     [{ shell_command: 'rm -rf x' }],
     [{ argv: ['sh', '-c', 'rm -rf x'] }],
     [{ program: 'rm', args: ['-rf', 'x'] }],
+    [{ argv: ['C:\\Windows\\rm.exe', '-rf', 'x'] }],
     [{ commands: ['ls', 'rm -rf x'] }],
     [{ steps: [{ run: 'build' }, { cmd: 'rm -rf x' }] }],
     [{ command: 'git', args: ['push', '-vf'] }],

@@ -6,7 +6,7 @@ import { isWrapper, unwrap } from './wrappers.js';
 
 /** One program a call runs, once wrappers and shells are taken off. */
 export interface EffectiveCommand {
-  /** The program's basename. */
+  /** The program's basename (after the last `/` or `\`). */
   program: string;
   /** Its arguments (without the program); `undefined` for a word that cannot be known before it runs. */
   argv: Word[];
@@ -113,7 +113,8 @@ export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefin
         found.push(undefined);
         break;
       }
-      const program = head.slice(head.lastIndexOf('/') + 1);
+      // Either separator: an argv may name a Windows path.
+      const program = head.slice(Math.max(head.lastIndexOf('/'), head.lastIndexOf('\\')) + 1);
       const name = programName(program);
       const args = words.slice(1);
       const itself = () => found.push({ program, argv: args, wrappers });
