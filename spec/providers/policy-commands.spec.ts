@@ -34,6 +34,11 @@ describe('the danger floor: commands that hid from it', () => {
     // git running what its configuration says
     ["git -c alias.p='push --force' p", 'git-force-push'],
     ["git -c core.pager='rm -rf x' log", 'git config that runs a program'],
+    ["git submodule foreach 'rm -rf x'", 'rm-recursive'],
+    ['git bisect run rm -rf x', 'rm-recursive'],
+    ["git rebase -x 'git push -f' main", 'git-force-push'],
+    ["git rebase --exec='rm -rf x' main", 'rm-recursive'],
+    ["git filter-branch --tree-filter 'rm -rf x' HEAD", 'a filter nobody read'],
     // shells with -c, eval
     ["sh -c 'rm -rf x'", 'rm-recursive'],
     ["bash -lc 'rm -rf x'", 'rm-recursive'],

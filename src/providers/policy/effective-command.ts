@@ -1,4 +1,5 @@
 import { assignments } from './assignments.js';
+import { gitRuns } from './git-command.js';
 import { type OptionSpec, readOptions } from './options.js';
 import { parseShellLine, type Word } from './shell-line.js';
 import { isShell, shellRuns, suRuns } from './shells.js';
@@ -70,9 +71,11 @@ interface Pending {
  * `undefined` for one that cannot be read to a conclusion (an unknown word
  * in the program's place, a wrapper option it does not know, a shell
  * running a script, `source`, …). Shell lines are split into all their
- * commands; shells with `-c`, `eval`, `su -c` and `find -exec` are read
- * into the commands they run, to a bounded depth; wrappers (`env`, `sudo`,
- * `timeout`, `xargs`, `busybox`, …) are taken off.
+ * commands; shells with `-c`, `eval`, `trap`, `watch`, `su -c`,
+ * `find -exec` and git's `submodule foreach`, `bisect run` and
+ * `rebase --exec` are read into the commands they run, to a bounded depth;
+ * wrappers (`env`, `sudo`, `timeout`, `xargs`, `busybox`, …) are taken off;
+ * git whose subcommand cannot be read (an alias) is unknown.
  */
 export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefined>): Array<EffectiveCommand | undefined> {
   const found: Array<EffectiveCommand | undefined> = [];
@@ -166,6 +169,16 @@ export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefin
         wrappers.push(program);
         words = args;
         continue;
+      }
+      if (name === 'git') {
+        const runs = gitRuns(args);
+        if (!runs) found.push(undefined);
+        else {
+          itself();
+          for (const line of runs.lines) addLine(line, depth + 1, [...wrappers, program]);
+          for (const argv of runs.argvs) pending.push({ words: argv, depth: depth + 1, wrappers: [...wrappers, program] });
+        }
+        break;
       }
       if (name === 'find') {
         itself();
