@@ -192,6 +192,18 @@ describe('the danger floor against a real shell, with recording stand-ins for gi
     for (const sentinel of SENTINELS) expect(existsSync(sentinel)).toBe(true);
   }, 120_000);
 
+  it('lets an allow for one command run only that command, never what rides along with it', async () => {
+    const narrow = new Policy({ provider: new Registry().add(shell, { prefix: 'sh' }), rules: [{ tool: 'sh_run', decision: 'allow', command: 'git', args: ['status'] }] });
+    const riders = ['git status\nrm -rf victim', 'git status; rm -rf victim', 'git status $(rm -rf victim)', 'git status && rm -rf victim'];
+    const ran: string[][] = [];
+    for (const [i, command] of [...riders, 'git status'].entries()) {
+      const from = readFileSync(log, 'utf8').length;
+      await narrow.executeToolCalls([call(String(i), { command })]);
+      ran.push(...recorded(from));
+    }
+    expect(ran).toEqual([['git', 'status']]);
+  }, 60_000);
+
   it('still lets ordinary commands by, and they really run', async () => {
     const outcomes = await attempt(BENIGN);
     expect(outcomes.filter(({ ran }) => !ran)).toEqual([]);

@@ -202,14 +202,14 @@ describe('command rules over every program in the line', () => {
   const denyForce: PolicyRule = { tool: 'sh_run', decision: 'deny', command: 'git', argsAny: ['-f', '--force'] };
   it.each([
     [allowGit, 'git status', 'yes'],
-    [allowGit, 'git status; rm -rf /', 'unknown'],
-    [allowGit, 'git status\ngit status', 'yes'],
+    [allowGit, 'git status\nrm -rf /', 'unknown'],
+    [allowGit, 'git status && git status', 'yes'],
     [allowGit, '$GIT status', 'unknown'],
     [denyForce, 'git push -vf', 'unknown'],
     [denyForce, 'git push --forc', 'unknown'],
     [denyForce, 'git push --force=yes', 'yes'],
     [denyForce, 'git push origin main', 'no'],
-    [denyForce, 'ls; git push -f', 'unknown'],
+    [denyForce, 'ls\ngit push -f', 'unknown'],
     [{ tool: 'sh_run', decision: 'deny', command: 'rm' } as PolicyRule, 'RM x', 'unknown'],
   ])('%j on %j holds: %s', (rule, command, expected) => {
     expect(narrowersHold(rule, facts({ command }))).toBe(expected);
