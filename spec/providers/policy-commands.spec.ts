@@ -186,6 +186,10 @@ describe('the programs a call runs', () => {
     expect(commandsOf(deep)).toEqual([undefined]);
   });
 
+  it('gives up on a huge list of lines as unknown, without overflowing the stack', () => {
+    expect(commandsOf({ commands: Array.from({ length: 300_000 }, () => 'ls') })).toEqual([undefined]);
+  });
+
   it('gives up on a program under too many wrappers, as unknown', () => {
     expect(commandsOf({ command: `${'nice '.repeat(100)}rm -rf x` })).toEqual([undefined]);
   });

@@ -8,7 +8,8 @@ const LINES_KEYS = new Set(['commands', 'scripts']);
 // Names of the arguments appended to the command named beside them.
 const ARGS_KEYS = new Set(['args', 'arguments']);
 
-// Bounds on the walk over a call's arguments: past them, unknown.
+// Bounds on the walk over a call's arguments (objects, lists, and lines in
+// a list): past them, unknown.
 const MAX_DEPTH = 32;
 const MAX_NODES = 10_000;
 
@@ -46,24 +47,21 @@ export function commandSources(args: Record<string, unknown>): Array<CommandSour
     const keys = Object.keys(object);
     const extra = keys.find((key) => ARGS_KEYS.has(normalise(key)));
     const appended = extra === undefined ? [] : object[extra];
-    let used = false;
     for (const key of keys) {
       const name = normalise(key);
       const held = object[key];
       if (COMMAND_KEYS.has(name)) {
         named = true;
-        used = true;
         sources.push(source(held, appended));
       } else if (LINES_KEYS.has(name)) {
         named = true;
-        if (typeof held === 'string') sources.push({ line: held });
-        else if (Array.isArray(held)) sources.push(...held.map((line) => (typeof line === 'string' ? { line } : undefined)));
-        else sources.push(undefined);
+        if (!Array.isArray(held)) sources.push(typeof held === 'string' ? { line: held } : undefined);
+        else if ((nodes += held.length) > MAX_NODES) return [undefined];
+        else for (const line of held) sources.push(typeof line === 'string' ? { line } : undefined);
       } else if (typeof held === 'object' && held !== null) {
         stack.push([held, depth + 1]);
       }
     }
-    if (extra !== undefined && !used && typeof appended === 'object' && appended !== null) stack.push([appended, depth + 1]);
   }
   return named ? sources : undefined;
 }

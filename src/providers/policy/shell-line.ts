@@ -32,6 +32,13 @@ const SPECIAL_PARAMETER = /[0-9@*#?$!-]/;
 
 class Unreadable extends Error {}
 
+// Where the physical line holding index `from` ends: its newline or carriage return, or the end.
+function lineEnd(line: string, from: number): number {
+  let end = from;
+  while (end < line.length && line[end] !== '\n' && line[end] !== '\r') end++;
+  return end;
+}
+
 /**
  * Splits a shell line into its simple commands, each a list of words, as a
  * POSIX shell would: quotes and backslashes honoured; newlines, `;`, `&`,
@@ -156,10 +163,7 @@ class LineReader {
         return this.redirection(i);
       case '#':
         if (current.started) break;
-        {
-          const end = line.slice(i).search(/[\n\r]/);
-          return end === -1 ? line.length : i + end - 1;
-        }
+        return lineEnd(line, i) - 1;
       case '*':
       case '?':
       case '[':
