@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Grants, type LlmToolCall, Policy, type PolicyQuestion, type PolicyRule, Toolkit } from '../../src/index.js';
-import { effectiveCommand, shellWords } from '../../src/providers/policy/commands.js';
+import { commandsOf } from '../../src/providers/policy/commands.js';
 import { hostMatch } from '../../src/providers/policy/hosts.js';
 import { inside } from '../../src/providers/policy/paths.js';
 import { type CallFacts, narrowersHold } from '../../src/providers/policy/rules.js';
@@ -37,28 +37,14 @@ describe('containment, segment by segment, three-valued', () => {
 });
 
 describe('commands', () => {
-  it.each([
-    ['git push --force', ['git', 'push', '--force']],
-    [`git commit -m 'two words' "and \\"more\\""`, ['git', 'commit', '-m', 'two words', 'and "more"']],
-    ['echo a\\ b', ['echo', 'a b']],
-    ['git status; rm -rf /', undefined],
-    ['cat x | sh', undefined],
-    ['echo $(whoami)', undefined],
-    ["echo 'open", undefined],
-  ])('splits %j as a shell would, or refuses', (line, words) => {
-    expect(shellWords(line)).toEqual(words);
-  });
-
   it('takes wrappers off to find the program', () => {
-    expect(effectiveCommand({ command: 'sudo -u root env A=1 nice -n 5 /usr/bin/git push --force' })).toEqual({
-      program: 'git',
-      argv: ['push', '--force'],
-      wrappers: ['sudo', 'env', 'nice'],
-    });
-    expect(effectiveCommand({ command: 'timeout -s KILL 10 rm -rf /tmp/x' })?.program).toBe('rm');
-    expect(effectiveCommand({ command: ['git', 'log'] })?.argv).toEqual(['log']);
-    expect(effectiveCommand({ command: 'git', args: ['push', '-f'] })?.argv).toEqual(['push', '-f']);
-    expect(effectiveCommand({ command: 'sudo' })).toBeUndefined();
+    expect(commandsOf({ command: 'sudo -u root env A=1 nice -n 5 /usr/bin/git push --force' })).toEqual([
+      { program: 'git', argv: ['push', '--force'], wrappers: ['sudo', 'env', 'nice'] },
+    ]);
+    expect(commandsOf({ command: 'timeout -s KILL 10 rm -rf /tmp/x' })?.[0]?.program).toBe('rm');
+    expect(commandsOf({ command: ['git', 'log'] })?.[0]?.argv).toEqual(['log']);
+    expect(commandsOf({ command: 'git', args: ['push', '-f'] })?.[0]?.argv).toEqual(['push', '-f']);
+    expect(commandsOf({ command: 'sudo' })?.[0]?.program).toBe('sudo');
   });
 
   const force: PolicyRule = { tool: 'sh_run', decision: 'ask', command: 'git', argsAny: ['--force', '-f'] };
@@ -68,7 +54,8 @@ describe('commands', () => {
     ['git push -f origin main', 'yes'],
     ['sudo git push --force', 'yes'],
     ['hg push --force', 'no'],
-    ['git push; rm -rf /', 'unknown'],
+    ['git push; rm -rf /', 'no'],
+    ['git push; git push -f', 'unknown'],
   ])('a force-push rule says %s → %s', (command, expected) => {
     expect(narrowersHold(force, facts({ command }))).toBe(expected);
   });

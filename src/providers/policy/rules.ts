@@ -1,5 +1,6 @@
 import { McpClientError } from '../../errors/mcp-client-error.js';
-import { CHECKS, type EffectiveCommand, effectiveCommand, globMatch } from './commands.js';
+import { commandNarrowersHold } from './command-rule.js';
+import { CHECKS, globMatch } from './commands.js';
 import { hostMatch, urlsOf } from './hosts.js';
 import { inside, locationsOf, segments } from './paths.js';
 import { all, any, type Tri } from './tri.js';
@@ -112,13 +113,7 @@ export function narrowersHold(rule: PolicyRule, facts: CallFacts): Tri {
     const under = rule.under;
     results.push(locations.length === 0 ? 'unknown' : each(locations.map((location) => inside(location, under, facts.root, facts.caseInsensitivePaths))));
   }
-  if (rule.command !== undefined || rule.check !== undefined) {
-    // A call that names no program cannot be running one; a program that
-    // cannot be read is unknown.
-    const named = 'command' in facts.args || 'argv' in facts.args;
-    const command = named ? commandOf(facts) : undefined;
-    results.push(!named ? 'no' : command ? commandHolds(rule, command) : 'unknown');
-  }
+  if (rule.command !== undefined || rule.check !== undefined) results.push(commandNarrowersHold(rule, facts));
   if (rule.host !== undefined) {
     const urls = memo(urlCache, facts, () => urlsOf(facts.args));
     const host = rule.host;
@@ -135,22 +130,6 @@ function memo(cache: WeakMap<CallFacts, unknown[]>, facts: CallFacts, read: () =
   let values = cache.get(facts);
   if (!values) cache.set(facts, (values = read()));
   return values;
-}
-
-// Read once per decision, however many rules look at the command it runs.
-const commands = new WeakMap<CallFacts, EffectiveCommand | undefined>();
-function commandOf(facts: CallFacts): EffectiveCommand | undefined {
-  if (!commands.has(facts)) commands.set(facts, effectiveCommand(facts.args));
-  return commands.get(facts);
-}
-
-function commandHolds(rule: PolicyRule, { program, argv, wrappers }: EffectiveCommand): Tri {
-  const holds =
-    (rule.command === undefined || globMatch(rule.command, program)) &&
-    (rule.args === undefined || rule.args.every((word, i) => argv[i] === word)) &&
-    (rule.argsAny === undefined || rule.argsAny.some((word) => argv.includes(word))) &&
-    (rule.check === undefined || (CHECKS[rule.check] as (command: EffectiveCommand) => boolean)({ program, argv, wrappers }));
-  return holds ? 'yes' : 'no';
 }
 
 /**

@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { type LlmToolCall, Policy, type PolicyRule, Toolkit } from '../../src/index.js';
+import { commandsOf } from '../../src/providers/policy/commands.js';
+import { parseShellLine } from '../../src/providers/policy/shell-line.js';
+import { type CallFacts, narrowersHold } from '../../src/providers/policy/rules.js';
+
+const call = (id: string, args: object): LlmToolCall => ({ id, function: { name: 'sh_run', arguments: args } });
+
+/** A shell tool that takes any arguments, echoing them; every call the policy lets through reaches it. */
+const shell = () =>
+  new Toolkit({ name: 't' }).tool('sh_run', { input: z.looseObject({}) }, (args) => ({ content: [{ type: 'text' as const, text: `ran ${JSON.stringify(args)}` }] }));
+
+/** The danger floor over a tool the user otherwise allows: what the floor lets by, runs. */
+const floor = () => new Policy({ provider: shell(), rules: [...Policy.defaultRules(), { tool: 'sh_run', decision: 'allow' }] });
+
+async function decided(args: object): Promise<'ran' | 'stopped'> {
+  const [answer] = await floor().executeToolCalls([call('1', args)]);
+  return answer?.is_error === false && answer.content.startsWith('ran ') ? 'ran' : 'stopped';
+}
+
+const facts = (args: Record<string, unknown>): CallFacts => ({ tool: 'sh_run', args, root: '/srv', locationKeys: [], readOnly: undefined });
+
+describe('the danger floor: commands that hid from it', () => {
+  it.each([
+    // grouped and abbreviated flags
+    ['git push -vf', 'git-force-push'],
+    ['git push -fu origin main', 'git-force-push'],
+    ['git push --forc origin main', 'git-force-push'],
+    ['git push --mirror backup', 'git-force-push'],
+    ['git reset --har HEAD~3', 'git-reset-hard'],
+    ['rm --recur /tmp/x', 'rm-recursive'],
+    ['rm -{r,f} x', 'rm-recursive'],
+    ['RM -rf x', 'rm-recursive'],
+    // git running what its configuration says
+    ["git -c alias.p='push --force' p", 'git-force-push'],
+    ["git -c core.pager='rm -rf x' log", 'git config that runs a program'],
+    ["git submodule foreach 'rm -rf x'", 'rm-recursive'],
+    ['git bisect run rm -rf x', 'rm-recursive'],
+    ["git rebase -x 'git push -f' main", 'git-force-push'],
+    ["git rebase --exec='rm -rf x' main", 'rm-recursive'],
+    ["git filter-branch --tree-filter 'rm -rf x' HEAD", 'a filter nobody read'],
+    // shells with -c, eval
+    ["sh -c 'rm -rf x'", 'rm-recursive'],
+    ["bash -lc 'rm -rf x'", 'rm-recursive'],
+    ["sh -ec 'git push --force'", 'git-force-push'],
+    ["zsh -o errexit -c 'rm -rf x'", 'rm-recursive'],
+    ["fish -c 'rm -rf x'", 'rm-recursive'],
+    ["pwsh -Command 'Remove-Item -Recurse x'", 'a PowerShell line'],
+    ['cmd /c "rd /s /q x"', 'a cmd line'],
+    ["eval 'rm -rf x'", 'rm-recursive'],
+    ['source ./cleanup.sh', 'a script nobody read'],
+    // separators and expansions
+    ['ls\nrm -rf x', 'rm-recursive'],
+    ['ls\r\nrm -rf x', 'rm-recursive'],
+    ['rm${IFS}-rf${IFS}x', 'rm-recursive'],
+    ['$RM -rf x', 'a program in a variable'],
+    // wrappers whose options take values
+    ['env --chdir /tmp rm -rf x', 'rm-recursive'],
+    ['env --unset HOME rm -rf x', 'rm-recursive'],
+    ["env -S'rm -rf' x", 'rm-recursive'],
+    ['timeout --signal KILL 5 rm -rf x', 'rm-recursive'],
+    ['nice --adjustment 5 rm -rf x', 'rm-recursive'],
+    ['stdbuf --output L rm -rf x', 'rm-recursive'],
+    ['timeout -v --kill-after 5 10 git push -f', 'git-force-push'],
+    ['ionice --class 3 rm -rf x', 'rm-recursive'],
+    // programs that run other programs
+    ['find . -delete', 'rm-recursive'],
+    ['find . -name build -exec rm -rf {} +', 'rm-recursive'],
+    ['xargs -0 rm -r', 'rm-recursive'],
+    ['xargs rm', 'rm with arguments nobody can know'],
+    ['busybox rm -rf x', 'rm-recursive'],
+    ['toybox rm -r x', 'rm-recursive'],
+    ['setsid -f rm -rf x', 'rm-recursive'],
+    ['chroot / rm -rf x', 'rm-recursive'],
+    // functions, traps, aliases and variables that run code
+    ['function f {\n  rm -rf x\n}\nf', 'rm-recursive'],
+    ["trap 'rm -rf x' EXIT", 'rm-recursive'],
+    ["watch -n 5 'rm -rf x'", 'rm-recursive'],
+    ["bash -O expand_aliases -c \"alias ls='rm -rf x'\nls\"", 'an alias'],
+    ["env 'BASH_FUNC_ls%%=() { rm -rf x; }' bash -c ls", 'an exported function'],
+    ["PS4='$(rm -rf x)' bash -xc ls", 'a prompt expanded under -x'],
+    ['PATH=/tmp/evil git status', 'a program looked up elsewhere'],
+    // privilege
+    ["su -c 'ls' root", 'privileged'],
+    ['pkexec --user root ls', 'privileged'],
+    ['run0 ls', 'privileged'],
+    ["sh -c 'sudo ls'", 'privileged'],
+  ])('asks about %j (%s)', async (command) => {
+    expect(await decided({ command })).toBe('stopped');
+  });
+
+  it.each([
+    [{ cmd: 'rm -rf x' }],
+    [{ script: 'git push --force' }],
+    [{ commandLine: 'rm -rf x' }],
+    [{ shell_command: 'rm -rf x' }],
+    [{ argv: ['sh', '-c', 'rm -rf x'] }],
+    [{ program: 'rm', args: ['-rf', 'x'] }],
+    [{ argv: ['C:\\Windows\\rm.exe', '-rf', 'x'] }],
+    [{ commands: ['ls', 'rm -rf x'] }],
+    [{ steps: [{ run: 'build' }, { cmd: 'rm -rf x' }] }],
+    [{ command: 'git', args: ['push', '-vf'] }],
+    [{ command: 'ls', args: ['x; rm -rf x'] }],
+  ])('reads commands under any argument that names one: %j', async (args) => {
+    expect(await decided(args)).toBe('stopped');
+  });
+
+  it.each([
+    ['ls -la'],
+    ['git status'],
+    ['git push origin main'],
+    ['git push -v --tags'],
+    ['git -C /srv/repo log --oneline'],
+    ['rm build.o'],
+    ['rm -f notes.txt'],
+    ['env FOO=1 git fetch'],
+    ['env --chdir /tmp ls'],
+    ['timeout --signal KILL 5 git status'],
+    ['nice -n 5 make'],
+    ["sh -c 'git status && ls'"],
+    ['echo hi; ls | wc -l'],
+    ["find . -name '*.ts'"],
+    ['grep -r TODO src'],
+    ['xargs echo'],
+    ['git push origin main 2>&1 > /tmp/log'],
+  ])('lets %j by (nothing in it is dangerous)', async (command) => {
+    expect(await decided({ command })).toBe('ran');
+  });
+});
+
+describe('reading a shell line', () => {
+  it.each([
+    ['git push --force', [['git', 'push', '--force']]],
+    [`git commit -m 'two words' "and \\"more\\""`, [['git', 'commit', '-m', 'two words', 'and "more"']]],
+    ['a; b && c || d | e |& f & g\nh\r\ni', [['a'], ['b'], ['c'], ['d'], ['e'], ['f'], ['g'], ['h'], ['i']]],
+    ['echo $(rm -rf x) done', [['rm', '-rf', 'x'], ['echo', undefined, 'done']]],
+    ['echo `rm -rf x`', [['rm', '-rf', 'x'], ['echo', undefined]]],
+    ['diff <(ls a) >(tee b)', [['ls', 'a'], ['tee', 'b'], ['diff', undefined, undefined]]],
+    ['(cd x && rm -r y)', [['cd', 'x'], ['rm', '-r', 'y']]],
+    ['$(echo r)m -rf x', [['echo', 'r'], [undefined, '-rf', 'x']]],
+    ['ls > out.txt 2>&1', [['ls']]],
+    ['ls # ; rm -rf x', [['ls']]],
+    ['rm -rf *.o', [['rm', '-rf', undefined]]],
+    ['echo "$HOME" ~ {}', [['echo', undefined, '~', '{}']]],
+  ])('reads %j', (line, commands) => {
+    expect(parseShellLine(line)).toEqual(commands);
+  });
+
+  it.each([["echo 'open"], ['echo "open'], ['cat <<EOF\nrm -rf x\nEOF'], ['echo )'], ['echo ${x:-$(rm -rf y)}'], ['ls >'], ['x'.repeat(100_001)], ['('.repeat(100)]])(
+    'cannot read %j',
+    (line) => {
+      expect(parseShellLine(line)).toBeUndefined();
+    },
+  );
+});
+
+describe('the programs a call runs', () => {
+  const programs = (args: Record<string, unknown>) => commandsOf(args)?.map((command) => command && [command.program, ...command.argv]);
+
+  it.each([
+    ['sudo -u root env -i A=1 nice -n 5 /usr/bin/git push', [['git', 'push']]],
+    ['timeout -k 5 --preserve-status 10s rm x', [['rm', 'x']]],
+    ["bash -o pipefail -lc 'a | b'", [['b'], ['a']]],
+    ["env -S'-i A=1 git status'", [['git', 'status']]],
+    ['xargs -I % mv % dest', [['mv', undefined, 'dest', undefined]]],
+    ['command -v rm', [['command', '-v', 'rm']]],
+    ["su - root -c 'id'", [['su', '-', 'root', '-c', 'id'], ['id']]],
+  ])('reads %j as %j', (command, expected) => {
+    expect(programs({ command })).toEqual(expected);
+  });
+
+  it.each([['env --frobnicate rm -rf x'], ['timeout --signal'], ['bash script.sh'], ['bash'], ['busybox --install'], ['sudo -Q ls']])(
+    'cannot read %j',
+    (command) => {
+      expect(programs({ command })).toEqual([undefined]);
+    },
+  );
+
+  it('reads nothing from a call that names no command', () => {
+    expect(commandsOf({ path: '/srv/a', content: { nested: ['x'] } })).toBeUndefined();
+  });
+
+  it('walks deeply nested arguments without recursion, and gives up on them as unknown', () => {
+    let deep: Record<string, unknown> = { cmd: 'ls' };
+    for (let i = 0; i < 100_000; i++) deep = { inner: deep };
+    expect(commandsOf(deep)).toEqual([undefined]);
+  });
+
+  it('gives up on a huge list of lines as unknown, without overflowing the stack', () => {
+    expect(commandsOf({ commands: Array.from({ length: 300_000 }, () => 'ls') })).toEqual([undefined]);
+  });
+
+  it('gives up on a program under too many wrappers, as unknown', () => {
+    expect(commandsOf({ command: `${'nice '.repeat(100)}rm -rf x` })).toEqual([undefined]);
+  });
+
+  it('gives up on a shell nested in shells past a bound, as unknown', () => {
+    let line = 'ls';
+    for (let i = 0; i < 12; i++) line = `sh -c ${JSON.stringify(line).replace(/\$/g, '\\$')}`;
+    expect(commandsOf({ command: line })).toEqual([undefined]);
+  });
+});
+
+describe('command rules over every program in the line', () => {
+  const allowGit: PolicyRule = { tool: 'sh_run', decision: 'allow', command: 'git', args: ['status'] };
+  const denyForce: PolicyRule = { tool: 'sh_run', decision: 'deny', command: 'git', argsAny: ['-f', '--force'] };
+  it.each([
+    [allowGit, 'git status', 'yes'],
+    [allowGit, 'git status\nrm -rf /', 'unknown'],
+    [allowGit, 'git status && git status', 'yes'],
+    [allowGit, '$GIT status', 'unknown'],
+    [denyForce, 'git push -vf', 'unknown'],
+    [denyForce, 'git push --forc', 'unknown'],
+    [denyForce, 'git push --force=yes', 'yes'],
+    [denyForce, 'git push origin main', 'no'],
+    [denyForce, 'ls\ngit push -f', 'unknown'],
+    [{ tool: 'sh_run', decision: 'deny', command: 'rm' } as PolicyRule, 'RM x', 'unknown'],
+  ])('%j on %j holds: %s', (rule, command, expected) => {
+    expect(narrowersHold(rule, facts({ command }))).toBe(expected);
+  });
+});

@@ -1,0 +1,83 @@
+import type { CommandSource } from './effective-command.js';
+
+// Argument names, compared without case, `_` or `-`, that hold a command:
+// a string is a shell line, a list of strings an argv run without a shell.
+const COMMAND_KEYS = new Set(['command', 'cmd', 'commandline', 'cmdline', 'shellcommand', 'bashcommand', 'script', 'shellscript', 'program', 'executable', 'argv']);
+// Names that hold several shell lines (a string is one).
+const LINES_KEYS = new Set(['commands', 'scripts']);
+// Names of the arguments appended to the command named beside them.
+const ARGS_KEYS = new Set(['args', 'arguments']);
+
+// Bounds on the walk over a call's arguments (objects, lists, and lines in
+// a list): past them, unknown.
+const MAX_DEPTH = 32;
+const MAX_NODES = 10_000;
+
+// Were a tool to join its arguments into a line for a shell: characters that
+// shell would read as syntax, and characters it would expand.
+const SHELL_SYNTAX = /[\n\r;&|<>()$`\\"']/;
+const SHELL_EXPANDS = /[*?[\]{}~#]/;
+
+const normalise = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+
+/**
+ * The commands a call's arguments carry, wherever they sit: every argument
+ * whose name says it holds a command (`command`, `cmd`, `commandLine`,
+ * `shell_command`, `script`, `program`, `argv`, `commands`, …; see the
+ * policy docs), at any depth of nested objects and lists, with an `args` or
+ * `arguments` list beside it appended. A value of another type, or
+ * arguments too deep or too many to walk, is an unreadable source
+ * (`undefined`).
+ *
+ * @returns the sources, or `undefined` when no argument names a command.
+ */
+export function commandSources(args: Record<string, unknown>): Array<CommandSource | undefined> | undefined {
+  const sources: Array<CommandSource | undefined> = [];
+  let named = false;
+  const stack: Array<[unknown, number]> = [[args, 0]];
+  let nodes = 0;
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const [value, depth] = entry;
+    if (++nodes > MAX_NODES || depth > MAX_DEPTH) return [undefined];
+    if (Array.isArray(value)) {
+      for (const item of value) if (typeof item === 'object' && item !== null) stack.push([item, depth + 1]);
+      continue;
+    }
+    const object = value as Record<string, unknown>;
+    const keys = Object.keys(object);
+    const extra = keys.find((key) => ARGS_KEYS.has(normalise(key)));
+    const appended = extra === undefined ? [] : object[extra];
+    for (const key of keys) {
+      const name = normalise(key);
+      const held = object[key];
+      if (COMMAND_KEYS.has(name)) {
+        named = true;
+        sources.push(source(held, appended));
+      } else if (LINES_KEYS.has(name)) {
+        named = true;
+        if (!Array.isArray(held)) sources.push(typeof held === 'string' ? { line: held } : undefined);
+        else if ((nodes += held.length) > MAX_NODES) return [undefined];
+        else for (const line of held) sources.push(typeof line === 'string' ? { line } : undefined);
+      } else if (typeof held === 'object' && held !== null) {
+        stack.push([held, depth + 1]);
+      }
+    }
+  }
+  return named ? sources : undefined;
+}
+
+function source(held: unknown, appended: unknown): CommandSource | undefined {
+  if (!isStringList(appended)) return undefined;
+  if (typeof held === 'string') {
+    // A tool may join the two into one line for a shell: an argument the
+    // shell would read as syntax could then start anything.
+    if (appended.some((word) => SHELL_SYNTAX.test(word))) return undefined;
+    return { line: held, then: appended.map((word) => (SHELL_EXPANDS.test(word) ? undefined : word)) };
+  }
+  if (isStringList(held)) return { words: [...held, ...appended] };
+  return undefined;
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
