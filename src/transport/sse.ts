@@ -6,6 +6,8 @@
 export interface FetchResponse {
   status: number;
   ok: boolean;
+  /** `'opaqueredirect'` when a browser's fetch hid a redirect it was told not to follow. */
+  type?: string;
   headers: { get(name: string): string | null };
   body: unknown;
   text(): Promise<string>;
