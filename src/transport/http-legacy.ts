@@ -5,7 +5,7 @@ import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, 
 import { buildNotification, buildRequest, cancelledNotification } from '../protocol/request.js';
 import type { FetchResponse } from './sse.js';
 import { type HttpSink, type HttpWire, isEventStream, type StreamCursor } from './http-wire.js';
-import { STABLE_STREAM_MS } from './reconnect-backoff.js';
+import { type ReconnectBackoff, STABLE_STREAM_MS } from './reconnect-backoff.js';
 
 /** The budget of the DELETE that ends the session on close. */
 const DELETE_MS = 5000;
@@ -153,7 +153,9 @@ export class LegacyHttp {
   // until too many resumed streams in a row end soon after opening.
   private async follow(first: FetchResponse, request: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
     const cursor: StreamCursor = {};
-    const backoff = this.wire.backoff();
+    const opened = Date.now();
+    // Made only once a stream breaks: most answers come on the first one.
+    let backoff: ReconnectBackoff | undefined;
     for (let response = first; ; ) {
       let broken: Error | undefined;
       try {
@@ -167,6 +169,7 @@ export class LegacyHttp {
       }
       const ended = broken ?? new McpNetworkError(this.wire.url, `the response to ${request.method} ended before its answer`);
       if (cursor.lastEventId === undefined) throw ended;
+      backoff ??= this.wire.backoff(opened);
       const wait = backoff.next(cursor.retryMs);
       if (wait === undefined) {
         throw new McpNetworkError(this.wire.url, `gave up resuming the response to ${request.method}: ${backoff.attempts} streams in a row ended within ${STABLE_STREAM_MS / 1000} s`, { cause: ended });

@@ -87,9 +87,9 @@ export class HttpWire {
     return this.endpoint;
   }
 
-  /** A fresh pacing of the attempts to re-open one stream, under the `reconnect` options. */
-  backoff(): ReconnectBackoff {
-    return new ReconnectBackoff(this.reconnect.maxAttempts, this.reconnect.maxDelayMs);
+  /** A fresh pacing of the attempts to re-open one stream (first opened at `openedAt`), under the `reconnect` options. */
+  backoff(openedAt?: number): ReconnectBackoff {
+    return new ReconnectBackoff(this.reconnect.maxAttempts, this.reconnect.maxDelayMs, openedAt);
   }
 
   /** The caller's own headers, with the content types every POST carries. */

@@ -29,11 +29,12 @@ export const DEFAULT_MAX_RECONNECT_DELAY_MS = 30000;
  */
 export class ReconnectBackoff {
   private short = 0;
-  private openedAt = Date.now();
 
   constructor(
     private readonly maxAttempts: number,
     private readonly maxDelayMs: number,
+    /** When the first stream opened. */
+    private openedAt = Date.now(),
   ) {}
 
   /** How many streams in a row ended soon after opening. */
