@@ -179,4 +179,26 @@ describe('redirects of the MCP endpoint', () => {
       await mcp.close();
     }
   });
+
+  it('refuses the answer of a fetch that followed a redirect to another origin on its own', async () => {
+    const elsewhere = await recorder();
+    try {
+      const backend = await start('http-server.mjs');
+      const front = await start('redirect-front.mjs', '--backend', backend.url, '--mode', 'away', '--away', elsewhere.url);
+      // As an XHR-based polyfill does: redirect: 'manual' is not honoured.
+      const following: FetchLike = (url, init) => fetch(url, { ...(init as RequestInit), redirect: 'follow' }) as unknown as ReturnType<FetchLike>;
+      const mcp = McpClient.connectHttp({ url: front.url, fetch: following });
+      try {
+        const failure = firstValueFrom(mcp.describe());
+        await expect(failure).rejects.toBeInstanceOf(McpHttpError);
+        await expect(failure).rejects.toThrow(`followed a redirect to another origin on its own: ${JSON.stringify(elsewhere.url)}`);
+      } finally {
+        await mcp.close();
+      }
+      // The fetch went there before rxmcp could say no; only its answer was refused.
+      expect(elsewhere.seen.length).toBeGreaterThan(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
 });

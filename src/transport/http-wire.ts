@@ -190,6 +190,10 @@ export class HttpWire {
     if (response.type === 'opaqueredirect' || response.status === 0) {
       throw new McpHttpError(0, '', url, { reason: 'the fetch in use hid a redirect (an opaque redirect, as browsers return them); give the URL the endpoint redirects to' });
     }
+    // A fetch that ignores redirect: 'manual' (an XHR polyfill does) has already gone: at least its answer is not taken.
+    if (response.url && response.url !== url && originOf(response.url) !== this.origin) {
+      throw new McpHttpError(response.status, '', url, { reason: `the fetch in use followed a redirect to another origin on its own: ${JSON.stringify(response.url)}`, location: response.url });
+    }
     const followed = MOVED.has(response.status) || (response.status === SEE_OTHER && method === 'GET');
     if (!followed && response.status !== SEE_OTHER) return undefined;
     const location = response.headers.get('location');
@@ -287,6 +291,15 @@ export class HttpWire {
 
   private tooLong(): McpProtocolError {
     return new McpProtocolError(`${this.url} sent a message longer than maxMessageBytes (${this.limit})`, undefined, { limit: this.limit });
+  }
+}
+
+// The origin of a URL a fetch reported; undefined, which matches no origin, when it cannot be read.
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
   }
 }
 
