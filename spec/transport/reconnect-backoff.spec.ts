@@ -47,14 +47,19 @@ describe('the reconnect backoff', () => {
     expect(backoff.attempts).toBe(0);
   });
 
-  it('takes at most a quarter off for jitter, and never goes below the floor', () => {
+  it('takes at most a quarter off the growth for jitter, and never waits less than the server advised', () => {
     random.mockReturnValue(0.999999);
     const backoff = new ReconnectBackoff(8, 30000);
-    backoff.opening();
-    expect(backoff.next(4000)).toBeCloseTo(3000, 0);
-    backoff.opening();
-    expect(backoff.next(0)).toBeCloseTo(750, 0);
+    for (const expected of [4000, 6000, 12000]) {
+      backoff.opening();
+      expect(backoff.next(4000)).toBeCloseTo(expected, 0);
+    }
     expect(new ReconnectBackoff(8, 30000).next(0)).toBe(500);
+  });
+
+  it('waits out a retry longer than the cap, but no longer than a timer can hold', () => {
+    expect(new ReconnectBackoff(8, 30000).next(60000)).toBe(60000);
+    expect(new ReconnectBackoff(8, 30000).next(2 ** 40)).toBe(2 ** 31 - 1);
   });
 
   it('never re-opens with maxAttempts 0', () => {

@@ -6,7 +6,10 @@ export interface ReconnectOptions {
    * re-open).
    */
   maxAttempts?: number;
-  /** The longest wait between two attempts, in milliseconds (default 30000; never below 500). */
+  /**
+   * How far the wait may grow, in milliseconds (default 30000). A server's own
+   * `retry` advice is waited out even when it is longer.
+   */
   maxDelayMs?: number;
 }
 
@@ -14,6 +17,8 @@ export interface ReconnectOptions {
 export const RECONNECT_FLOOR_MS = 500;
 /** The wait when the server gave no `retry` advice. */
 const DEFAULT_DELAY_MS = 1000;
+/** The longest wait a timer can hold: a longer `retry` would fire at once instead. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A stream that stayed open this long was working: the next drop starts the count afresh. */
 export const STABLE_STREAM_MS = 10000;
 export const DEFAULT_RECONNECT_ATTEMPTS = 8;
@@ -22,8 +27,9 @@ export const DEFAULT_MAX_RECONNECT_DELAY_MS = 30000;
 /**
  * The waits between attempts to re-open one stream. The server's `retry`
  * advice is the base, raised to a floor so that `retry: 0` cannot make the
- * client spin; it doubles with each stream in a row that ended soon after it
- * opened, up to a cap, with some jitter. Events do not reset the count, since
+ * client spin, and always waited out (the spec requires it); it doubles with
+ * each stream in a row that ended soon after it opened, up to a cap, the
+ * growth jittered. Events do not reset the count, since
  * a server that sends one and hangs up each time would otherwise hold the
  * client in a loop for ever: only a stream that stayed open a while does.
  */
@@ -54,9 +60,9 @@ export class ReconnectBackoff {
   next(retryMs: number | undefined): number | undefined {
     this.short = Date.now() - this.openedAt >= STABLE_STREAM_MS ? 0 : this.short + 1;
     if (this.short >= this.maxAttempts) return undefined;
-    const base = Math.max(RECONNECT_FLOOR_MS, retryMs ?? DEFAULT_DELAY_MS);
-    const grown = Math.min(this.maxDelayMs, base * 2 ** Math.max(0, this.short - 1));
-    // Up to a quarter less, so that clients dropped together do not return together.
-    return Math.max(RECONNECT_FLOOR_MS, grown * (1 - Math.random() / 4));
+    const base = Math.min(MAX_TIMER_MS, Math.max(RECONNECT_FLOOR_MS, retryMs ?? DEFAULT_DELAY_MS));
+    const grown = Math.min(Math.max(this.maxDelayMs, base), base * 2 ** Math.max(0, this.short - 1));
+    // Up to a quarter less, so that clients dropped together do not return together; never sooner than advised.
+    return Math.max(base, grown * (1 - Math.random() / 4));
   }
 }
