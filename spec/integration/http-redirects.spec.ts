@@ -143,6 +143,22 @@ describe('redirects of the MCP endpoint', () => {
     }
   });
 
+  it('refuses a 303 for a POST, which would turn the message into a GET', async () => {
+    const backend = await start('http-server.mjs');
+    const front = await start('redirect-front.mjs', '--backend', backend.url, '--mode', 'slash', '--status', '303');
+    const mcp = McpClient.connectHttp({ url: front.url });
+    try {
+      const failure = firstValueFrom(mcp.describe());
+      await expect(failure).rejects.toBeInstanceOf(McpHttpError);
+      await expect(failure).rejects.toMatchObject({ status: 303 });
+      await expect(failure).rejects.toThrow(`a POST cannot be redirected to be read with GET: ${JSON.stringify(`${front.url}/`)}`);
+    } finally {
+      await mcp.close();
+    }
+    await eventually(() => front.stderr.length > 0);
+    expect(front.stderr).toEqual([`POST /mcp -> ${front.url}/`]);
+  });
+
   it('gives up after five redirects', async () => {
     const backend = await start('http-server.mjs');
     const front = await start('redirect-front.mjs', '--backend', backend.url, '--mode', 'loop');
