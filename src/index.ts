@@ -65,6 +65,7 @@ export { RestartingTransport } from './transport/restarting-transport.js';
 export type { RestartOptions } from './transport/restarting-transport.js';
 export { HttpTransport } from './transport/http-transport.js';
 export type { HttpTransportOptions } from './transport/http-options.js';
+export type { ReconnectOptions } from './transport/reconnect-backoff.js';
 export type { FetchLike, FetchResponse } from './transport/sse.js';
 export type { RequestFailure, Transport } from './transport/transport.js';
 export type {

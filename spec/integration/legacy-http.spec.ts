@@ -121,9 +121,10 @@ describe('legacy Streamable HTTP faults, against a hand-written server', () => {
     const mcp = McpClient.connectHttp({ url: server.url, onLog: (m) => logged.push(m.data) });
     try {
       expect((await firstValueFrom(mcp.describe())).serverInfo?.name).toBe('legacy-faults');
-      await eventually(() => logged.length === 3);
+      // The server's retry: 50 is raised to 500 ms, and doubles while the streams end at once.
+      await eventually(() => logged.length === 3, 10000);
       expect(logged).toEqual(['event 1', 'event 2', 'event 3']);
-      await eventually(() => posts('GET').length === 4);
+      await eventually(() => posts('GET').length === 4, 10000);
       expect(posts('GET')).toEqual(['GET -', 'GET e1', 'GET e2', 'GET e3']);
     } finally {
       await mcp.close();

@@ -53,18 +53,27 @@ export class McpTransportClosedError extends McpClientError {
   }
 }
 
-/** An HTTP exchange failed at the HTTP level (a status that is not a JSON-RPC answer). */
+/**
+ * An HTTP exchange failed at the HTTP level: a status that is not a JSON-RPC
+ * answer, or a redirect the client would not follow (then `location` names
+ * where it led).
+ */
 export class McpHttpError extends McpClientError {
   override name = 'McpHttpError' as const;
+  /** Where a redirect that was not followed pointed, as the server sent it. */
+  readonly location?: string;
 
   constructor(
-    /** The HTTP status code. */
+    /** The HTTP status code (0 for a redirect a browser's fetch kept hidden). */
     readonly status: number,
     /** The response body, as text (possibly cut short). */
     readonly body: string,
     url: string,
+    /** Why the response was refused, when its status alone does not say; the location of a redirect. */
+    detail?: { reason?: string; location?: string },
   ) {
-    super(`HTTP ${status} from ${url}` + (body ? `: ${JSON.stringify(body.slice(0, 200))}` : ''));
+    super(`HTTP ${status} from ${url}` + (detail?.reason ? `: ${detail.reason}` : '') + (body ? `: ${JSON.stringify(body.slice(0, 200))}` : ''));
+    if (detail?.location !== undefined) this.location = detail.location;
   }
 }
 

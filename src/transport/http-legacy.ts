@@ -5,11 +5,8 @@ import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, 
 import { buildNotification, buildRequest, cancelledNotification } from '../protocol/request.js';
 import type { FetchResponse } from './sse.js';
 import { type HttpSink, type HttpWire, isEventStream, type StreamCursor } from './http-wire.js';
+import { type ReconnectBackoff, STABLE_STREAM_MS } from './reconnect-backoff.js';
 
-/** How often a broken stream is resumed, or the GET stream re-opened, without getting anything, before giving up. */
-const MAX_FRUITLESS = 5;
-/** The wait before resuming when the server gave no `retry` advice; it grows with each fruitless attempt. */
-const RETRY_MS = 1000;
 /** The budget of the DELETE that ends the session on close. */
 const DELETE_MS = 5000;
 /** How long requests wait for the GET stream to be answered before going ahead without it. */
@@ -25,7 +22,7 @@ type Kind = ReturnType<typeof kindOf>;
  * server's own requests arrive on SSE streams and are answered by POSTing
  * responses; a GET stream carries what is unrelated to any request; a broken
  * stream with event ids is resumed with `Last-Event-ID` after the server's
- * `retry`; cancelling sends `notifications/cancelled`; a 404 on an expired
+ * `retry` (paced by the wire's backoff, as the GET stream is); cancelling sends `notifications/cancelled`; a 404 on an expired
  * session starts a new one (the handshake and the session's settings
  * replayed) and retries once; `close()` DELETEs the session.
  */
@@ -152,12 +149,14 @@ export class LegacyHttp {
   }
 
   // Reads a request's stream to its answer, passing on what comes before it.
-  // A stream that breaks or ends early is resumed from its last event id.
+  // A stream that breaks or ends early is resumed from its last event id,
+  // until too many resumed streams in a row end soon after opening.
   private async follow(first: FetchResponse, request: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
     const cursor: StreamCursor = {};
-    let response = first;
-    for (let fruitless = 0; ; ) {
-      const before = cursor.lastEventId;
+    const opened = Date.now();
+    // Made only once a stream breaks: most answers come on the first one.
+    let backoff: ReconnectBackoff | undefined;
+    for (let response = first; ; ) {
       let broken: Error | undefined;
       try {
         for await (const message of this.wire.messages(response, signal, request.id, cursor)) {
@@ -168,11 +167,15 @@ export class LegacyHttp {
         if (!(error instanceof McpNetworkError) || signal.aborted) throw error;
         broken = error;
       }
-      fruitless = cursor.lastEventId === before ? fruitless + 1 : 0;
-      if (cursor.lastEventId === undefined || fruitless >= MAX_FRUITLESS) {
-        throw broken ?? new McpNetworkError(this.wire.url, `the response to ${request.method} ended before its answer`);
+      const ended = broken ?? new McpNetworkError(this.wire.url, `the response to ${request.method} ended before its answer`);
+      if (cursor.lastEventId === undefined) throw ended;
+      backoff ??= this.wire.backoff(opened);
+      const wait = backoff.next(cursor.retryMs);
+      if (wait === undefined) {
+        throw new McpNetworkError(this.wire.url, `gave up resuming the response to ${request.method}: ${backoff.attempts} streams in a row ended within ${STABLE_STREAM_MS / 1000} s`, { cause: ended });
       }
-      await pause(retryDelay(cursor, fruitless), signal);
+      await pause(wait, signal);
+      backoff.opening();
       response = await this.resume(cursor.lastEventId, signal);
     }
   }
@@ -224,9 +227,9 @@ export class LegacyHttp {
 
   private async listenUntil(signal: AbortSignal, answered: () => void): Promise<void> {
     const cursor: StreamCursor = {};
-    for (let fruitless = 0; !signal.aborted; ) {
-      const before = cursor.lastEventId;
-      let heard = false;
+    const backoff = this.wire.backoff();
+    while (!signal.aborted) {
+      backoff.opening();
       try {
         const response = await this.wire.fetch({ method: 'GET', headers: this.headers(undefined, cursor.lastEventId) }, signal);
         answered();
@@ -236,21 +239,23 @@ export class LegacyHttp {
           if (response.status !== 405) this.wire.warn(`the server refused the GET stream with HTTP ${response.status}`);
           return;
         }
-        for await (const message of this.wire.messages(response, signal, undefined, cursor)) {
-          heard = true;
-          this.take(message, 'GET');
-        }
+        for await (const message of this.wire.messages(response, signal, undefined, cursor)) this.take(message, 'GET');
       } catch (error) {
         answered();
         if (signal.aborted) return;
+        // A redirect the wire will not follow is refused the same way next time.
+        if (error instanceof McpHttpError) {
+          this.wire.warn(`gave up on the GET stream: ${error.message}`);
+          return;
+        }
         this.wire.warn(`the GET stream broke: ${(error as Error).message}`);
       }
-      fruitless = heard || cursor.lastEventId !== before ? 0 : fruitless + 1;
-      if (fruitless >= MAX_FRUITLESS) {
-        this.wire.warn(`gave up re-opening the GET stream after ${MAX_FRUITLESS} attempts that brought nothing`);
+      const wait = backoff.next(cursor.retryMs);
+      if (wait === undefined) {
+        this.wire.warn(`gave up re-opening the GET stream: ${backoff.attempts} streams in a row ended within ${STABLE_STREAM_MS / 1000} s`);
         return;
       }
-      await pause(retryDelay(cursor, fruitless), signal).catch(() => undefined);
+      await pause(wait, signal).catch(() => undefined);
     }
   }
 
@@ -330,11 +335,6 @@ export class LegacyHttp {
 
 function whatIs(message: JsonRpcMessage): string {
   return 'method' in message ? `notification ${message.method}` : `the answer to server request ${JSON.stringify(message.id)}`;
-}
-
-/** The server's `retry` advice, or a wait that grows with each attempt that brought nothing. */
-function retryDelay(cursor: StreamCursor, fruitless: number): number {
-  return cursor.retryMs ?? RETRY_MS * (fruitless + 1);
 }
 
 /** Waits, unless the signal aborts first (then rejects with its reason). */

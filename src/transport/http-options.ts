@@ -1,13 +1,22 @@
 import type { AuthOptions } from '../auth/auth-options.js';
+import type { ReconnectOptions } from './reconnect-backoff.js';
 import type { FetchLike } from './sse.js';
 
 /** How to reach a Streamable HTTP endpoint. */
 export interface HttpTransportOptions {
-  /** The MCP endpoint, such as `https://tools.example.com/mcp`. */
+  /**
+   * The MCP endpoint, such as `https://tools.example.com/mcp`. A redirect is
+   * followed only within its origin (scheme, host and port), and the URL it
+   * leads to is used from then on.
+   */
   url: string;
   /** Headers for every request, such as static credentials. They cannot replace the protocol's own headers. */
   headers?: Readonly<Record<string, string>>;
-  /** A fetch implementation (a browser's, undici's, a test double); by default cross-fetch, loaded on first use. */
+  /**
+   * A fetch implementation (a browser's, undici's, a test double); by default
+   * cross-fetch, loaded on first use. It is called with `redirect: 'manual'`
+   * and must hand redirects back rather than follow them.
+   */
   fetch?: FetchLike;
   /** How long to wait for a response to start (default 30000; 0 = no limit). */
   connectTimeoutMs?: number;
@@ -17,9 +26,11 @@ export interface HttpTransportOptions {
   onWarn?: (message: string) => void;
   /** The largest message (a JSON body, or one SSE event) the server may send, in characters (default 64 MiB). */
   maxMessageBytes?: number;
+  /** How a 2025-11-25 server's dropped streams are re-opened: see docs/transports.md. */
+  reconnect?: ReconnectOptions;
   /** Sign in with OAuth when the server asks for it (a 401, or a 403 for more scopes). See docs/signing-in.md. */
   auth?: AuthOptions;
 }
 
 /** The option names `HttpTransport` understands. */
-export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn', 'maxMessageBytes', 'auth'];
+export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn', 'maxMessageBytes', 'reconnect', 'auth'];

@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import { OAuthSession } from '../auth/oauth-session.js';
 import { parseBearerChallenge } from '../auth/www-authenticate.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
@@ -10,9 +11,25 @@ import type { HttpTransportOptions } from './http-options.js';
 import { type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
+import { checkCount, checkDuration } from '../util/checks.js';
+import { refuseUnknown } from '../util/refuse-unknown.js';
+import { DEFAULT_MAX_RECONNECT_DELAY_MS, DEFAULT_RECONNECT_ATTEMPTS, ReconnectBackoff } from './reconnect-backoff.js';
 
 /** Sign-ins one request may go through before its refusal is final: a sign-in, then up to two step-ups. */
 const MAX_AUTH_ROUNDS = 3;
+/** Redirects one request follows before it fails. */
+const MAX_REDIRECTS = 5;
+/** The most of a redirect's body read (and dropped) before the next hop. */
+const REDIRECT_BODY_LIMIT = 64 * 1024;
+/**
+ * Redirects that move the endpoint: the request goes again, method and body
+ * unchanged, to the new URL. Browsers turn a POST into a GET on 301 and 302
+ * for historical reasons; a JSON-RPC message cannot travel as a GET, and
+ * frameworks that add a trailing slash answer with any of these.
+ */
+const MOVED = new Set([301, 302, 307, 308]);
+/** "See other": fetch the answer elsewhere with GET, which only a GET can do. */
+const SEE_OTHER = 303;
 
 /** One HTTP request to the MCP endpoint. */
 export interface WireRequest {
@@ -42,15 +59,37 @@ export interface HttpSink {
  * `maxMessageBytes`. cross-fetch and eventsource-parser load on first use.
  */
 export class HttpWire {
-  readonly url: string;
+  /** The endpoint's origin: redirects are followed only within it. */
+  private readonly origin: string;
+  /** The endpoint: the URL given, or where a redirect within its origin moved it. */
+  private endpoint: string;
+  private readonly reconnect: { maxAttempts: number; maxDelayMs: number };
   private fetchImpl: Promise<FetchLike> | undefined;
   private agents: { destroy(): void }[] = [];
 
   private readonly auth: OAuthSession | undefined;
 
   constructor(private readonly options: HttpTransportOptions) {
-    this.url = options.url;
+    this.endpoint = options.url;
+    this.origin = new URL(options.url).origin;
+    const reconnect = options.reconnect ?? {};
+    if (typeof reconnect !== 'object' || reconnect === null) throw new McpClientError(`option reconnect must be an object; got ${JSON.stringify(reconnect)}`);
+    refuseUnknown(reconnect, ['maxAttempts', 'maxDelayMs']);
+    this.reconnect = {
+      maxAttempts: checkCount('reconnect.maxAttempts', reconnect.maxAttempts, DEFAULT_RECONNECT_ATTEMPTS),
+      maxDelayMs: checkDuration('reconnect.maxDelayMs', reconnect.maxDelayMs, DEFAULT_MAX_RECONNECT_DELAY_MS),
+    };
     this.auth = options.auth ? new OAuthSession(options.auth, new URL(options.url), () => this.loadFetch()) : undefined;
+  }
+
+  /** The endpoint every request goes to: the URL given, or where a redirect within its origin led. */
+  get url(): string {
+    return this.endpoint;
+  }
+
+  /** A fresh pacing of the attempts to re-open one stream (first opened at `openedAt`), under the `reconnect` options. */
+  backoff(openedAt?: number): ReconnectBackoff {
+    return new ReconnectBackoff(this.reconnect.maxAttempts, this.reconnect.maxDelayMs, openedAt);
   }
 
   /** The caller's own headers, with the content types every POST carries. */
@@ -81,7 +120,7 @@ export class HttpWire {
       const token = await this.auth.accessToken(signal, renew);
       const headers = token === undefined ? request.headers : { ...request.headers, Authorization: `Bearer ${token}` };
       // A token goes only to the URL it was issued for: no redirects with one.
-      const response = await this.send({ ...request, headers, ...(token === undefined ? {} : { redirect: 'manual' }) }, signal, timeoutMs);
+      const response = await this.send({ ...request, headers }, signal, timeoutMs, token === undefined);
       const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
       const refused = response.status === 401 || (response.status === 403 && challenge.error === 'insufficient_scope');
       if (!refused || !renew) return response;
@@ -98,23 +137,79 @@ export class HttpWire {
     return this.auth?.state$;
   }
 
-  private async send(request: WireRequest & { redirect?: string }, signal: AbortSignal, timeoutMs: number): Promise<FetchResponse> {
+  // One request, following redirects within the endpoint's origin (none when
+  // it carries a token). The clock runs over all hops; the endpoint moves to
+  // where the last one led.
+  private async send(request: WireRequest, signal: AbortSignal, timeoutMs: number, follow = true): Promise<FetchResponse> {
     const fetchImpl = await this.loadFetch();
     const bounded = new BoundedSignal(signal, timeoutMs);
+    let url = this.endpoint;
     try {
-      return await fetchImpl(this.url, {
-        ...request,
-        signal: bounded.signal,
-        ...(this.agents.length > 0 ? { agent: (url: URL) => this.agents[url.protocol === 'https:' ? 1 : 0] } : {}),
-      });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      if (bounded.timedOut) throw new McpNetworkError(this.url, `no response within ${timeoutMs} ms`);
-      throw new McpNetworkError(this.url, `cannot reach the server: ${(error as Error).message}`, { cause: error });
+      for (let hops = 0; ; hops++) {
+        const response = await this.sendOnce(fetchImpl, url, request, signal, bounded, timeoutMs);
+        const next = this.redirectTarget(response, url, request.method, follow ? MAX_REDIRECTS - hops : undefined);
+        if (next === undefined) {
+          if (hops > 0) this.endpoint = url;
+          return response;
+        }
+        await readText(response, REDIRECT_BODY_LIMIT).catch(() => undefined);
+        url = next;
+      }
     } finally {
       // The link to the caller's signal stays: the body may still be streaming.
       bounded.stopClock();
     }
+  }
+
+  private async sendOnce(fetchImpl: FetchLike, url: string, request: WireRequest, signal: AbortSignal, bounded: BoundedSignal, timeoutMs: number): Promise<FetchResponse> {
+    try {
+      return await fetchImpl(url, {
+        ...request,
+        // Redirects come back to be judged here: fetch would follow them anywhere, headers and all.
+        redirect: 'manual',
+        signal: bounded.signal,
+        ...(this.agents.length > 0 ? { agent: (target: URL) => this.agents[target.protocol === 'https:' ? 1 : 0] } : {}),
+      });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (bounded.timedOut) throw new McpNetworkError(url, `no response within ${timeoutMs} ms`);
+      throw new McpNetworkError(url, `cannot reach the server: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /**
+   * Where a redirect leads, when it is one to follow; `undefined` for a
+   * response that is not a redirect. `hopsLeft` is undefined when no
+   * redirect may be followed at all.
+   *
+   * @throws McpHttpError for a redirect to another origin (nothing is sent
+   *   there), one past MAX_REDIRECTS or when none may be followed, a 303
+   *   for anything but a GET, or one the fetch hid from us.
+   */
+  private redirectTarget(response: FetchResponse, url: string, method: string, hopsLeft: number | undefined): string | undefined {
+    if (response.type === 'opaqueredirect' || response.status === 0) {
+      throw new McpHttpError(0, '', url, { reason: 'the fetch in use hid a redirect (an opaque redirect, as browsers return them); give the URL the endpoint redirects to' });
+    }
+    // A fetch that ignores redirect: 'manual' (an XHR polyfill does) has already gone: at least its answer is not taken.
+    if (response.url && response.url !== url && originOf(response.url) !== this.origin) {
+      throw new McpHttpError(response.status, '', url, { reason: `the fetch in use followed a redirect to another origin on its own: ${JSON.stringify(response.url)}`, location: response.url });
+    }
+    const followed = MOVED.has(response.status) || (response.status === SEE_OTHER && method === 'GET');
+    if (!followed && response.status !== SEE_OTHER) return undefined;
+    const location = response.headers.get('location');
+    if (location === null) return undefined;
+    const refuse = (reason: string) => new McpHttpError(response.status, '', url, { reason, location });
+    if (!followed) throw refuse(`a ${method} cannot be redirected to be read with GET: ${JSON.stringify(location)}`);
+    let target: URL;
+    try {
+      target = new URL(location, url);
+    } catch {
+      throw refuse(`redirects to something that is not a URL: ${JSON.stringify(location)}`);
+    }
+    if (target.origin !== this.origin) throw refuse(`redirects to another origin, which is not followed: ${JSON.stringify(location)}`);
+    if (hopsLeft === undefined) throw refuse(`redirects to ${JSON.stringify(location)}, which is not followed with a token on board`);
+    if (hopsLeft === 0) throw refuse(`more than ${MAX_REDIRECTS} redirects; the last to ${JSON.stringify(location)}`);
+    return target.href;
   }
 
   /**
@@ -196,6 +291,15 @@ export class HttpWire {
 
   private tooLong(): McpProtocolError {
     return new McpProtocolError(`${this.url} sent a message longer than maxMessageBytes (${this.limit})`, undefined, { limit: this.limit });
+  }
+}
+
+// The origin of a URL a fetch reported; undefined, which matches no origin, when it cannot be read.
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
   }
 }
 

@@ -6,6 +6,10 @@
 export interface FetchResponse {
   status: number;
   ok: boolean;
+  /** `'opaqueredirect'` when a browser's fetch hid a redirect it was told not to follow. */
+  type?: string;
+  /** The URL the response came from, when the fetch says (after redirects it followed on its own). */
+  url?: string;
   headers: { get(name: string): string | null };
   body: unknown;
   text(): Promise<string>;
