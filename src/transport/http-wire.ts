@@ -191,7 +191,8 @@ export class HttpWire {
       throw new McpHttpError(0, '', url, { reason: 'the fetch in use hid a redirect (an opaque redirect, as browsers return them); give the URL the endpoint redirects to' });
     }
     // A fetch that ignores redirect: 'manual' (an XHR polyfill does) has already gone: at least its answer is not taken.
-    if (response.url && response.url !== url && originOf(response.url) !== this.origin) {
+    // One that says it followed nothing is believed: a fetch that routes or proxies reports the URL it really used.
+    if (response.redirected !== false && response.url && response.url !== url && originOf(response.url) !== this.origin) {
       throw new McpHttpError(response.status, '', url, { reason: `the fetch in use followed a redirect to another origin on its own: ${JSON.stringify(response.url)}`, location: response.url });
     }
     const followed = MOVED.has(response.status) || (response.status === SEE_OTHER && method === 'GET');

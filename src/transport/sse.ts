@@ -10,6 +10,8 @@ export interface FetchResponse {
   type?: string;
   /** The URL the response came from, when the fetch says (after redirects it followed on its own). */
   url?: string;
+  /** `true` when the fetch followed a redirect on its own; `false` when it says it did not. */
+  redirected?: boolean;
   headers: { get(name: string): string | null };
   body: unknown;
   text(): Promise<string>;
