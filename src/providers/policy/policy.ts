@@ -16,7 +16,7 @@ export interface PermissionQuestion {
   tool: string;
   /** The call's arguments, parsed. */
   arguments: Record<string, unknown>;
-  /** A copy of the call as the model made it. */
+  /** A copy of the call as the model made it (object arguments as the JSON text they are sent as). */
   call: LlmToolCall;
   /** The rule that asked, or `undefined` when no rule matched the call. */
   rule: PolicyRule | undefined;
@@ -187,13 +187,21 @@ export class Policy implements ToolProvider {
   /**
    * Decides every call in order (asking as needed), forwards the allowed
    * ones to the inner provider as one batch, and answers the others with
-   * `is_error` results that say why. Never rejects.
+   * `is_error` results that say why. Arguments given as an object are
+   * judged and forwarded as the JSON text they serialise to. Never rejects.
    */
   async executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
     const answers: ToolMessage[] = new Array(calls.length);
     const allowed: Array<{ index: number; call: LlmToolCall }> = [];
-    for (const [index, call] of calls.entries()) {
-      const verdict = await this.decide(call).catch((error: unknown): Verdict => ({ allow: false, reason: `Permission could not be decided: ${messageOf(error)}` }));
+    for (const [index, given] of calls.entries()) {
+      let call = given;
+      let verdict: Verdict;
+      try {
+        call = asSent(given);
+        verdict = await this.decide(call);
+      } catch (error) {
+        verdict = { allow: false, reason: `Permission could not be decided: ${messageOf(error)}` };
+      }
       if (verdict.allow) allowed.push({ index, call });
       else answers[index] = failure(typeof call?.id === 'string' ? call.id : '', verdict.reason);
     }
@@ -312,6 +320,16 @@ export class Policy implements ToolProvider {
     if (typeof (this.provider as { toolAnnotations?: unknown }).toolAnnotations !== 'function') return undefined;
     return (await annotationsOf(this.provider, tool))?.readOnlyHint === true;
   }
+}
+
+// A call with its arguments as the JSON text they will be sent as: an object
+// can serialise to something else than its own keys show (a toJSON method,
+// a getter that answers differently the second time), and the rules must
+// judge what the server will read.
+function asSent(call: LlmToolCall): LlmToolCall {
+  const fn = (call as Partial<LlmToolCall> | null)?.function;
+  if (typeof fn !== 'object' || fn === null || typeof fn.arguments !== 'object' || fn.arguments === null) return call;
+  return { ...call, function: { ...fn, arguments: JSON.stringify(fn.arguments) ?? '' } };
 }
 
 function describe(rule: PolicyRule | undefined): string {
