@@ -164,3 +164,19 @@ describe('arguments shaped against the walk that reads them', () => {
     expect(String(answer?.content)).toBe('ran {"content":"","path":"notes.txt"}');
   });
 });
+
+describe('an "always allow" for a call whose location cannot be read', () => {
+  it('allows that call alone, and leaves no grant for the whole tool', async () => {
+    let asked = 0;
+    const policy = new Policy({
+      provider: files(),
+      rules: [{ tool: 'fs_*', decision: 'allow', under: `${HOME}/projects` }],
+      roots: { fs: HOME },
+      onAsk: () => (asked++, { action: 'always-allow' }),
+    });
+    expect(await outcome(policy, 'fs_write', { path: '~/projects/notes.txt', content: '' })).toBe('allowed');
+    expect(policy.grants).toEqual([]);
+    expect(await outcome(policy, 'fs_write', { path: '/etc/cron.d/job', content: '* * * * * root sh /tmp/x' })).toBe('allowed');
+    expect(asked).toBe(2);
+  });
+});

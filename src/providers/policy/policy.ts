@@ -278,6 +278,10 @@ export class Policy implements ToolProvider {
     const allow = action === 'allow-once' || action === 'always-allow';
     const denied: Verdict = { allow: false, reason: `Denied by the user${question.rule?.note ? `: ${question.rule.note}` : ''}` };
     if (action === 'allow-once' || action === 'deny-once' || danger) return allow ? { allow: true } : denied;
+    // Without a suggestion, the default grant is the whole tool: right for a
+    // call that names no location, but for one whose locations could not be
+    // read it would allow what nobody was shown. That call alone goes ahead.
+    if (allow && !rules && !rule && !question.suggestion && locationsOf(question.arguments, this.locationKeys).length > 0) return { allow: true };
     const given = rules ?? (rule ? [rule] : [{ tool: question.tool, ...(question.suggestion ? { under: question.suggestion } : {}) }]);
     let grants: PolicyRule[];
     try {
