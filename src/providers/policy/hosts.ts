@@ -22,7 +22,7 @@ const urlLike = (text: string): boolean => URL_LIKE.test(text.replace(/[\t\n\r]/
 /**
  * The URLs a call names: every string under a key that names a URL (`url`,
  * `uri`, `href`, `link`, `endpoint`, `src`, `origin`, `website`, and keys
- * ending in one of them, such as `baseUrl`) or a host (`host`, `hostname`,
+ * ending in one of them, such as `baseUrl`, as `keyNames` reads them) or a host (`host`, `hostname`,
  * `domain`; read as `http://` and the value), at any depth, and every other
  * string the WHATWG parser would read as an absolute URL. A value under such
  * a key that is not a string counts as one unreadable URL.

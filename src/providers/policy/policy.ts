@@ -64,7 +64,7 @@ export interface PolicyOptions {
   grantsStore?: GrantsStore;
   /**
    * The words that name a location in an argument's key, matched against the
-   * whole key or its last word (`filePath`, `source_dir`), at any depth.
+   * whole key or a word at its end (`filePath`, `source_dir`; see `keyNames`), at any depth.
    * Default: path, file, filename, dir, directory, folder, cwd, workdir,
    * root, source, src, destination, dest, target, from, to, and plurals.
    */
