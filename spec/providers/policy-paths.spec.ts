@@ -162,6 +162,12 @@ describe('arguments shaped against the walk that reads them', () => {
     Object.defineProperty(shifting, 'path', { enumerable: true, get: () => (reads++ === 0 ? 'notes.txt' : '.ssh/authorized_keys') });
     const [answer] = await homePolicy().executeToolCalls([call('1', 'fs_write', shifting)]);
     expect(String(answer?.content)).toBe('ran {"content":"","path":"notes.txt"}');
+    let looks = 0;
+    const twoFaced = { id: '2' } as LlmToolCall;
+    const write = (path: string) => ({ name: 'fs_write', arguments: JSON.stringify({ path, content: '' }) });
+    Object.defineProperty(twoFaced, 'function', { enumerable: true, get: () => (looks++ === 0 ? write('notes.txt') : write('.ssh/authorized_keys')) });
+    const [second] = await homePolicy().executeToolCalls([twoFaced]);
+    expect(String(second?.content)).toBe('ran {"path":"notes.txt","content":""}');
   });
 });
 

@@ -326,14 +326,16 @@ export class Policy implements ToolProvider {
   }
 }
 
-// A call with its arguments as the JSON text they will be sent as: an object
-// can serialise to something else than its own keys show (a toJSON method,
-// a getter that answers differently the second time), and the rules must
-// judge what the server will read.
+// The call as plain data, each part read once, with object arguments as the
+// JSON text they will be sent as: an object can serialise to something else
+// than its own keys show (a toJSON method), and a getter can answer the
+// rules one thing and the provider another. The rules judge what is sent.
 function asSent(call: LlmToolCall): LlmToolCall {
   const fn = (call as Partial<LlmToolCall> | null)?.function;
-  if (typeof fn !== 'object' || fn === null || typeof fn.arguments !== 'object' || fn.arguments === null) return call;
-  return { ...call, function: { ...fn, arguments: JSON.stringify(fn.arguments) ?? '' } };
+  if (typeof fn !== 'object' || fn === null) return call;
+  const copy = { ...fn };
+  if (typeof copy.arguments === 'object' && copy.arguments !== null) copy.arguments = JSON.stringify(copy.arguments) ?? '';
+  return { ...call, function: copy };
 }
 
 function describe(rule: PolicyRule | undefined): string {
