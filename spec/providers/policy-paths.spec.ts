@@ -134,7 +134,9 @@ describe('arguments shaped against the walk that reads them', () => {
     [{ path: 'notes.txt', sourcedIR: '.ssh' }],
     [{ path: 'notes.txt', ſource: '.ssh/id_ed25519' }],
     [{ path: 'notes.txt', dataſource: '.ssh/id_ed25519' }],
-  ])('reads a key a case-insensitive server (Go, .NET) takes for a location: %j is denied', async (args) => {
+    [{ path: 'notes.txt', file2: '.ssh/id_ed25519' }],
+    [{ path: 'notes.txt', target_dir_2: '.ssh' }],
+  ])('reads a key a case-insensitive server (Go, .NET) takes for a location, or one numbered: %j is denied', async (args) => {
     expect(await outcome(homePolicy(), 'fs_move', args)).toBe('denied');
   });
 

@@ -10,7 +10,8 @@ const KEY_TAIL = 64;
  * Whether an argument's key names one of `words`: the whole key, or a tail
  * of it that starts after `_`, `-`, `.` or a space, or holds a capital
  * (`oldPath`, `source_dir`, `baseURL`, `my_file_name`), lowercased with
- * those separators taken out; `profile` names no `file`. Servers written in
+ * those separators and any number at its end taken out (`file2`); `profile`
+ * names no `file`. Servers written in
  * Go or .NET match keys ignoring case, so `filePaTH` and `sourcedIR` name a
  * path and a dir there, and so do `ſ` and the Kelvin sign, which their case
  * folding reads as `s` and `k`. Only the last `KEY_TAIL` characters count.
@@ -21,7 +22,7 @@ export function keyNames(key: string, words: ReadonlySet<string>): boolean {
   for (let i = tail.length - 1; i >= 0; i--) {
     cased ||= CASED.test(tail[i] as string);
     if (i > 0 && !cased && !SEPARATOR.test(tail[i - 1] as string)) continue;
-    if (words.has(tail.slice(i).toLowerCase().replace(/\u017f/g, 's').replace(/[-_.\s]/g, ''))) return true;
+    if (words.has(tail.slice(i).toLowerCase().replace(/\u017f/g, 's').replace(/[-_.\s]|[0-9]+$/g, ''))) return true;
   }
   return false;
 }
