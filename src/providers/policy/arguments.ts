@@ -11,10 +11,10 @@ const KEY_TAIL = 64;
  * of it that starts after `_`, `-`, `.` or a space, or holds a capital
  * (`oldPath`, `source_dir`, `baseURL`, `my_file_name`), lowercased with
  * those separators and any number at its end taken out (`file2`); `profile`
- * names no `file`. Servers written in
- * Go or .NET match keys ignoring case, so `filePaTH` and `sourcedIR` name a
- * path and a dir there, and so do `ſ` and the Kelvin sign, which their case
- * folding reads as `s` and `k`. Only the last `KEY_TAIL` characters count.
+ * names no `file`. Servers written in Go or .NET match keys ignoring case,
+ * so `filePaTH` and `sourcedIR` name a path and a dir there, and so do `ſ`
+ * and the Kelvin sign, which their case folding reads as `s` and `k`. Only
+ * the last `KEY_TAIL` characters count.
  */
 export function keyNames(key: string, words: ReadonlySet<string>): boolean {
   const tail = key.length > KEY_TAIL ? key.slice(-KEY_TAIL) : key;

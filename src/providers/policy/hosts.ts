@@ -25,8 +25,8 @@ const urlLike = (text: string): boolean => URL_LIKE.test(text.replace(/[\t\n\r]/
  * ending in one of them, such as `baseUrl`, as `keyNames` reads them) or a
  * host (`host`, `hostname`, `domain`, `server`, `proxy`, `ip`, whose bare
  * `evil.com:3128` is read as `http://` and the value), at any depth, and
- * every other string the WHATWG parser would read as an absolute URL. A value under such
- * a key that is not a string counts as one unreadable URL.
+ * every other string the WHATWG parser would read as an absolute URL. A
+ * value under such a key that is not a string counts as one unreadable URL.
  */
 export function urlsOf(args: Record<string, unknown>): unknown[] {
   const urls = valuesUnder(args, URL_KEYS, urlLike);
