@@ -107,6 +107,19 @@ describe('where OAuth requests may go', () => {
     expect(refused('https://mcp.example.com/mcp', 'https://169.254.169.254/token', true)).toMatch(/link-local/);
   });
 
+  it.each(['https://localhost.localdomain/token', 'https://ip6-localhost/token', 'https://localhost4:8443/token', 'https://LOCALHOST6.localdomain6./token'])(
+    'refuses %s, another name of loopback, to a remote server even with allowPrivateNetwork',
+    (endpoint) => {
+      expect(refused('https://mcp.example.com/mcp', endpoint)).toMatch(/on this machine, and the MCP server is not/);
+      expect(refused('https://mcp.example.com/mcp', endpoint, true)).toMatch(/on this machine, and the MCP server is not/);
+    },
+  );
+
+  it('refuses a host with an empty label, which no resolver reads as spelled', () => {
+    expect(refused('https://mcp.example.com/mcp', 'https://localhost../token')).toMatch(/not a unicast address/);
+    expect(refused('https://mcp.example.com/mcp', 'https://auth..example.com/token')).toMatch(/not a unicast address/);
+  });
+
   it('lets a server on this machine use an authorization server on this machine, over plain http too', () => {
     expect(refused('http://127.0.0.1:3000/mcp', 'http://localhost:9000/token')).toBeUndefined();
     expect(refused('http://localhost:3000/mcp', 'http://[::1]:9000/token')).toBeUndefined();

@@ -81,6 +81,18 @@ describe('a Policy allowing good.org and denying evil.com', () => {
     expect(await outcome(args)).toBe('denied');
   });
 
+  it.each([
+    [{ url: 'https://good.org/', proxy: 'evil.com:3128' }],
+    [{ url: 'https://good.org/', options: { httpsProxy: 'evil.com' } }],
+    [{ url: 'https://good.org/', server: 'evil.com' }],
+  ])('reads a bare host under proxy and server keys too: %j is denied', async (args) => {
+    expect(await outcome(args)).toBe('denied');
+  });
+
+  it('reads an address under an ip key as a host no allow rule covers', async () => {
+    expect(await outcome({ url: 'https://good.org/', resolveTo: { ip: '203.0.113.7' } })).toBe('asked');
+  });
+
   it('allows only when every URL is on an allowed host', async () => {
     expect(await outcome({ url: 'https://good.org/a' })).toBe('allowed');
     expect(await outcome({ url: 'https://docs.good.org/a', headers: { accept: 'text/html' } })).toBe('allowed');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type LlmToolCall, Policy, type PolicyRule, Toolkit } from '../../src/index.js';
-import { inside } from '../../src/providers/policy/paths.js';
+import { DEFAULT_LOCATION_KEYS, inside, locationsOf } from '../../src/providers/policy/paths.js';
 
 const HOME = '/home/me';
 
@@ -112,9 +112,9 @@ describe('a Policy denying HOME/.ssh while allowing HOME', () => {
 
   it('counts a location it cannot read (an object with no location in it, too deep a document) as unknown', async () => {
     expect(await outcome(homePolicy(), 'fs_write', { path: 'notes.txt', target: { selector: '#x' } })).toBe('denied');
-    let deep: Record<string, unknown> = { path: '.ssh/authorized_keys' };
-    for (let i = 0; i < 20_000; i++) deep = { next: [deep] };
-    expect(await outcome(homePolicy(), 'fs_write', { path: 'notes.txt', deep })).toBe('denied');
+    const deep = `{"path":"notes.txt","deep":${'{"next":['.repeat(20_000)}{"path":".ssh/authorized_keys"}${']}'.repeat(20_000)}}`;
+    const [answer] = await homePolicy().executeToolCalls([{ id: '1', function: { name: 'fs_write', arguments: deep } }]);
+    expect(String(answer?.content)).toMatch(/^Denied by policy/);
   });
 
   it.each(['~/.ssh', '$HOME/.ssh', 'file:///home/me/.ssh', 'C:\\Users\\me\\.ssh', '/home/me/../me/.ssh'])('refuses a rule under %j, which no path could be proved inside', (under) => {
@@ -125,5 +125,66 @@ describe('a Policy denying HOME/.ssh while allowing HOME', () => {
     const policy = new Policy({ provider: files(), rules: [{ tool: 'fs_*', decision: 'allow', under: HOME }], roots: { fs: HOME } });
     expect(await outcome(policy, 'fs_write', { path: '~/notes.txt', content: '' })).toBe('asked');
     expect(await outcome(policy, 'fs_write', { path: 'notes.txt', content: '' })).toBe('allowed');
+  });
+});
+
+describe('arguments shaped against the walk that reads them', () => {
+  it.each([
+    [{ path: 'notes.txt', oldPaTH: '.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', sourcedIR: '.ssh' }],
+    [{ path: 'notes.txt', ſource: '.ssh/id_ed25519' }],
+    [{ path: 'notes.txt', dataſource: '.ssh/id_ed25519' }],
+    [{ path: 'notes.txt', file2: '.ssh/id_ed25519' }],
+    [{ path: 'notes.txt', target_dir_2: '.ssh' }],
+  ])('reads a key a case-insensitive server (Go, .NET) takes for a location, or one numbered: %j is denied', async (args) => {
+    expect(await outcome(homePolicy(), 'fs_move', args)).toBe('denied');
+  });
+
+  it('still reads no location in keys that only end in a word, such as profile', async () => {
+    expect(await outcome(homePolicy(), 'fs_write', { path: 'notes.txt', profile: 3, photo: true })).toBe('allowed');
+  });
+
+  it('decides at once however long the keys the model wrote', async () => {
+    const started = Date.now();
+    expect(await outcome(homePolicy(), 'fs_write', { path: 'notes.txt', ['A'.repeat(60_000) + '!']: 1 })).toBe('allowed');
+    expect(Date.now() - started).toBeLessThan(3000);
+  }, 120_000);
+
+  it('opens no list too long to walk: it counts as unknown at once', () => {
+    const started = Date.now();
+    expect(locationsOf({ path: 'notes.txt', data: new Array(5_000_000) }, DEFAULT_LOCATION_KEYS)).toEqual(['notes.txt', undefined]);
+    expect(Date.now() - started).toBeLessThan(1000);
+  }, 120_000);
+
+  it('judges object arguments as the JSON they are sent as, not as their keys show', async () => {
+    const disguised = { path: 'notes.txt', content: '', toJSON: () => ({ path: '.ssh/authorized_keys', content: 'ssh-ed25519 AAAA attacker' }) };
+    expect(await outcome(homePolicy(), 'fs_write', disguised)).toBe('denied');
+    let reads = 0;
+    const shifting = { content: '' };
+    Object.defineProperty(shifting, 'path', { enumerable: true, get: () => (reads++ === 0 ? 'notes.txt' : '.ssh/authorized_keys') });
+    const [answer] = await homePolicy().executeToolCalls([call('1', 'fs_write', shifting)]);
+    expect(String(answer?.content)).toBe('ran {"content":"","path":"notes.txt"}');
+    let looks = 0;
+    const twoFaced = { id: '2' } as LlmToolCall;
+    const write = (path: string) => ({ name: 'fs_write', arguments: JSON.stringify({ path, content: '' }) });
+    Object.defineProperty(twoFaced, 'function', { enumerable: true, get: () => (looks++ === 0 ? write('notes.txt') : write('.ssh/authorized_keys')) });
+    const [second] = await homePolicy().executeToolCalls([twoFaced]);
+    expect(String(second?.content)).toBe('ran {"path":"notes.txt","content":""}');
+  });
+});
+
+describe('an "always allow" for a call whose location cannot be read', () => {
+  it('allows that call alone, and leaves no grant for the whole tool', async () => {
+    let asked = 0;
+    const policy = new Policy({
+      provider: files(),
+      rules: [{ tool: 'fs_*', decision: 'allow', under: `${HOME}/projects` }],
+      roots: { fs: HOME },
+      onAsk: () => (asked++, { action: 'always-allow' }),
+    });
+    expect(await outcome(policy, 'fs_write', { path: '~/projects/notes.txt', content: '' })).toBe('allowed');
+    expect(policy.grants).toEqual([]);
+    expect(await outcome(policy, 'fs_write', { path: '/etc/cron.d/job', content: '* * * * * root sh /tmp/x' })).toBe('allowed');
+    expect(asked).toBe(2);
   });
 });

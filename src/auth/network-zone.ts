@@ -1,10 +1,12 @@
 /**
  * Where a host sits, as far as its name or address alone tells:
- * `this-machine` (loopback, the unspecified address, `localhost` names),
+ * `this-machine` (loopback, the unspecified address, `localhost` names and
+ * the other names distributions give loopback, such as `ip6-localhost`),
  * `link-local` (169.254/16, fe80::/10: cloud metadata services live here),
  * `private` (RFC 1918, CGNAT, unique-local IPv6, and the special-use names
  * `.local`, `.internal`, `.home.arpa` and single labels), `unroutable`
- * (multicast, broadcast, reserved, or an address that cannot be read), and
+ * (multicast, broadcast, reserved, an address that cannot be read, or a
+ * name with an empty label such as `localhost..`), and
  * `public` for everything else. A DNS name is judged by its spelling only:
  * what it resolves to cannot be seen from a browser-safe client.
  */
@@ -21,12 +23,16 @@ export function zoneOf(url: URL): NetworkZone {
   if (host.startsWith('[')) return ipv6Zone(host.slice(1, -1));
   if (IPV4.test(host)) return ipv4Zone(ipv4Number(host));
   const name = host.endsWith('.') ? host.slice(0, -1) : host;
-  if (name === 'localhost' || name.endsWith('.localhost')) return 'this-machine';
+  // No resolver looks an empty label up the way its spelling suggests.
+  if (name.split('.').includes('')) return 'unroutable';
+  if (name === 'localhost' || name.endsWith('.localhost') || LOOPBACK_NAMES.includes(name)) return 'this-machine';
   if (!name.includes('.') || PRIVATE_SUFFIXES.some((suffix) => name.endsWith(suffix))) return 'private';
   return 'public';
 }
 
 const IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+// The other names Linux distributions give the loopback addresses in /etc/hosts.
+const LOOPBACK_NAMES = ['localhost.localdomain', 'localhost4', 'localhost4.localdomain4', 'localhost6', 'localhost6.localdomain6', 'ip6-localhost', 'ip6-loopback'];
 const PRIVATE_SUFFIXES = ['.local', '.internal', '.home.arpa'];
 
 /** IPv4 ranges that are not public, as [first address, prefix length, zone]. */

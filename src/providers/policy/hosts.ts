@@ -3,7 +3,7 @@ import type { Tri } from './tri.js';
 
 // Keys whose value is a URL, or a bare host, whatever it looks like.
 const URL_KEYS: ReadonlySet<string> = new Set(['url', 'urls', 'uri', 'uris', 'href', 'hrefs', 'link', 'links', 'endpoint', 'endpoints', 'src', 'origin', 'website']);
-const HOST_KEYS: ReadonlySet<string> = new Set(['host', 'hosts', 'hostname', 'hostnames', 'domain', 'domains']);
+const HOST_KEYS: ReadonlySet<string> = new Set(['host', 'hosts', 'hostname', 'hostnames', 'domain', 'domains', 'server', 'servers', 'proxy', 'proxies', 'ip', 'ips']);
 
 // The schemes whose URLs have a host the WHATWG parser and RFC 3986 both read.
 const SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:']);
@@ -22,10 +22,11 @@ const urlLike = (text: string): boolean => URL_LIKE.test(text.replace(/[\t\n\r]/
 /**
  * The URLs a call names: every string under a key that names a URL (`url`,
  * `uri`, `href`, `link`, `endpoint`, `src`, `origin`, `website`, and keys
- * ending in one of them, such as `baseUrl`) or a host (`host`, `hostname`,
- * `domain`; read as `http://` and the value), at any depth, and every other
- * string the WHATWG parser would read as an absolute URL. A value under such
- * a key that is not a string counts as one unreadable URL.
+ * ending in one of them, such as `baseUrl`, as `keyNames` reads them) or a
+ * host (`host`, `hostname`, `domain`, `server`, `proxy`, `ip`, whose bare
+ * `evil.com:3128` is read as `http://` and the value), at any depth, and
+ * every other string the WHATWG parser would read as an absolute URL. A
+ * value under such a key that is not a string counts as one unreadable URL.
  */
 export function urlsOf(args: Record<string, unknown>): unknown[] {
   const urls = valuesUnder(args, URL_KEYS, urlLike);

@@ -2,8 +2,8 @@ import { valuesUnder } from './arguments.js';
 import type { Tri } from './tri.js';
 
 /**
- * The words that name a location in an argument's key: the whole key or its
- * last word (see `keyNames`), so `path`, `filePath`, `source_dir` and
+ * The words that name a location in an argument's key: the whole key or a
+ * word at its end (see `keyNames`), so `path`, `filePath`, `source_dir` and
  * `configFile` all hold locations.
  */
 export const DEFAULT_LOCATION_KEYS: readonly string[] = [

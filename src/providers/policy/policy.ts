@@ -16,7 +16,7 @@ export interface PermissionQuestion {
   tool: string;
   /** The call's arguments, parsed. */
   arguments: Record<string, unknown>;
-  /** A copy of the call as the model made it. */
+  /** A copy of the call as the model made it (object arguments as the JSON text they are sent as). */
   call: LlmToolCall;
   /** The rule that asked, or `undefined` when no rule matched the call. */
   rule: PolicyRule | undefined;
@@ -64,7 +64,7 @@ export interface PolicyOptions {
   grantsStore?: GrantsStore;
   /**
    * The words that name a location in an argument's key, matched against the
-   * whole key or its last word (`filePath`, `source_dir`), at any depth.
+   * whole key or a word at its end (`filePath`, `source_dir`; see `keyNames`), at any depth.
    * Default: path, file, filename, dir, directory, folder, cwd, workdir,
    * root, source, src, destination, dest, target, from, to, and plurals.
    */
@@ -187,13 +187,21 @@ export class Policy implements ToolProvider {
   /**
    * Decides every call in order (asking as needed), forwards the allowed
    * ones to the inner provider as one batch, and answers the others with
-   * `is_error` results that say why. Never rejects.
+   * `is_error` results that say why. Arguments given as an object are
+   * judged and forwarded as the JSON text they serialise to. Never rejects.
    */
   async executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
     const answers: ToolMessage[] = new Array(calls.length);
     const allowed: Array<{ index: number; call: LlmToolCall }> = [];
-    for (const [index, call] of calls.entries()) {
-      const verdict = await this.decide(call).catch((error: unknown): Verdict => ({ allow: false, reason: `Permission could not be decided: ${messageOf(error)}` }));
+    for (const [index, given] of calls.entries()) {
+      let call = given;
+      let verdict: Verdict;
+      try {
+        call = asSent(given);
+        verdict = await this.decide(call);
+      } catch (error) {
+        verdict = { allow: false, reason: `Permission could not be decided: ${messageOf(error)}` };
+      }
       if (verdict.allow) allowed.push({ index, call });
       else answers[index] = failure(typeof call?.id === 'string' ? call.id : '', verdict.reason);
     }
@@ -270,6 +278,10 @@ export class Policy implements ToolProvider {
     const allow = action === 'allow-once' || action === 'always-allow';
     const denied: Verdict = { allow: false, reason: `Denied by the user${question.rule?.note ? `: ${question.rule.note}` : ''}` };
     if (action === 'allow-once' || action === 'deny-once' || danger) return allow ? { allow: true } : denied;
+    // Without a suggestion, the default grant is the whole tool: right for a
+    // call that names no location, but for one whose locations could not be
+    // read it would allow what nobody was shown. That call alone goes ahead.
+    if (allow && !rules && !rule && !question.suggestion && locationsOf(question.arguments, this.locationKeys).length > 0) return { allow: true };
     const given = rules ?? (rule ? [rule] : [{ tool: question.tool, ...(question.suggestion ? { under: question.suggestion } : {}) }]);
     let grants: PolicyRule[];
     try {
@@ -312,6 +324,18 @@ export class Policy implements ToolProvider {
     if (typeof (this.provider as { toolAnnotations?: unknown }).toolAnnotations !== 'function') return undefined;
     return (await annotationsOf(this.provider, tool))?.readOnlyHint === true;
   }
+}
+
+// The call as plain data, each part read once, with object arguments as the
+// JSON text they will be sent as: an object can serialise to something else
+// than its own keys show (a toJSON method), and a getter can answer the
+// rules one thing and the provider another. The rules judge what is sent.
+function asSent(call: LlmToolCall): LlmToolCall {
+  const fn = (call as Partial<LlmToolCall> | null)?.function;
+  if (typeof fn !== 'object' || fn === null) return call;
+  const copy = { ...fn };
+  if (typeof copy.arguments === 'object' && copy.arguments !== null) copy.arguments = JSON.stringify(copy.arguments) ?? '';
+  return { ...call, function: copy };
 }
 
 function describe(rule: PolicyRule | undefined): string {
