@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,11 +94,17 @@ describe('rxmcp against a server whose every word carries terminal escapes', () 
       return depth;
     };
 
-    it('prints it whole with --json, and the JSON parses', async () => {
-      const run = await rxmcp(['--json', 'call', 'deep', ...hostileServer]);
-      expect(run.stderr).toBe('');
-      expect(run.code).toBe(0);
-      expect(depthOf(JSON.parse(run.stdout).structuredContent)).toBe(100000);
+    it('prints it whole with --json, and the JSON parses, even for a reader slow to take it', async () => {
+      const child = spawn(process.execPath, [bin, '--json', 'call', 'deep', ...hostileServer], { cwd: root });
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      // Nobody reads stdout for a while: the pipe fills, and rxmcp must wait for it rather than exit.
+      setTimeout(() => child.stdout.on('data', (chunk) => (stdout += chunk)), 1500);
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(depthOf(JSON.parse(stdout).structuredContent)).toBe(100000);
     }, 60000);
 
     it('prints it as text, and a log message as deep, without a crash', async () => {

@@ -45,6 +45,18 @@ const INTERRUPTED = 130;
  * on stderr and exit code 3, not a stack trace.
  */
 export async function main(argv: readonly string[], io: CliIo = process): Promise<number> {
+  const code = await outcome(argv, io);
+  // bin/rxmcp.mjs exits at once, which drops what a pipe has not taken yet:
+  // a big answer (a deep result is megabytes) must get out whole first.
+  await Promise.all([drained(io.stdout), drained(io.stderr)]);
+  return code;
+}
+
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+async function outcome(argv: readonly string[], io: CliIo): Promise<number> {
   let request: CliRequest;
   try {
     request = parseCommandLine(argv);
