@@ -132,11 +132,13 @@ describe('rxmcp against a server whose every word carries terminal escapes', () 
   describe('in a real terminal', () => {
     // A tmux server of its own, so that the title and the clipboard it keeps
     // are this test's; it takes OSC 52 from programs into its paste buffers.
-    const socket = `rxmcp-escapes-${process.pid}`;
-    const dir = mkdtempSync(join(tmpdir(), 'rxmcp-tmux-'));
-    const config = join(dir, 'tmux.conf');
-    writeFileSync(config, 'set -s set-clipboard on\n');
-    const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, '-f', config, ...args], { encoding: 'utf8' });
+    let dir = '';
+    const tmux = (...args: string[]): string =>
+      execFileSync('tmux', ['-S', join(dir, 'socket'), '-f', join(dir, 'tmux.conf'), ...args], { encoding: 'utf8' });
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'rxmcp-tmux-'));
+      writeFileSync(join(dir, 'tmux.conf'), 'set -s set-clipboard on\n');
+    });
     afterAll(() => {
       try {
         tmux('kill-server');
