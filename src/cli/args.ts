@@ -39,11 +39,15 @@ Options:
   --client-id ID           sign in as this registered OAuth client (default: register one)
   --scope SCOPES           the OAuth scopes to ask for when signing in (space-separated)
   --no-browser             login prints the sign-in URL without opening a browser
-  --verbose                print the server's stderr and the client's warnings on stderr
+  --verbose                print the server's stderr, the client's warnings and the data
+                           of a server's error on stderr
   -h, --help               this text
 
 Exit codes: 0 success; 1 the tool reported an error (isError); 2 usage;
-3 connection, protocol or timeout error; 130 interrupted.
+3 connection, protocol or timeout error, or any other failure; 130 interrupted.
+
+What the server sends is shown with its control, bidi and invisible characters
+as visible escapes (\\x1b, \\u202e); --json escapes them too, as \\u escapes.
 
 Examples:
   rxmcp tools -- npx -y @modelcontextprotocol/server-everything

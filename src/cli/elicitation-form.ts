@@ -1,4 +1,6 @@
 import { createInterface } from 'node:readline/promises';
+import { jsonText } from './json-text.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
 type Schema = Record<string, unknown>;
 type Answer = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
@@ -9,6 +11,9 @@ type Answer = { action: 'accept'; content: Record<string, unknown> } | { action:
  * booleans, single and multiple choices), defaults pre-filled, required
  * fields insisted on, and a last question: send, decline or cancel. Ctrl-C
  * at any prompt cancels. Prompts go to `output` (stderr), never stdout.
+ * Every word of the form is the server's, so all of it is shown through the
+ * terminal sanitiser, and a default goes into the answer line as visible
+ * text: raw, its control characters would act as keys (Enter, Ctrl-U).
  */
 export async function askForm(params: Record<string, unknown>, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<Answer> {
   const terminal = createInterface({ input, output, terminal: true });
@@ -20,7 +25,7 @@ export async function askForm(params: Record<string, unknown>, input: NodeJS.Rea
     return (await answer).trim();
   };
   try {
-    output.write(`\n${String(params.message ?? 'The server asks:')}\n`);
+    output.write(`\n${terminalText(String(params.message ?? 'The server asks:'))}\n`);
     const schema = (params.requestedSchema ?? {}) as Schema;
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
@@ -51,12 +56,12 @@ async function askField(
   ask: (prompt: string, prefill?: string) => Promise<string>,
   output: NodeJS.WritableStream,
 ): Promise<unknown> {
-  const label = `${String(field.title ?? key)}${required ? ' *' : ''}`;
-  if (typeof field.description === 'string') output.write(`  ${field.description}\n`);
+  const label = `${shown(field.title ?? key)}${required ? ' *' : ''}`;
+  if (typeof field.description === 'string') output.write(`  ${terminalText(field.description)}\n`);
   const choices = choicesOf(field);
   const multiple = field.type === 'array';
-  if (choices) choices.forEach(([, title], i) => output.write(`  ${i + 1}. ${title}\n`));
-  const prefill = field.default === undefined ? undefined : Array.isArray(field.default) ? field.default.join(',') : String(field.default);
+  if (choices) choices.forEach(([, title], i) => output.write(`  ${i + 1}. ${shown(title)}\n`));
+  const prefill = field.default === undefined ? undefined : Array.isArray(field.default) ? field.default.map(shown).join(',') : shown(field.default);
   for (;;) {
     const hint = choices ? (multiple ? ' (numbers, comma-separated)' : ' (number)') : field.type === 'boolean' ? ' (y/n)' : '';
     const text = await ask(`${label}${hint}: `, prefill);
@@ -71,19 +76,26 @@ async function askField(
   }
 }
 
-// The choices of an enum field, as [value, title] pairs.
-function choicesOf(field: Schema): Array<[string, string]> | undefined {
+// A word of the schema as one safe line. A schema may put any JSON where a
+// string belongs; an object is shown as JSON, which no depth can overflow
+// (String() of a deeply nested array recurses).
+function shown(value: unknown): string {
+  return terminalLine(typeof value === 'object' && value !== null ? jsonText(value, 0) : String(value));
+}
+
+// The choices of an enum field, as [value, title] pairs; a title is shown only through shown().
+function choicesOf(field: Schema): Array<[unknown, unknown]> | undefined {
   const source = field.type === 'array' ? ((field.items ?? {}) as Schema) : field;
   if (Array.isArray(source.enum)) {
-    const names = Array.isArray(source.enumNames) ? (source.enumNames as string[]) : [];
-    return (source.enum as string[]).map((value, i) => [value, names[i] ?? value]);
+    const names: unknown[] = Array.isArray(source.enumNames) ? source.enumNames : [];
+    return (source.enum as unknown[]).map((value, i) => [value, names[i] ?? value]);
   }
   const titled = (source.oneOf ?? source.anyOf) as Schema[] | undefined;
-  if (Array.isArray(titled)) return titled.map((option) => [String(option.const), String(option.title ?? option.const)]);
+  if (Array.isArray(titled)) return titled.map((option) => [option.const, option.title ?? option.const]);
   return undefined;
 }
 
-function read(text: string, field: Schema, choices: Array<[string, string]> | undefined, multiple: boolean): { value?: unknown; problem?: string } {
+function read(text: string, field: Schema, choices: Array<[unknown, unknown]> | undefined, multiple: boolean): { value?: unknown; problem?: string } {
   if (choices) {
     const picks = (multiple ? text.split(',') : [text]).map((part) => {
       const trimmed = part.trim();

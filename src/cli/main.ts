@@ -5,6 +5,7 @@ import {
   McpCancelledError,
   McpClient,
   McpClientError,
+  McpProtocolError,
   type CallToolResult,
   type ContentBlock,
   type InputRequest,
@@ -18,7 +19,9 @@ import { FileTokenStore } from '../node/file-token-store.js';
 import { type LoopbackSignIn, loopbackSignIn } from '../node/loopback-sign-in.js';
 import { type CliRequest, parseCommandLine, USAGE, UsageError } from './args.js';
 import { askForm } from './elicitation-form.js';
+import { jsonText } from './json-text.js';
 import { ProgressView } from './progress-view.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
 /** Where the CLI reads and writes; the process's own streams unless a test says otherwise. */
 export interface CliIo {
@@ -27,7 +30,7 @@ export interface CliIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-/** Exit codes. */
+/** Exit codes (USAGE and docs/cli.md list them too). */
 const OK = 0;
 const TOOL_ERROR = 1;
 const USAGE_ERROR = 2;
@@ -37,37 +40,75 @@ const INTERRUPTED = 130;
 /**
  * Runs the `rxmcp` command line and resolves with its exit code: 0 success,
  * 1 the tool reported an error, 2 usage, 3 connection, protocol or timeout
- * error, 130 interrupted.
+ * error or any other failure, 130 interrupted. It never rejects: whatever
+ * goes wrong, even an exception nobody caught while it ran, ends in one line
+ * on stderr and exit code 3, not a stack trace.
  */
 export async function main(argv: readonly string[], io: CliIo = process): Promise<number> {
+  const code = await outcome(argv, io);
+  // bin/rxmcp.mjs exits at once, which drops what a pipe has not taken yet:
+  // a big answer (a deep result is megabytes) must get out whole first.
+  await Promise.all([drained(io.stdout), drained(io.stderr)]);
+  return code;
+}
+
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+async function outcome(argv: readonly string[], io: CliIo): Promise<number> {
   let request: CliRequest;
   try {
     request = parseCommandLine(argv);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`rxmcp: ${error.message}\n\n${USAGE}`);
+    if (!(error instanceof UsageError)) return failed(error, io);
+    io.stderr.write(`rxmcp: ${terminalText(error.message)}\n\n${USAGE}`);
     return USAGE_ERROR;
   }
+  // An exception thrown where no caller waits for it (a callback, a promise
+  // nobody awaits) ends this run like any other failure, not the process.
+  let stray: (error: unknown) => void = () => undefined;
+  const strayError = new Promise<never>((_, reject) => (stray = reject));
+  process.on('uncaughtException', stray);
+  process.on('unhandledRejection', stray);
+  try {
+    return await Promise.race([command(request, io), strayError]);
+  } catch (error) {
+    return failed(error, io);
+  } finally {
+    process.off('uncaughtException', stray);
+    process.off('unhandledRejection', stray);
+  }
+}
+
+// A failure nobody foresaw, as one line: its kind and its message.
+function failed(error: unknown, io: CliIo): number {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  io.stderr.write(`rxmcp: ${terminalLine(what)}\n`);
+  return FAILURE;
+}
+
+async function command(request: CliRequest, io: CliIo): Promise<number> {
   if (request.help) {
     io.stdout.write(USAGE);
     return OK;
   }
   if (request.command === 'logout') return logout(request.url as string, io);
   if (request.command === 'login' && !isSecureUrl(new URL(request.url as string))) {
-    io.stderr.write(`rxmcp: will not sign in to ${request.url}: a token must not travel in the clear to another machine (use https)\n`);
+    io.stderr.write(`rxmcp: will not sign in to ${terminalLine(request.url as string)}: a token must not travel in the clear to another machine (use https)\n`);
     return FAILURE;
   }
   const interrupted = new AbortController();
   const onSigint = (): void => interrupted.abort();
   process.on('SIGINT', onSigint);
   const signIn =
-    request.command === 'login' ? await loopbackSignIn({ open: !request.noBrowser, print: (line) => io.stderr.write(`${line}\n`) }) : undefined;
+    request.command === 'login' ? await loopbackSignIn({ open: !request.noBrowser, print: (line) => io.stderr.write(`${terminalText(line)}\n`) }) : undefined;
   const mcp = connect(request, io, signIn);
   try {
     return await run(request, mcp, io, interrupted.signal);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`rxmcp: ${error.message}\n`);
+      io.stderr.write(`rxmcp: ${terminalText(error.message)}\n`);
       return USAGE_ERROR;
     }
     if (error instanceof McpCancelledError || interrupted.signal.aborted) {
@@ -76,9 +117,11 @@ export async function main(argv: readonly string[], io: CliIo = process): Promis
     }
     if (!(error instanceof McpClientError)) throw error;
     if (error instanceof McpAuthError && error.cause instanceof NeedsLogin) {
-      io.stderr.write(`rxmcp: ${request.url} wants you to sign in: run rxmcp login --url ${request.url}\n`);
+      const url = terminalLine(request.url as string);
+      io.stderr.write(`rxmcp: ${url} wants you to sign in: run rxmcp login --url ${url}\n`);
     } else {
-      io.stderr.write(`rxmcp: ${error.message}\n`);
+      io.stderr.write(`rxmcp: ${terminalText(error.message)}\n`);
+      if (request.verbose && error instanceof McpProtocolError && error.data !== undefined) io.stderr.write(`error data: ${jsonText(error.data, 0)}\n`);
     }
     return FAILURE;
   } finally {
@@ -117,16 +160,16 @@ async function logout(url: string, io: CliIo): Promise<number> {
     await new FileTokenStore().clear(canonicalUri(url));
   } catch (error) {
     if (!(error instanceof McpClientError)) throw error;
-    io.stderr.write(`rxmcp: ${error.message}\n`);
+    io.stderr.write(`rxmcp: ${terminalText(error.message)}\n`);
     return FAILURE;
   }
-  io.stderr.write(`signed out of ${url}\n`);
+  io.stderr.write(`signed out of ${terminalLine(url)}\n`);
   return OK;
 }
 
 function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn | undefined): McpClient {
   const verbose = (line: string): void => {
-    if (request.verbose) io.stderr.write(`${line}\n`);
+    if (request.verbose) io.stderr.write(`${terminalText(line)}\n`);
   };
   const common = {
     clientName: 'rxmcp-cli',
@@ -140,7 +183,9 @@ function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn | undefi
       : {
           logLevel: request.logLevel as LoggingLevel,
           onLog: ({ level, logger, data }: { level: string; logger?: string; data: unknown }) =>
-            io.stderr.write(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}\n`),
+            io.stderr.write(
+              `[${terminalLine(level)}]${logger ? ` ${terminalLine(logger)}:` : ''} ${typeof data === 'string' ? terminalText(data) : jsonText(data, 0)}\n`,
+            ),
         }),
   };
   if (request.url !== undefined) {
@@ -154,14 +199,14 @@ function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn | undefi
     args: server.args,
     env: request.env,
     ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
-    onStderr: (line) => verbose(`server: ${line}`),
+    onStderr: (line) => verbose(`server: ${terminalLine(line)}`),
   });
 }
 
 async function elicit(question: InputRequest, request: CliRequest, io: CliIo): Promise<unknown> {
   if (request.noInput) return { action: 'decline' };
   if (!io.stdin.isTTY) {
-    io.stderr.write(`rxmcp: declined a question from the server (stdin is not a terminal): ${String(question.params.message ?? '')}\n`);
+    io.stderr.write(`rxmcp: declined a question from the server (stdin is not a terminal): ${terminalText(String(question.params.message ?? ''))}\n`);
     return { action: 'decline' };
   }
   return askForm(question.params, io.stdin, io.stderr);
@@ -171,17 +216,17 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
   const { command, operands, json } = request;
   const options = { signal };
   const print = (value: unknown, text: () => string): void => {
-    io.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text());
+    io.stdout.write(json ? `${jsonText(value)}\n` : text());
   };
   switch (command) {
     case 'describe': {
       const description = await firstValueFrom(mcp.describe(options));
       print(description, () =>
         [
-          `${description.serverInfo?.name ?? 'server'} ${description.serverInfo?.version ?? ''}`.trimEnd(),
-          `era: ${description.era} (${description.protocolVersion})`,
-          `capabilities: ${Object.keys(description.capabilities).join(', ') || 'none'}`,
-          ...(description.instructions ? [`instructions: ${description.instructions}`] : []),
+          terminalLine(`${description.serverInfo?.name ?? 'server'} ${description.serverInfo?.version ?? ''}`.trimEnd()),
+          terminalLine(`era: ${description.era} (${description.protocolVersion})`),
+          `capabilities: ${terminalLine(Object.keys(description.capabilities).join(', ')) || 'none'}`,
+          ...(description.instructions ? [`instructions: ${terminalText(description.instructions)}`] : []),
         ].join('\n') + '\n',
       );
       return OK;
@@ -213,7 +258,7 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       const taskId = operands[0] as string;
       if (request.cancel) {
         await firstValueFrom(mcp.cancelTask(taskId, options));
-        io.stderr.write(`asked the server to cancel task ${taskId}\n`);
+        io.stderr.write(`asked the server to cancel task ${terminalLine(taskId)}\n`);
         return OK;
       }
       const view = new ProgressView(io.stderr);
@@ -223,7 +268,8 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       } catch (error) {
         if (!signal.aborted) throw error;
         view.done();
-        io.stderr.write(`rxmcp: detached from task ${taskId}, which goes on; rxmcp task ${taskId} follows it again\n`);
+        const id = terminalLine(taskId);
+        io.stderr.write(`rxmcp: detached from task ${id}, which goes on; rxmcp task ${id} follows it again\n`);
         return INTERRUPTED;
       } finally {
         view.done();
@@ -232,7 +278,7 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
     case 'read': {
       const result = await firstValueFrom(mcp.readResource(operands[0] as string, options));
       print(result, () =>
-        result.contents.map((entry) => (typeof entry.text === 'string' ? entry.text : `[blob: ${entry.uri}, ${entry.mimeType ?? 'unknown type'}]`)).join('\n') + '\n',
+        terminalText(result.contents.map((entry) => (typeof entry.text === 'string' ? entry.text : `[blob: ${entry.uri}, ${entry.mimeType ?? 'unknown type'}]`)).join('\n')) + '\n',
       );
       return OK;
     }
@@ -240,7 +286,7 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       const [name, raw] = operands as [string, string | undefined];
       const args = { ...(await argumentsFrom(raw, io)), ...request.args } as Record<string, string>;
       const result = await firstValueFrom(mcp.getPrompt(name, args, options));
-      print(result, () => result.messages.map((message) => `${message.role}: ${flattenContent([message.content as ContentBlock])}`).join('\n') + '\n');
+      print(result, () => terminalText(result.messages.map((message) => `${message.role}: ${flattenContent([message.content as ContentBlock])}`).join('\n')) + '\n');
       return OK;
     }
     case 'listen': {
@@ -249,7 +295,7 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       // Interrupting is how listening ends, so it is a success here.
       await new Promise<void>((resolve, reject) => {
         const subscription = stream.subscribe({
-          next: (notification) => io.stdout.write(json ? `${JSON.stringify(notification)}\n` : `${notification.method}\n`),
+          next: (notification) => io.stdout.write(json ? `${jsonText(notification, 0)}\n` : `${terminalLine(notification.method)}\n`),
           error: (error: unknown) => (signal.aborted ? resolve() : reject(error)),
           complete: () => resolve(),
         });
@@ -265,7 +311,8 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       } finally {
         watching.unsubscribe();
       }
-      io.stderr.write(signedIn ? `signed in to ${request.url}\n` : `${request.url} did not ask to sign in, or the kept tokens still serve\n`);
+      const url = terminalLine(request.url as string);
+      io.stderr.write(signedIn ? `signed in to ${url}\n` : `${url} did not ask to sign in, or the kept tokens still serve\n`);
       return OK;
     }
     case 'ping': {
@@ -278,7 +325,7 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
   }
 
   function printResult(result: CallToolResult): number {
-    print(result, () => `${flattenContent(result.content)}\n${result.structuredContent === undefined ? '' : `${JSON.stringify(result.structuredContent, null, 2)}\n`}`);
+    print(result, () => `${terminalText(flattenContent(result.content))}\n${result.structuredContent === undefined ? '' : `${jsonText(result.structuredContent)}\n`}`);
     return result.isError ? TOOL_ERROR : OK;
   }
 }
@@ -293,9 +340,9 @@ async function resultOf(events: Observable<TaskEvent>, view: ProgressView): Prom
 async function listing<T>(list: Observable<T[]>, columns: (item: T) => [string, string | undefined], print: (value: unknown, text: () => string) => void): Promise<number> {
   const items = await firstValueFrom(list);
   print(items, () => {
-    const rows = items.map(columns);
-    const width = Math.max(0, ...rows.map(([first]) => first.length));
-    return rows.map(([first, second]) => `${first.padEnd(width)}  ${(second ?? '').split('\n')[0]}`.trimEnd()).join('\n') + (rows.length ? '\n' : '');
+    const rows = items.map(columns).map(([first, second]) => [terminalLine(first), terminalLine((second ?? '').split('\n')[0] as string)] as const);
+    const width = rows.reduce((widest, [first]) => Math.max(widest, first.length), 0);
+    return rows.map(([first, second]) => `${first.padEnd(width)}  ${second}`.trimEnd()).join('\n') + (rows.length ? '\n' : '');
   });
   return OK;
 }

@@ -1,4 +1,5 @@
 import type { ProgressEvent, Task } from '../index.js';
+import { terminalLine } from './terminal-text.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const WIDTH = 24;
@@ -14,9 +15,12 @@ export class ProgressView {
 
   constructor(private readonly stream: NodeJS.WritableStream & { isTTY?: boolean }) {}
 
-  update({ progress, total, message }: ProgressEvent): void {
+  update(event: ProgressEvent): void {
+    const { progress, total } = event;
+    // The message is the server's: one line, nothing in it the terminal obeys.
+    const message = event.message ? ` ${terminalLine(event.message)}` : '';
     if (!this.stream.isTTY) {
-      this.stream.write(`progress ${progress}${total === undefined ? '' : `/${total}`}${message ? ` ${message}` : ''}\n`);
+      this.stream.write(`progress ${progress}${total === undefined ? '' : `/${total}`}${message}\n`);
       return;
     }
     let line: string;
@@ -27,13 +31,13 @@ export class ProgressView {
     } else {
       line = `${SPINNER[this.frame++ % SPINNER.length]} ${progress}`;
     }
-    this.stream.write(`\r\x1b[K${line}${message ? ` ${message}` : ''}`);
+    this.stream.write(`\r\x1b[K${line}${message}`);
     this.drawn = true;
   }
 
   /** Shows where a task stands: its status and the server's message about it. */
   status({ taskId, status, statusMessage }: Task): void {
-    const line = `task ${taskId} ${status}${statusMessage ? `: ${statusMessage}` : ''}`;
+    const line = terminalLine(`task ${taskId} ${status}${statusMessage ? `: ${statusMessage}` : ''}`);
     if (!this.stream.isTTY) {
       this.stream.write(`${line}\n`);
       return;
