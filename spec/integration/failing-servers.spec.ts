@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import {
   McpClient,
@@ -101,6 +104,19 @@ describe('a command that cannot start', () => {
     ['the working directory', { command: 'node', cwd: '/tmp\0/x' }],
   ])('refuses a NUL byte in %s before anything starts', (_where, options) => {
     expect(() => McpClient.connectStdio(options)).toThrow(McpSpawnFailedError);
+  });
+
+  it('passes shell syntax in arguments through as text: no shell runs it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rxmcp-no-shell-'));
+    const server = fixture('modern-server.mjs', `$(touch ${dir}/a)`, `\`touch ${dir}/b\``, `; touch ${dir}/c`, `& touch ${dir}/d`);
+    const mcp = McpClient.connectStdio(server);
+    try {
+      await expect(firstValueFrom(mcp.describe())).resolves.toMatchObject({ era: 'modern' });
+      expect(['a', 'b', 'c', 'd'].filter((name) => existsSync(join(dir, name)))).toEqual([]);
+    } finally {
+      await mcp.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is an McpClientError like every other failure', () => {
