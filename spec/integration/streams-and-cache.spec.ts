@@ -91,6 +91,14 @@ describe('progress and logging against the SDK v2 fixture (modern era)', () => {
     );
     await expect(capped).rejects.toMatchObject({ name: 'McpTimeoutError', timeoutMs: 400 });
   });
+
+  it('caps a budget that progress keeps restarting at ten budgets when no maxTotalTimeoutMs is given', async () => {
+    const mcp = connect();
+    await firstValueFrom(mcp.describe());
+    // Progress every 100 ms for 6 s: each report restarts the 300 ms budget, the default cap (3 s) does not move.
+    const endless = firstValueFrom(mcp.callTool('count', { steps: 60, delayMs: 100 }, { timeoutMs: 300, resetTimeoutOnProgress: true }));
+    await expect(endless).rejects.toMatchObject({ name: 'McpTimeoutError', timeoutMs: 3000 });
+  });
 });
 
 describe('caching against the SDK v2 fixture (modern era)', () => {

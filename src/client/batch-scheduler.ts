@@ -19,7 +19,7 @@ export async function runBatch<R>(jobs: readonly BatchJob<R>[], concurrency: num
   const widen = concurrency > 1 && jobs.length > 1 && jobs.every((job) => job.safe);
   if (!widen) {
     const outcomes: PromiseSettledResult<R>[] = [];
-    for (const job of jobs) outcomes.push(await settle(job.run()));
+    for (const job of jobs) outcomes.push(await settle(job));
     return outcomes;
   }
   const distinct = new Map<string, BatchJob<R>>();
@@ -27,15 +27,16 @@ export async function runBatch<R>(jobs: readonly BatchJob<R>[], concurrency: num
   const outcomes = new Map<string, PromiseSettledResult<R>>();
   const queue = [...distinct.values()];
   const worker = async (): Promise<void> => {
-    for (let job = queue.shift(); job; job = queue.shift()) outcomes.set(job.key, await settle(job.run()));
+    for (let job = queue.shift(); job; job = queue.shift()) outcomes.set(job.key, await settle(job));
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
   return jobs.map((job) => outcomes.get(job.key) as PromiseSettledResult<R>);
 }
 
-async function settle<R>(promise: Promise<R>): Promise<PromiseSettledResult<R>> {
+// A job that throws before it returns a promise fails alone, like one that rejects.
+async function settle<R>(job: BatchJob<R>): Promise<PromiseSettledResult<R>> {
   try {
-    return { status: 'fulfilled', value: await promise };
+    return { status: 'fulfilled', value: await job.run() };
   } catch (reason) {
     return { status: 'rejected', reason };
   }

@@ -70,7 +70,7 @@ export async function runToolCalls(source: ToolSource, calls: readonly unknown[]
   );
   const messages: Array<ToolMessage | undefined> = [];
   const jobs: BatchJob<CallToolResult>[] = [];
-  const slots: Array<{ index: number; id: string }> = [];
+  const slots: Array<{ index: number; id: string; name: string }> = [];
   calls.forEach((call, index) => {
     const parsed = parseCall(call);
     if ('error' in parsed) {
@@ -82,17 +82,17 @@ export async function runToolCalls(source: ToolSource, calls: readonly unknown[]
       messages[index] = failure(id, `Unknown tool: ${name}`);
       return;
     }
-    slots.push({ index, id });
+    slots.push({ index, id, name });
     jobs.push({
-      key: `${name}\n${canonicalJson(args)}`,
+      key: jobKey(name, args, index),
       safe: isSafe(catalogue?.get(name)?.annotations),
       run: () => source.call(name, args, { toolCallId: id, signal: options.signal }),
     });
   });
   const outcomes = await runBatch(jobs, source.concurrency);
   outcomes.forEach((outcome, n) => {
-    const { index, id } = slots[n] as { index: number; id: string };
-    messages[index] = outcome.status === 'fulfilled' ? fromResult(id, outcome.value) : failure(id, messageOf(outcome.reason));
+    const { index, id, name } = slots[n] as { index: number; id: string; name: string };
+    messages[index] = outcome.status === 'fulfilled' ? readResult(id, name, outcome.value) : failure(id, messageOf(outcome.reason));
   });
   return messages as ToolMessage[];
 }
@@ -102,6 +102,16 @@ export function fromResult(id: string, result: CallToolResult): ToolMessage {
   const message: ToolMessage = { role: 'tool', tool_call_id: id, content: flattenContent(result.content), is_error: result.isError === true };
   if (result.structuredContent !== undefined) message.structured_content = result.structuredContent;
   return message;
+}
+
+// A result too large to turn into text (past the longest string there can
+// be) fails its own call, not the batch.
+function readResult(id: string, name: string, result: CallToolResult): ToolMessage {
+  try {
+    return fromResult(id, result);
+  } catch (error) {
+    return failure(id, `The result of ${name} could not be read: ${messageOf(error)}`);
+  }
 }
 
 /** The message for a call that could not run or failed. */
@@ -138,6 +148,16 @@ export function parseCall(call: unknown): ParsedCall {
 
 function isSafe(annotations: ToolAnnotations | undefined): boolean {
   return annotations?.readOnlyHint === true && annotations.idempotentHint === true;
+}
+
+// Equal calls make equal keys. Arguments too deep to write out as JSON get
+// a key of their own ('#' starts no JSON text), and run on their own.
+function jobKey(name: string, args: Record<string, unknown>, index: number): string {
+  try {
+    return `${name}\n${canonicalJson(args)}`;
+  } catch {
+    return `${name}\n#${index}`;
+  }
 }
 
 /** JSON with object keys sorted, so equal arguments make equal keys. */

@@ -1,6 +1,6 @@
 import { defer, Observable, Subject, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import { McpClientError } from '../errors/mcp-client-error.js';
-import { McpProtocolError } from '../errors/protocol-errors.js';
+import { McpProtocolError, unreadableAnswer } from '../errors/protocol-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
 import {
   isErrorResponse,
@@ -12,6 +12,7 @@ import {
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport/transport.js';
+import { messageOf } from '../util/values.js';
 
 /** How one request is sent. */
 export interface SendOptions {
@@ -156,7 +157,14 @@ export class Correlator {
     const id = this.nextId++;
     const entry = new PendingRequest(this, id, method, sink, options.cancellable !== false);
     this.pending.set(id, entry);
-    this.transport.outbound.next(build(id));
+    try {
+      this.transport.outbound.next(build(id));
+    } catch (error) {
+      // A request the wire cannot carry (arguments nested too deep to serialise, say) fails alone.
+      this.pending.delete(id);
+      sink.fail(new McpClientError(`${method} could not be sent: ${messageOf(error)}`, { cause: error }));
+      return undefined;
+    }
     return entry;
   }
 
@@ -202,7 +210,12 @@ export class Correlator {
       const entry = response.id === undefined || response.id === null ? undefined : this.pending.get(response.id);
       if (entry) {
         this.pending.delete(response.id as RequestId);
-        entry.answer(response);
+        // Whatever reading the answer throws ends this one call, never the wire.
+        try {
+          entry.answer(response);
+        } catch (error) {
+          entry.fail(unreadableAnswer(entry.method, error));
+        }
       } else if (response.id === undefined || response.id === null) {
         const detail = isErrorResponse(response) ? `: ${JSON.stringify(response.error.message)}` : '';
         this.warn(`dropped an error answer that names no request${detail}`);

@@ -6,6 +6,10 @@ import type { ContentBlock } from '../protocol/types.js';
  * never inlined: base64 in a transcript costs tokens and tells a model
  * nothing it can act on. Local and remote tools go through this one function,
  * which is what keeps their bridge output identical.
+ *
+ * Only strings, numbers and booleans a block holds are written out: an
+ * object or array a server put where a string belongs is left out, since
+ * turning it into text could walk a value nested too deep for the call stack.
  */
 export function flattenContent(content: readonly ContentBlock[]): string {
   return content.map(flattenBlock).join('\n');
@@ -17,17 +21,23 @@ function flattenBlock(block: ContentBlock): string {
       return typeof block.text === 'string' ? block.text : '';
     case 'image':
     case 'audio':
-      return `[${block.type}: ${block.mimeType ?? 'unknown type'}, ${base64Bytes(block.data)} bytes]`;
+      return `[${block.type}: ${text(block.mimeType, 'unknown type')}, ${base64Bytes(block.data)} bytes]`;
     case 'resource_link':
-      return `[resource link: ${String(block.uri)}${typeof block.name === 'string' ? ` (${block.name})` : ''}]`;
+      return `[resource link: ${text(block.uri, 'undefined')}${typeof block.name === 'string' ? ` (${block.name})` : ''}]`;
     case 'resource': {
-      const resource = (block.resource ?? {}) as Record<string, unknown>;
+      const resource = (typeof block.resource === 'object' && block.resource !== null ? block.resource : {}) as Record<string, unknown>;
       if (typeof resource.text === 'string') return resource.text;
-      return `[resource: ${String(resource.uri)}, ${String(resource.mimeType ?? 'unknown type')}, ${base64Bytes(resource.blob)} bytes]`;
+      return `[resource: ${text(resource.uri, 'undefined')}, ${text(resource.mimeType, 'unknown type')}, ${base64Bytes(resource.blob)} bytes]`;
     }
     default:
       return `[${block.type} content]`;
   }
+}
+
+// A member as text: a string or a plain number or boolean as it reads; anything else is `otherwise`.
+function text(value: unknown, otherwise: string): string {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : otherwise;
 }
 
 function base64Bytes(data: unknown): number {

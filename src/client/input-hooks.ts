@@ -82,7 +82,7 @@ export function capabilitiesOf(hooks: InputHooks): ClientCapabilities {
 
 /** The capability a server question needs, or `undefined` for a method this client does not serve. */
 export function capabilityFor(method: string): Kind['capability'] | undefined {
-  return KINDS[method]?.capability;
+  return Object.hasOwn(KINDS, method) ? KINDS[method]?.capability : undefined;
 }
 
 /**
@@ -97,7 +97,8 @@ export function askHook(
   warn: (message: string) => void,
   label: string,
 ): Observable<Record<string, unknown> | undefined> {
-  const kind = typeof request.method === 'string' ? KINDS[request.method] : undefined;
+  // Own keys only: a server's method named "constructor" is no kind of question.
+  const kind = typeof request.method === 'string' && Object.hasOwn(KINDS, request.method) ? KINDS[request.method] : undefined;
   if (!kind) {
     warn(`declined ${label}: unknown input method ${JSON.stringify(request.method)}`);
     return of(undefined);

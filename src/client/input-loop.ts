@@ -76,10 +76,7 @@ function answerAll(loop: InputLoop, inputRequests: unknown): Observable<Record<s
       ),
     ),
   ).pipe(
-    map((answers) => {
-      const responses: Record<string, unknown> = {};
-      for (const [key, answer] of answers) if (answer !== undefined) responses[key] = answer;
-      return responses;
-    }),
+    // fromEntries defines each key: a server's "__proto__" stays a key, never the prototype.
+    map((answers) => Object.fromEntries(answers.filter(([, answer]) => answer !== undefined))),
   );
 }

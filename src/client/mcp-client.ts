@@ -103,6 +103,9 @@ const TRANSPORT_OPTION_KEYS = [...CONNECT_STDIO_KEYS, ...HTTP_OPTION_KEYS];
 
 const LIST = [...CALL, 'refresh'];
 
+/** With `resetTimeoutOnProgress` and no `maxTotalTimeoutMs`, a call ends after this many of its budgets, progress or not. */
+const PROGRESS_CAP_BUDGETS = 10;
+
 type Meta = Record<string, unknown> | undefined;
 
 /**
@@ -210,6 +213,8 @@ export class McpClient {
     this.transport = options.transport;
     this.declaredCapabilities = settings.declaredCapabilities;
     this.correlator = new Correlator(this.transport, settings.warn, settings.maxPendingRequests);
+    // A wire that reads lists of its own keeps to the same bounds.
+    this.transport.limitLists?.(settings.listLimits);
     this.calls = new CallPipeline(this.correlator, this.cache, settings);
     this.notifications$ = this.correlator.notifications$;
     this.progress$ = progressOf(this.notifications$);
@@ -270,22 +275,22 @@ export class McpClient {
     return this.run('describe', options, CALL, (session) => of(session.description));
   }
 
-  /** Lists every tool, following pages to the end. */
+  /** Lists every tool, following pages to the end (within `maxListPages` and `maxListItems`; past them, or on a repeated cursor, `McpProtocolError`). */
   listTools(options: ListOptions = {}): Observable<Tool[]> {
     return this.list<Tool>('tools/list', 'tools', toolPage, options);
   }
 
-  /** Lists every resource, following pages to the end. */
+  /** Lists every resource, following pages to the end (within `maxListPages` and `maxListItems`; past them, or on a repeated cursor, `McpProtocolError`). */
   listResources(options: ListOptions = {}): Observable<Resource[]> {
     return this.list<Resource>('resources/list', 'resources', resourcePage, options);
   }
 
-  /** Lists every resource template, following pages to the end. */
+  /** Lists every resource template, following pages to the end (within `maxListPages` and `maxListItems`; past them, or on a repeated cursor, `McpProtocolError`). */
   listResourceTemplates(options: ListOptions = {}): Observable<ResourceTemplate[]> {
     return this.list<ResourceTemplate>('resources/templates/list', 'resourceTemplates', resourceTemplatePage, options);
   }
 
-  /** Lists every prompt, following pages to the end. */
+  /** Lists every prompt, following pages to the end (within `maxListPages` and `maxListItems`; past them, or on a repeated cursor, `McpProtocolError`). */
   listPrompts(options: ListOptions = {}): Observable<Prompt[]> {
     return this.list<Prompt>('prompts/list', 'prompts', promptPage, options);
   }
@@ -503,7 +508,9 @@ export class McpClient {
     maxTotalTimeoutMs?: number,
   ): Observable<T> {
     const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, this.settings.requestTimeoutMs);
-    return guarded<T>(method, { timeoutMs, signal: options.signal, activity$, maxTotalTimeoutMs }, this.deadlines, (subscriber) => {
+    // A budget that progress restarts still ends: by default at ten budgets in all.
+    const cap = maxTotalTimeoutMs ?? (activity$ ? PROGRESS_CAP_BUDGETS * timeoutMs : undefined);
+    return guarded<T>(method, { timeoutMs, signal: options.signal, activity$, maxTotalTimeoutMs: cap }, this.deadlines, (subscriber) => {
       if (this.closing) {
         subscriber.error(new McpTransportClosedError(method));
         return undefined;
@@ -563,7 +570,7 @@ export class McpClient {
           return this.calls.run(session, method, params, options.meta, schema, refresh);
         };
         const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
-        return allPages<T>(method, key, page)
+        return allPages<T>(method, key, this.settings.listLimits, page)
           .pipe(
             tap((all) => {
               this.cache.storeList(method, all, pages);

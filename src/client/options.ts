@@ -2,6 +2,7 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { checkCount, checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
+import { DEFAULT_LIST_LIMITS, type ListLimits } from '../protocol/list-walk.js';
 import type { ClientCapabilities, LoggingLevel, LogMessage, ToolProgress } from '../protocol/types.js';
 import { TASKS_EXTENSION } from '../protocol/tasks.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
@@ -54,6 +55,14 @@ export interface ClientOptions {
   onProgress?: (progress: ToolProgress) => void;
   /** How many requests may wait for answers at once (default 10000); one more fails with McpClientError. */
   maxPendingRequests?: number;
+  /**
+   * The most pages one list call (`listTools`, `listTasks`, …) may follow
+   * (default 1000). A list that would need more fails with `McpProtocolError`
+   * naming the method and the limit, as does a cursor the server repeats.
+   */
+  maxListPages?: number;
+  /** The most items one list call may gather over all its pages (default 100000); one more fails the call with `McpProtocolError`. */
+  maxListItems?: number;
   /** How many calls of a read-only, idempotent batch `executeToolCalls` may overlap (default 4; 1 = always serial). */
   toolConcurrency?: number;
   /**
@@ -91,7 +100,11 @@ export interface CallToolOptions extends CallOptions {
   toolCallId?: string;
   /** Restart the `timeoutMs` clock at every progress report for this call. */
   resetTimeoutOnProgress?: boolean;
-  /** A hard cap on the whole call, progress or not (with `resetTimeoutOnProgress`). */
+  /**
+   * A hard cap on the whole call, progress or not (with `resetTimeoutOnProgress`).
+   * Default with `resetTimeoutOnProgress`: ten times the call's `timeoutMs`
+   * (none when `timeoutMs` is 0); 0 = no cap.
+   */
   maxTotalTimeoutMs?: number;
   /**
    * With the client option `tasks`, on a 2025-11-25 server: run a tool whose
@@ -143,6 +156,8 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'onProgress',
   'toolConcurrency',
   'maxPendingRequests',
+  'maxListPages',
+  'maxListItems',
   'tasks',
   'onWarn',
 ];
@@ -213,6 +228,7 @@ export interface Settings {
   onProgress: ((progress: ToolProgress) => void) | undefined;
   toolConcurrency: number;
   maxPendingRequests: number;
+  listLimits: ListLimits;
   tasks: boolean;
   warn: (message: string) => void;
 }
@@ -257,6 +273,10 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     onProgress: options.onProgress,
     toolConcurrency: Math.max(1, checkCount('toolConcurrency', options.toolConcurrency, 4)),
     maxPendingRequests: Math.max(1, checkCount('maxPendingRequests', options.maxPendingRequests, 10000)),
+    listLimits: {
+      maxListPages: Math.max(1, checkCount('maxListPages', options.maxListPages, DEFAULT_LIST_LIMITS.maxListPages)),
+      maxListItems: checkCount('maxListItems', options.maxListItems, DEFAULT_LIST_LIMITS.maxListItems),
+    },
     tasks: options.tasks === true,
     warn: options.onWarn ?? (() => undefined),
   };

@@ -1,16 +1,23 @@
 import { Observable, type Subscription } from 'rxjs';
 import { McpProtocolError } from '../errors/protocol-errors.js';
+import { type ListLimits, ListWalk } from '../protocol/list-walk.js';
 
 /**
  * Follows a list's `nextCursor` from page to page and gathers the items
- * under `key` into one array. A cursor the server repeats is an error, not a
+ * under `key` into one array, in time linear in the items. A cursor the
+ * server repeats, or a list past `limits`, is an `McpProtocolError`, not a
  * loop. Written out rather than as `expand` and `reduce`: every catalogue
  * read passes through here, most of them one page long.
  */
-export function allPages<T>(method: string, key: string, page: (cursor?: string) => Observable<Record<string, unknown>>): Observable<T[]> {
+export function allPages<T>(
+  method: string,
+  key: string,
+  limits: ListLimits,
+  page: (cursor?: string) => Observable<Record<string, unknown>>,
+): Observable<T[]> {
   return new Observable<T[]>((subscriber) => {
-    const seen = new Set<string>();
-    let items: T[] = [];
+    const walk = new ListWalk(method, limits);
+    const items: T[] = [];
     let current: Subscription | undefined;
     const done = (): void => {
       subscriber.next(items);
@@ -21,16 +28,21 @@ export function allPages<T>(method: string, key: string, page: (cursor?: string)
       const subscription = page(cursor).subscribe({
         next: (result) => {
           answered = true;
-          items = items.concat(result[key] as T[]);
-          const next = result.nextCursor as string | undefined;
-          if (next === undefined) {
-            done();
-          } else if (seen.has(next)) {
-            subscriber.error(new McpProtocolError(`${method} repeated the cursor ${JSON.stringify(next)}`, undefined, { cursor: next }, method));
-          } else {
-            seen.add(next);
-            read(next);
+          const found = result[key];
+          const next = result.nextCursor;
+          try {
+            // Catalogue pages arrive checked; tasks/list pages do not.
+            if (!Array.isArray(found)) throw malformed(method, `${key}: expected an array`);
+            if (next !== undefined && typeof next !== 'string') throw malformed(method, 'nextCursor: expected a string');
+            walk.page(found.length, next);
+          } catch (error) {
+            subscriber.error(error);
+            return;
           }
+          // One by one: a spread of a huge page would overflow the call stack.
+          for (let i = 0; i < found.length; i++) items.push(found[i] as T);
+          if (next === undefined) done();
+          else read(next);
         },
         error: (error: unknown) => subscriber.error(error),
         // A page that ends without an answer ends the list where it is.
@@ -44,4 +56,8 @@ export function allPages<T>(method: string, key: string, page: (cursor?: string)
     read();
     return () => current?.unsubscribe();
   });
+}
+
+function malformed(method: string, problem: string): McpProtocolError {
+  return new McpProtocolError(`malformed ${method} result: ${problem}`, undefined, { issues: [problem] }, method);
 }

@@ -4,7 +4,7 @@ import { McpTimeoutError } from '../errors/call-errors.js';
 import { McpHttpError } from '../errors/transport-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildNotification, buildRequest, type Stamp } from '../protocol/request.js';
-import { discoverResultSchema, initializeResultSchema, unsupportedVersionData } from '../protocol/schemas.js';
+import { discoverResultSchema, implementationSchema, initializeResultSchema, unsupportedVersionData } from '../protocol/schemas.js';
 import { checkResult } from '../protocol/shape.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerDescription } from '../protocol/types.js';
 import { ErrorCode, LEGACY_VERSIONS } from '../protocol/versions.js';
@@ -103,7 +103,9 @@ function fromDiscoverResult(context: ProbeContext, result: Record<string, unknow
   const chosen = context.versions.find((version) => supportedVersions.includes(version));
   if (chosen === undefined) return LEGACY;
   const meta = result._meta as Record<string, unknown> | undefined;
-  const serverInfo = meta?.[SERVER_INFO] as Implementation | undefined;
+  // Checked like the handshake's: a malformed one is as good as none.
+  const info = implementationSchema.safeParse(meta?.[SERVER_INFO]);
+  const serverInfo = info.success ? (info.data as Implementation) : undefined;
   return {
     era: 'modern',
     session: {

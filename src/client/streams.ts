@@ -95,7 +95,9 @@ export function watchNotifications(context: WatchContext): Subscription {
   };
   const subscription = notifications$.subscribe({
     next: (note) => {
-      for (const method of LIST_CHANGED[note.method] ?? []) cache.dropMethod(method);
+      // Own keys only: a notification named "constructor" must not reach Object's members.
+      const changed = Object.hasOwn(LIST_CHANGED, note.method) ? LIST_CHANGED[note.method] : undefined;
+      for (const method of changed ?? []) cache.dropMethod(method);
       if (note.method === 'notifications/resources/updated' && typeof note.params?.uri === 'string') {
         cache.drop(ResultCache.key('resources/read', { uri: note.params.uri }));
       }

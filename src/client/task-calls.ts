@@ -22,7 +22,7 @@ type Meta = Record<string, unknown> | undefined;
 
 /** What the task calls need from the client. */
 export interface TaskCallsContext {
-  settings: Pick<Settings, 'tasks' | 'hooks' | 'warn'>;
+  settings: Pick<Settings, 'tasks' | 'hooks' | 'warn' | 'listLimits'>;
   notifications$: Observable<JsonRpcNotification>;
   /** One request of `session`, stamped for its era, to its result. */
   request(session: Session, method: string, params: Record<string, unknown>): Observable<Record<string, unknown>>;
@@ -96,7 +96,9 @@ export class TaskCalls {
   listTasks(options: CallOptions): Observable<Task[]> {
     return this.withTasks('tasks/list', () =>
       this.context.run('tasks/list', options, CALL_KEYS, (session) =>
-        allPages<unknown>('tasks/list', 'tasks', (cursor) => this.context.request(session, 'tasks/list', cursor === undefined ? {} : { cursor })).pipe(
+        allPages<unknown>('tasks/list', 'tasks', this.context.settings.listLimits, (cursor) =>
+          this.context.request(session, 'tasks/list', cursor === undefined ? {} : { cursor }),
+        ).pipe(
           map((tasks) => tasks.map((task) => readTask('tasks/list', task).task)),
         ),
       ),

@@ -145,8 +145,8 @@ export function followTask(context: TaskContext, first: WireTask, options: Follo
         )
           .pipe(
             mergeMap((answers) => {
-              const inputResponses: Record<string, unknown> = {};
-              for (const [key, response] of answers) if (response !== undefined) inputResponses[key] = response;
+              // fromEntries defines each key: a server's "__proto__" stays a key, never the prototype.
+              const inputResponses = Object.fromEntries(answers.filter(([, response]) => response !== undefined));
               return context.request('tasks/update', { taskId, inputResponses });
             }),
           )

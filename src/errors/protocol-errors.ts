@@ -16,9 +16,21 @@ export class McpProtocolError extends McpClientError {
     readonly data?: unknown,
     /** The method of the request that failed. */
     readonly method?: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
+}
+
+/**
+ * The error for an answer the client failed on while reading it: whatever
+ * was thrown, as an `McpProtocolError` naming the method (an `McpClientError`
+ * passes as it is). An answer, however hostile, ends its own call and no more.
+ */
+export function unreadableAnswer(method: string, error: unknown): McpClientError {
+  if (error instanceof McpClientError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new McpProtocolError(`${method}: the answer could not be read (${reason})`, undefined, undefined, method, { cause: error });
 }
 
 /**

@@ -43,7 +43,7 @@ export type Classified =
   | { kind: 'response'; message: JsonRpcResponse }
   | { kind: 'notification'; message: JsonRpcNotification }
   | { kind: 'request'; message: JsonRpcRequest }
-  | { kind: 'invalid'; reason: string };
+  | { kind: 'invalid'; reason: string; answers?: RequestId };
 
 /**
  * Sorts one decoded JSON value into the four kinds of JSON-RPC message, or
@@ -56,14 +56,14 @@ export function classify(value: unknown): Classified {
   const { id } = value;
   if ('result' in value) {
     if (!isId(id)) return invalid('malformed response: its id is not a string or a number');
-    if (!isObject(value.result)) return invalid('malformed response: its result is not an object');
+    if (!isObject(value.result)) return invalid('malformed response: its result is not an object', id);
     return { kind: 'response', message: value as unknown as JsonRpcResultResponse };
   }
   if ('error' in value) {
     if (id !== undefined && id !== null && !isId(id)) return invalid('malformed response: its id is not a string or a number');
     const { error } = value;
     if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
-      return invalid('malformed response: its error needs an integer code and a message');
+      return invalid('malformed response: its error needs an integer code and a message', isId(id) ? id : undefined);
     }
     return { kind: 'response', message: value as unknown as JsonRpcErrorResponse };
   }
@@ -76,8 +76,10 @@ export function classify(value: unknown): Classified {
   return invalid('neither a request, a notification nor a response');
 }
 
-function invalid(reason: string): Classified {
-  return { kind: 'invalid', reason };
+// `answers` names the request a malformed answer was meant for, so that its
+// call can fail at once rather than wait for an answer that will not come.
+function invalid(reason: string, answers?: RequestId): Classified {
+  return answers === undefined ? { kind: 'invalid', reason } : { kind: 'invalid', reason, answers };
 }
 
 function isId(value: unknown): value is RequestId {

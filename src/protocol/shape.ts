@@ -2,19 +2,27 @@ import type { z } from 'zod';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import type { PageShape } from './page-shapes.js';
 
-/** Members a result carries for the protocol's sake, acted on and then removed. */
-const BOOKKEEPING = new Set(['resultType', '_meta', 'ttlMs', 'cacheScope', 'requestState', 'inputRequests']);
+/**
+ * Members a result carries for the protocol's sake, acted on and then
+ * removed; and `__proto__`, which no result has a use for and which a copy
+ * made by assignment would take for the copy's prototype.
+ */
+const DROPPED = new Set(['resultType', '_meta', 'ttlMs', 'cacheScope', 'requestState', 'inputRequests', '__proto__']);
 
 /** A result's `resultType`; an absent one means `complete` (servers before 2026-07-28 send none). */
 export function resultTypeOf(result: Record<string, unknown>): unknown {
   return result.resultType ?? 'complete';
 }
 
-/** `result` without the protocol's bookkeeping members: a copy, unless it has none. */
+/**
+ * `result` without the protocol's bookkeeping members (nor a `__proto__` of
+ * its own): a copy, unless it has none. The copy's prototype is
+ * `Object.prototype`, whatever the server sent.
+ */
 export function stripBookkeeping<T extends Record<string, unknown>>(result: T): T {
   let found = false;
   for (const key in result) {
-    if (BOOKKEEPING.has(key)) {
+    if (DROPPED.has(key)) {
       found = true;
       break;
     }
@@ -23,7 +31,7 @@ export function stripBookkeeping<T extends Record<string, unknown>>(result: T): 
   if (!found) return result;
   // Built key by key: deleting from a copy would turn it into a slow dictionary object.
   const copy: Record<string, unknown> = {};
-  for (const key in result) if (!BOOKKEEPING.has(key)) copy[key] = result[key];
+  for (const key in result) if (!DROPPED.has(key)) copy[key] = result[key];
   return copy as T;
 }
 

@@ -1,3 +1,4 @@
+import { quote } from '../util/quote.js';
 import { isObject } from '../util/values.js';
 
 // How MCP values travel in HTTP headers (2026-07-28 Streamable HTTP,
@@ -36,47 +37,72 @@ export interface ParamHeader {
  * integer, string or boolean property, and be reachable from the root
  * through `properties` alone.
  *
+ * The schema is the server's: both walks keep their own stack, so a schema
+ * nested a hundred thousand levels deep costs time in proportion to its
+ * size and never the call stack.
+ *
  * @returns the headers, or a string saying why the tool must be rejected.
  */
 export function paramHeaders(inputSchema: unknown): ParamHeader[] | string {
   const found: ParamHeader[] = [];
+  const names = new Set<string>();
   const reachable = new Set<unknown>();
-  const collect = (schema: unknown, path: string[]): string | undefined => {
-    if (!isObject(schema)) return undefined;
+  // Each schema reached through `properties` remembers its parent's entry and
+  // its own key: a path is spelled out only for an annotation, never per level.
+  const stack: Array<{ schema: unknown; key: string; parent: Reached | undefined }> = [{ schema: inputSchema, key: '', parent: undefined }];
+  while (stack.length > 0) {
+    const { schema, key, parent } = stack.pop() as (typeof stack)[number];
+    if (!isObject(schema) || reachable.has(schema)) continue;
     reachable.add(schema);
+    const here: Reached = { key, parent };
     const name = schema['x-mcp-header'];
     if (name !== undefined) {
-      if (path.length === 0) return 'x-mcp-header on the schema root';
-      if (typeof name !== 'string' || !TOKEN.test(name)) return `x-mcp-header ${JSON.stringify(name)} is not a header name token`;
+      if (parent === undefined) return 'x-mcp-header on the schema root';
+      if (typeof name !== 'string' || !TOKEN.test(name)) return `x-mcp-header ${quote(name)} is not a header name token`;
       if (!['string', 'integer', 'boolean'].includes(schema.type as string)) {
-        return `x-mcp-header ${JSON.stringify(name)} is on a parameter of type ${JSON.stringify(schema.type)}, not integer, string or boolean`;
+        return `x-mcp-header ${quote(name)} is on a parameter of type ${quote(schema.type)}, not integer, string or boolean`;
       }
-      if (found.some((header) => header.name.toLowerCase() === name.toLowerCase())) return `x-mcp-header ${JSON.stringify(name)} is not unique`;
-      found.push({ name, path });
+      if (names.has(name.toLowerCase())) return `x-mcp-header ${quote(name)} is not unique`;
+      names.add(name.toLowerCase());
+      found.push({ name, path: pathOf(here) });
     }
     if (isObject(schema.properties)) {
-      for (const [key, child] of Object.entries(schema.properties)) {
-        const problem = collect(child, [...path, key]);
-        if (problem) return problem;
+      // Pushed in reverse, so that properties are read in their order.
+      const entries = Object.entries(schema.properties);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [childKey, child] = entries[i] as [string, unknown];
+        stack.push({ schema: child, key: childKey, parent: here });
       }
     }
-    return undefined;
-  };
-  const problem = collect(inputSchema, []) ?? strayAnnotation(inputSchema, reachable);
-  return problem ?? found;
+  }
+  return strayAnnotation(inputSchema, reachable) ?? found;
+}
+
+/** A schema reached through `properties`: its key, and the schema it was reached from. */
+interface Reached {
+  key: string;
+  parent: Reached | undefined;
+}
+
+function pathOf(reached: Reached): string[] {
+  const path: string[] = [];
+  for (let at: Reached | undefined = reached; at?.parent !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
 }
 
 // An annotation anywhere not reached through `properties` chains (items,
-// anyOf, $defs, …) makes the tool invalid.
-function strayAnnotation(schema: unknown, reachable: Set<unknown>, seen = new Set<unknown>()): string | undefined {
-  if (typeof schema !== 'object' || schema === null || seen.has(schema)) return undefined;
-  seen.add(schema);
-  if (!Array.isArray(schema) && !reachable.has(schema) && 'x-mcp-header' in schema) {
-    return `x-mcp-header ${JSON.stringify((schema as Record<string, unknown>)['x-mcp-header'])} is not reachable through properties alone`;
-  }
-  for (const child of Object.values(schema)) {
-    const problem = strayAnnotation(child, reachable, seen);
-    if (problem) return problem;
+// anyOf, $defs, …) makes the tool invalid. Walked with a stack of its own.
+function strayAnnotation(root: unknown, reachable: Set<unknown>): string | undefined {
+  const seen = new Set<unknown>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const schema = stack.pop();
+    if (typeof schema !== 'object' || schema === null || seen.has(schema)) continue;
+    seen.add(schema);
+    if (!Array.isArray(schema) && !reachable.has(schema) && Object.hasOwn(schema, 'x-mcp-header')) {
+      return `x-mcp-header ${quote((schema as Record<string, unknown>)['x-mcp-header'])} is not reachable through properties alone`;
+    }
+    for (const child of Object.values(schema)) if (typeof child === 'object' && child !== null) stack.push(child);
   }
   return undefined;
 }

@@ -1,7 +1,10 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
+import { unreadableAnswer } from '../errors/protocol-errors.js';
 import { McpNetworkError } from '../errors/transport-errors.js';
+import { DEFAULT_LIST_LIMITS, type ListLimits, ListWalk } from '../protocol/list-walk.js';
 import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { ErrorCode } from '../protocol/versions.js';
+import { quote } from '../util/quote.js';
 import { encodeHeaderValue, type ParamHeader, paramHeaders, paramValue } from './header-encoding.js';
 import type { HttpSink, HttpWire } from './http-wire.js';
 
@@ -29,6 +32,8 @@ export class ModernHttp {
   private readonly inflight = new Map<RequestId, AbortController>();
   private readonly toolHeaders = new Map<string, ParamHeader[]>();
   private refreshes = 0;
+  /** The bounds of the tool list read again after a header mismatch: the client's, once it says. */
+  listLimits: ListLimits = DEFAULT_LIST_LIMITS;
 
   constructor(
     private readonly wire: HttpWire,
@@ -43,14 +48,24 @@ export class ModernHttp {
       void this.notify(message);
       return;
     }
-    const { id } = message as JsonRpcRequest;
+    const request = message as JsonRpcRequest;
+    const { id } = request;
+    // Serialised here, so that a request that cannot be (arguments nested too
+    // deep, say) fails as the caller sends it.
+    const body = JSON.stringify(request);
     const controller = new AbortController();
     this.inflight.set(id, controller);
-    void this.exchange(message as JsonRpcRequest, controller.signal).finally(() => {
-      this.inflight.delete(id);
-      // Lets go of a stream the server left open after its answer.
-      controller.abort(new McpClientError('answered'));
-    });
+    // Whatever escapes the exchange (a hostile answer the client failed on
+    // while reading it) ends this one call, never the process.
+    void this.exchange(request, body, controller.signal)
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) this.sink.fail(id, unreadableAnswer(request.method, error));
+      })
+      .finally(() => {
+        this.inflight.delete(id);
+        // Lets go of a stream the server left open after its answer.
+        controller.abort(new McpClientError('answered'));
+      });
   }
 
   cancel(id: RequestId): void {
@@ -63,10 +78,10 @@ export class ModernHttp {
 
   // One request, to its answer or its failure; one retry after a
   // HeaderMismatch on tools/call, with the tool list read afresh.
-  private async exchange(request: JsonRpcRequest, signal: AbortSignal, retried = false): Promise<void> {
+  private async exchange(request: JsonRpcRequest, body: string, signal: AbortSignal, retried = false): Promise<void> {
     let answer: JsonRpcResponse | undefined;
     try {
-      for await (const message of this.post(request, signal)) {
+      for await (const message of this.post(request, signal, body)) {
         if (isAnswerTo(message, request.id)) {
           answer = message;
           break;
@@ -84,8 +99,10 @@ export class ModernHttp {
       return;
     }
     if (request.method === 'tools/call' && !retried && isErrorResponse(answer) && answer.error.code === ErrorCode.HeaderMismatch) {
-      const refreshed = await this.refreshTools(request, signal).then(() => true, () => false);
-      if (refreshed && !signal.aborted) return this.exchange(request, signal, true);
+      // A list past its bounds, or a wire that broke, ends the call (thrown);
+      // a list the server refused leaves the mismatch as the answer.
+      const refreshed = await this.refreshTools(request, signal);
+      if (refreshed && !signal.aborted) return this.exchange(request, body, signal, true);
     }
     if (request.method === 'tools/list' && !isErrorResponse(answer)) answer = this.learnTools(answer);
     this.sink.deliver(answer);
@@ -101,8 +118,8 @@ export class ModernHttp {
     }
   }
 
-  private async *post(message: JsonRpcMessage, signal: AbortSignal): AsyncGenerator<JsonRpcMessage> {
-    const response = await this.wire.fetch({ method: 'POST', headers: this.headersFor(message), body: JSON.stringify(message) }, signal);
+  private async *post(message: JsonRpcMessage, signal: AbortSignal, body = JSON.stringify(message)): AsyncGenerator<JsonRpcMessage> {
+    const response = await this.wire.fetch({ method: 'POST', headers: this.headersFor(message), body }, signal);
     yield* this.wire.messages(response, signal, 'id' in message ? (message as JsonRpcRequest).id : undefined);
   }
 
@@ -133,7 +150,7 @@ export class ModernHttp {
       if (typeof tool?.name !== 'string') return true;
       const headers = paramHeaders(tool.inputSchema);
       if (typeof headers === 'string') {
-        this.wire.warn(`left out tool ${JSON.stringify(tool.name)}: ${headers}`);
+        this.wire.warn(`left out tool ${quote(tool.name)}: ${headers}`);
         this.toolHeaders.delete(tool.name);
         return false;
       }
@@ -143,8 +160,11 @@ export class ModernHttp {
     return { ...answer, result: { ...result, tools: kept } };
   }
 
-  // Reads the whole tool list again, for its x-mcp-header annotations.
-  private async refreshTools(original: JsonRpcRequest, signal: AbortSignal): Promise<void> {
+  // Reads the whole tool list again, for its x-mcp-header annotations, within
+  // the bounds of any list the client reads: true once it is read to the end,
+  // false when the server refused a page.
+  private async refreshTools(original: JsonRpcRequest, signal: AbortSignal): Promise<boolean> {
+    const walk = new ListWalk('tools/list', this.listLimits);
     let cursor: string | undefined;
     do {
       const id = `rxmcp-http-tools-${++this.refreshes}`;
@@ -154,9 +174,12 @@ export class ModernHttp {
       for await (const message of this.post({ jsonrpc: '2.0', id, method: 'tools/list', params }, signal)) {
         if (isAnswerTo(message, id)) page = message;
       }
-      if (!page || isErrorResponse(page)) throw new Error('tools/list failed');
-      const result = this.learnTools(page) as { result: { nextCursor?: unknown } };
-      cursor = typeof result.result.nextCursor === 'string' ? result.result.nextCursor : undefined;
+      if (!page || isErrorResponse(page)) return false;
+      const { tools, nextCursor } = page.result;
+      cursor = typeof nextCursor === 'string' ? nextCursor : undefined;
+      walk.page(Array.isArray(tools) ? tools.length : 0, cursor);
+      this.learnTools(page);
     } while (cursor !== undefined);
+    return true;
   }
 }

@@ -3,6 +3,7 @@ import type { AuthState } from '../auth/auth-options.js';
 import { checkAuthOptions } from '../auth/check-auth-options.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import type { ListLimits } from '../protocol/list-walk.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { LegacyHttp } from './http-legacy.js';
 import { ModernHttp } from './http-modern.js';
@@ -80,6 +81,11 @@ export class HttpTransport implements Transport {
   /** The era this transport speaks: `modern` until the client's probe falls back to the handshake. */
   get era(): 'modern' | 'legacy' {
     return this.legacy ? 'legacy' : 'modern';
+  }
+
+  /** Bounds the tool list read again after a header mismatch (the client passes its own options). */
+  limitLists(limits: ListLimits): void {
+    this.modern.listLimits = limits;
   }
 
   cancel(id: RequestId, reason?: string): void {

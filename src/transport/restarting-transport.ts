@@ -1,4 +1,5 @@
 import { type Observable, type Observer, Subject, type Subscription } from 'rxjs';
+import { messageOf } from '../util/values.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpServerGoneError } from '../errors/transport-errors.js';
 import { type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
@@ -84,15 +85,26 @@ export class RestartingTransport implements Transport {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (this.closed || this.gaveUp) return;
     this.current ??= new StdioTransport(this.options);
-    this.subscription ??= this.current.inbound.subscribe({
-      next: (inbound) => {
-        // An answer proves the server runs: the next exit counts from one again.
-        if (kindOf(inbound) === 'response' && this.inFlight.delete((inbound as JsonRpcResponse).id as RequestId)) this.attempts = 0;
-        this.inboundSubject.next(inbound);
-      },
-      error: (error: Error) => this.died(error),
-    });
-    this.current.outbound.next(message);
+    if (!this.subscription) {
+      this.subscription = this.current.inbound.subscribe({
+        next: (inbound) => {
+          // An answer proves the server runs: the next exit counts from one again.
+          if (kindOf(inbound) === 'response' && this.inFlight.delete((inbound as JsonRpcResponse).id as RequestId)) this.attempts = 0;
+          this.inboundSubject.next(inbound);
+        },
+        error: (error: Error) => this.died(error),
+      });
+      this.subscription.add(this.current.failures$.subscribe((failure) => this.failureSubject.next(failure)));
+    }
+    try {
+      this.current.outbound.next(message);
+    } catch (error) {
+      // Sent after a wait, so no caller is on the stack to throw to: the request fails alone.
+      if (kindOf(message) !== 'request') return;
+      const { id, method } = message as JsonRpcRequest;
+      this.inFlight.delete(id);
+      this.failureSubject.next({ id, error: new McpClientError(`${method} could not be sent: ${messageOf(error)}`, { cause: error }) });
+    }
   }
 
   // The server is gone. Unless the restarts are used up, say so on

@@ -6,7 +6,7 @@ import { decodeLine, type JsonRpcMessage, type RequestId } from '../protocol/jso
 import { cancelledNotification } from '../protocol/request.js';
 import { LineFramer, LineTooLongError } from './line-framer.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
-import { DEFAULT_MAX_MESSAGE, type Transport } from './transport.js';
+import { DEFAULT_MAX_MESSAGE, type RequestFailure, type Transport } from './transport.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { messageOf } from '../util/values.js';
 
@@ -87,6 +87,9 @@ export class StdioTransport implements Transport {
   pid: number | undefined;
 
   readonly inbound: Observable<JsonRpcMessage> = this.inboundSubject.asObservable();
+  private readonly failureSubject = new Subject<RequestFailure>();
+  /** Requests whose answer came malformed, each failed with `McpProtocolError`, hot. */
+  readonly failures$: Observable<RequestFailure> = this.failureSubject.asObservable();
 
   readonly outbound: Observer<JsonRpcMessage> = {
     next: (message) => this.write(message),
@@ -250,6 +253,10 @@ export class StdioTransport implements Transport {
     const decoded = decodeLine(line);
     if (decoded.kind === 'invalid') {
       this.warn(`skipped a stdout line that is not JSON-RPC (${decoded.reason}): ${JSON.stringify(line.slice(0, 200))}`);
+      // A malformed answer still names its request: that call fails now instead of waiting out its budget.
+      if (decoded.answers !== undefined) {
+        this.failureSubject.next({ id: decoded.answers, error: new McpProtocolError(`the server sent a ${decoded.reason}`, undefined, { reason: decoded.reason }) });
+      }
       return;
     }
     this.inboundSubject.next(decoded.message);

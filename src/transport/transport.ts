@@ -1,6 +1,7 @@
 import type { Observable, Observer } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import type { ListLimits } from '../protocol/list-walk.js';
 
 /**
  * A wire that carries JSON-RPC messages between this client and one server.
@@ -29,6 +30,9 @@ import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
  * - `auth$`, for wires that sign in, reports where signing in stands. While
  *   it says `signing-in` a person is at work, and the client stops the
  *   clocks of its calls' budgets.
+ * - `limitLists(limits)`, for wires that read lists of their own (HTTP in
+ *   the 2026-07-28 era reads `tools/list` again after a header mismatch),
+ *   is called once by the client with its `maxListPages` and `maxListItems`.
  */
 export interface Transport {
   /** Every message the server sends, hot. */
@@ -45,6 +49,8 @@ export interface Transport {
   readonly restarts$?: Observable<void>;
   /** Where signing in stands, hot. */
   readonly auth$?: Observable<AuthState>;
+  /** The bounds of the lists the wire reads by itself, from the client's options. */
+  limitLists?(limits: ListLimits): void;
 }
 
 /** The largest message a server may send when `maxMessageBytes` is not given: 64 MiB. */

@@ -1,0 +1,136 @@
+import { firstValueFrom } from 'rxjs';
+import { McpClient, McpClientError, McpProtocolError } from '../../src/index.js';
+import { type RunningServer, startHttpServer } from '../support/http-servers.js';
+import { hostileServer } from '../support/hostile-corpus.js';
+
+// Single hostile answers from spec/fixtures/hostile-server.mjs, each with what
+// the user sees. The whole corpus runs in spec/properties/hostile-answers.spec.ts.
+
+const stdio = (hostileCase: string, options: Record<string, unknown> = {}): McpClient =>
+  McpClient.connectStdio({ ...hostileServer, args: [...hostileServer.args, '--case', hostileCase], ...options });
+
+describe('a hostile server over stdio', () => {
+  it('cannot choose the prototype of a tool result with "__proto__"', async () => {
+    const mcp = stdio('proto-result');
+    try {
+      const result = await firstValueFrom(mcp.callTool('echo'));
+      expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+      expect(result.isError).toBeUndefined();
+      expect('polluted' in result).toBe(false);
+      expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
+      const [message] = await mcp.executeToolCalls([{ id: 'c1', function: { name: 'echo', arguments: {} } }]);
+      expect(message?.is_error).toBe(false);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('fails a list of endless fresh pages at maxListItems (100000 by default), naming the method and the limit', async () => {
+    const mcp = stdio('endless-pages');
+    try {
+      const failure = firstValueFrom(mcp.listTools({ timeoutMs: 30_000 }));
+      await expect(failure).rejects.toBeInstanceOf(McpProtocolError);
+      await expect(failure).rejects.toThrow('tools/list has more than 100000 items (maxListItems)');
+      // The connection goes on.
+      expect((await firstValueFrom(mcp.callTool('echo', { text: 'after' }))).content[0]?.text).toBe('after');
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('fails a list past maxListPages, and a repeated cursor, with McpProtocolError', async () => {
+    const mcp = stdio('endless-small-pages', { maxListPages: 40 });
+    const repeating = stdio('repeated-cursor');
+    try {
+      await expect(firstValueFrom(mcp.listPrompts({ timeoutMs: 30_000 }))).rejects.toThrow('prompts/list has more than 40 pages (maxListPages)');
+      await expect(firstValueFrom(repeating.listResources())).rejects.toThrow('resources/list repeated the cursor "again"');
+    } finally {
+      await Promise.all([mcp.close(), repeating.close()]);
+    }
+  });
+
+  it('fails a list past maxListItems set by the caller', async () => {
+    const mcp = stdio('endless-small-pages', { maxListItems: 25 });
+    try {
+      const failure = firstValueFrom(mcp.listResourceTemplates({ timeoutMs: 30_000 }));
+      await expect(failure).rejects.toMatchObject({ name: 'McpProtocolError', method: 'resources/templates/list' });
+      await expect(failure).rejects.toThrow('resources/templates/list has more than 25 items (maxListItems)');
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('answers a model\'s arguments nested 100,000 levels deep with an error message, and runs the next call', async () => {
+    const mcp = stdio('none');
+    try {
+      const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+      const messages = await mcp.executeToolCalls([
+        { id: 'c1', function: { name: 'echo', arguments: deep } },
+        { id: 'c2', function: { name: 'echo', arguments: { text: 'next' } } },
+      ]);
+      expect(messages[0]).toMatchObject({ tool_call_id: 'c1', is_error: true });
+      expect(messages[0]?.content).toMatch(/^tools\/call could not be sent: /);
+      expect(messages[1]).toMatchObject({ tool_call_id: 'c2', is_error: false, content: 'next' });
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('refuses list limits that are not whole numbers', () => {
+    expect(() => stdio('none', { maxListPages: -1 })).toThrow(McpClientError);
+    expect(() => stdio('none', { maxListItems: 1.5 })).toThrow('option maxListItems must be a whole number, 0 or more; got 1.5');
+  });
+
+  it('fails at once a call whose answer has a result that is not an object', async () => {
+    const mcp = stdio('result-not-object');
+    try {
+      const started = Date.now();
+      await expect(firstValueFrom(mcp.callTool('echo', {}, { timeoutMs: 20_000 }))).rejects.toThrow(
+        'the server sent a malformed response: its result is not an object',
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe('a hostile server over 2026-07-28 HTTP', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startHttpServer('hostile-server.mjs', '--http');
+  });
+  afterAll(() => server.stop());
+
+  const http = (hostileCase: string, options: Record<string, unknown> = {}): McpClient =>
+    McpClient.connectHttp({ url: `${server.url}?case=${hostileCase}`, ...options });
+
+  it('answers a tools/list whose inputSchema nests 5,000 levels deep, and the next call works', async () => {
+    const mcp = http('deep-input-schema-5000');
+    try {
+      const tools = await firstValueFrom(mcp.listTools({ timeoutMs: 20_000 }));
+      expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+      expect((await firstValueFrom(mcp.callTool('echo', { text: 'next' }))).content[0]?.text).toBe('next');
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('fails a call whose header-mismatch refresh repeats its cursor, instead of looping', async () => {
+    const mcp = http('header-mismatch-repeated-cursor');
+    try {
+      await expect(firstValueFrom(mcp.callTool('echo', {}, { timeoutMs: 20_000 }))).rejects.toThrow('tools/list repeated the cursor "again"');
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('keeps the header-mismatch refresh within maxListPages', async () => {
+    const mcp = http('header-mismatch-endless-pages', { maxListPages: 3 });
+    try {
+      await expect(firstValueFrom(mcp.callTool('echo', {}, { timeoutMs: 20_000 }))).rejects.toThrow('tools/list has more than 3 pages (maxListPages)');
+    } finally {
+      await mcp.close();
+    }
+  });
+});

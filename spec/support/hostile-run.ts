@@ -1,0 +1,196 @@
+// Runs every case of the hostile corpus through every public call of one
+// client, over one transport, in a process of its own: only a real process
+// sees what Node does with an unhandled rejection or an uncaught exception
+// (jest catches both before a spec's own listeners could count them).
+//
+//   node --expose-gc --import tsx hostile-run.ts stdio|http-modern|http-legacy
+//   (HOSTILE_CASES=name,… for only those cases; HOSTILE_TRACE=1 for each case's time on stderr)
+//
+// Prints one JSON line: { calls, problems, unhandled, uncaught, heapGrowthMb }.
+// A problem is any call that ended in something other than an answer or an
+// McpClientError (a timeout counts: it means a call hung), an answer whose
+// prototype the server chose, or a client that stopped answering.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { firstValueFrom } from 'rxjs';
+import { McpClient, McpClientError, McpTimeoutError } from '../../src/index.js';
+import { callCases, handshakeCases, type HostileCase, hostileServer } from './hostile-corpus.js';
+
+type Transport = 'stdio' | 'http-modern' | 'http-legacy';
+
+const transport = process.argv[2] as Transport;
+// HOSTILE_CASES=name,name runs only those cases (to look at one closely).
+const only = process.env.HOSTILE_CASES?.split(',');
+const picked = (entries: readonly HostileCase[]): readonly HostileCase[] => (only ? entries.filter((entry) => only.includes(entry.name)) : entries);
+const problems: string[] = [];
+let unhandled = 0;
+let uncaught = 0;
+let calls = 0;
+process.on('unhandledRejection', (reason) => {
+  unhandled++;
+  problems.push(`unhandled rejection: ${describe(reason)}`);
+});
+process.on('uncaughtException', (error) => {
+  uncaught++;
+  problems.push(`uncaught exception: ${describe(error)}`);
+});
+
+const REQUEST_TIMEOUT_MS = 20_000;
+
+/**
+ * Every public call, each as a Promise of what it gave, with the methods it
+ * sends: a case is run through each call that sends a method it answers
+ * (any other call would only see benign answers).
+ */
+const PUBLIC_CALLS: Array<[string, string[], (client: McpClient) => Promise<unknown>]> = [
+  ['describe', [], (client) => firstValueFrom(client.describe())],
+  ['listTools', ['tools/list'], (client) => firstValueFrom(client.listTools())],
+  ['listResources', ['resources/list'], (client) => firstValueFrom(client.listResources())],
+  ['listResourceTemplates', ['resources/templates/list'], (client) => firstValueFrom(client.listResourceTemplates())],
+  ['listPrompts', ['prompts/list'], (client) => firstValueFrom(client.listPrompts())],
+  ['callTool', ['tools/call'], (client) => firstValueFrom(client.callTool('echo', { text: 'hi' }))],
+  ['readResource', ['resources/read'], (client) => firstValueFrom(client.readResource('file:///a.txt'))],
+  ['getPrompt', ['prompts/get'], (client) => firstValueFrom(client.getPrompt('greet', { who: 'x' }))],
+  ['complete', ['completion/complete'], (client) => firstValueFrom(client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'who', value: 'a' }))],
+  ['toolAnnotations', ['tools/list'], (client) => firstValueFrom(client.toolAnnotations('echo'))],
+  ['toolsForLlm', ['tools/list'], (client) => client.toolsForLlm()],
+  ['executeToolCalls', ['tools/list', 'tools/call'], (client) => client.executeToolCalls([{ id: 'c1', function: { name: 'echo', arguments: '{"text":"hi"}' } }])],
+];
+
+const reaches = (entry: HostileCase, methods: string[]): boolean => methods.length === 0 || methods.some((method) => entry.on[method] !== undefined);
+
+async function main(): Promise<void> {
+  const http = transport === 'stdio' ? undefined : await startHttp();
+  const connect = (entry?: HostileCase, legacy = transport === 'http-legacy'): McpClient => {
+    // Lower list limits than the defaults (which spec/integration/hostile-server.spec.ts holds to): the same bounds, reached sooner.
+    const common = { requestTimeoutMs: REQUEST_TIMEOUT_MS, maxListPages: 50, maxListItems: 25_000, onWarn: () => undefined };
+    if (!http) {
+      const extra = [...(entry ? ['--case', entry.name] : []), ...(legacy ? ['--legacy'] : [])];
+      return McpClient.connectStdio({ ...hostileServer, args: [...hostileServer.args, ...extra], ...common });
+    }
+    const query = new URLSearchParams();
+    if (entry) query.set('case', entry.name);
+    if (legacy) query.set('legacy', '');
+    return McpClient.connectHttp({ url: `${http.url}?${query}`, ...common });
+  };
+  try {
+    const client = connect();
+    let heapAtStart: number | undefined;
+    for (const entry of picked(callCases)) {
+      const started = Date.now();
+      await expectAnswer(client, entry.name, 'select_case', () => select(client, entry.name));
+      for (const [name, methods, call] of PUBLIC_CALLS) if (reaches(entry, methods)) await outcome(entry, name, () => call(client));
+      heapAtStart ??= heap();
+      if (process.env.HOSTILE_TRACE) process.stderr.write(`${entry.name} ${Date.now() - started} ms\n`);
+    }
+    // Still usable: benign answers again, in full.
+    await expectAnswer(client, 'none', 'select_case', () => select(client, 'none'));
+    const tools = await firstValueFrom(client.listTools()).catch((error: unknown) => error);
+    if (!Array.isArray(tools) || tools[0]?.name !== 'echo') problems.push(`after the corpus, listTools gave ${describe(tools)}`);
+    const echoed = await firstValueFrom(client.callTool('echo', { text: 'still here' })).catch((error: unknown) => error);
+    if ((echoed as { content?: Array<{ text?: unknown }> }).content?.[0]?.text !== 'still here') problems.push(`after the corpus, callTool gave ${describe(echoed)}`);
+    await client.close();
+
+    for (const entry of picked(handshakeCases)) {
+      for (const legacy of eras(entry)) {
+        const fresh = connect(entry, legacy);
+        for (const [name, , call] of PUBLIC_CALLS.slice(0, 2)) await outcome(entry, `${name}${legacy ? ' (legacy)' : ''}`, () => call(fresh));
+        await fresh.close();
+      }
+    }
+    const heapGrowthMb = Math.round((heap() - (heapAtStart ?? 0)) / 1e6);
+    // Let any late rejection surface before counting.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    process.stdout.write(`${JSON.stringify({ calls, problems, unhandled, uncaught, heapGrowthMb })}\n`);
+  } finally {
+    await http?.stop();
+  }
+}
+
+// The eras a handshake case is tried in, on this transport.
+function eras(entry: HostileCase): boolean[] {
+  const modern = entry.on['server/discover'] !== undefined;
+  const legacy = entry.on.initialize !== undefined;
+  if (transport === 'http-modern') return modern ? [false] : [];
+  if (transport === 'http-legacy') return legacy ? [true] : [];
+  return [...(modern ? [false] : []), ...(legacy ? [true] : [])];
+}
+
+function select(client: McpClient, name: string): Promise<unknown> {
+  return firstValueFrom(client.callTool('select_case', { case: name })).then((result) => {
+    if (result.content[0]?.text !== `selected ${name}`) throw new Error(`select_case answered ${describe(result)}`);
+    return result;
+  });
+}
+
+async function expectAnswer(_client: McpClient, label: string, call: string, run: () => Promise<unknown>): Promise<void> {
+  calls++;
+  try {
+    await run();
+  } catch (error) {
+    problems.push(`${label}: ${call} (the client's next call) failed: ${describe(error)}`);
+  }
+}
+
+// One call: an answer whose prototypes are the server's to choose not, or an McpClientError that is not a timeout.
+async function outcome(entry: HostileCase, call: string, run: () => Promise<unknown>): Promise<void> {
+  calls++;
+  let value: unknown;
+  try {
+    value = await run();
+  } catch (error) {
+    if (!(error instanceof McpClientError) || error instanceof McpTimeoutError) problems.push(`${entry.name}: ${call} threw ${describe(error)}`);
+    return;
+  }
+  const wrong = chosenPrototype(value);
+  if (wrong) problems.push(`${entry.name}: ${call} answered with ${wrong}`);
+  if (call === 'callTool' && (value as { isError?: unknown }).isError === true) problems.push(`${entry.name}: callTool answered isError: true, which the server never sent`);
+  if (call === 'executeToolCalls' && entry.name === 'proto-result' && (value as Array<{ is_error: boolean }>)[0]?.is_error !== false) {
+    problems.push(`${entry.name}: executeToolCalls reported an error the server never sent`);
+  }
+}
+
+// An object (or one of the first items of an array) whose prototype is not the ordinary one.
+function chosenPrototype(value: unknown): string | undefined {
+  const items = Array.isArray(value) ? value.slice(0, 100) : [value];
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+    if (Object.getPrototypeOf(item) !== Object.prototype) return 'an object whose prototype the server chose';
+    if ('polluted' in item && !Object.hasOwn(item, 'polluted')) return 'an object that inherits "polluted"';
+  }
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  if (value instanceof Error) return `${value.name}: ${value.message.slice(0, 300)}`;
+  try {
+    return (JSON.stringify(value) ?? String(value)).slice(0, 300);
+  } catch {
+    return typeof value;
+  }
+}
+
+function heap(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+async function startHttp(): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...hostileServer.args, '--http']);
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`hostile-server.mjs exited with ${code}`)));
+    createInterface({ input: child.stdout }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.stdin.end();
+      setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+    });
+  return { url: `http://127.0.0.1:${port}/mcp`, stop };
+}
+
+main().catch((error: unknown) => {
+  process.stdout.write(`${JSON.stringify({ calls, problems: [...problems, `the run failed: ${describe(error)}`], unhandled, uncaught, heapGrowthMb: 0 })}\n`);
+});
