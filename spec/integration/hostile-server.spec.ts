@@ -134,3 +134,28 @@ describe('a hostile server over 2026-07-28 HTTP', () => {
     }
   });
 });
+
+describe('a hostile model over 2025-11-25 HTTP', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startHttpServer('hostile-server.mjs', '--http');
+  });
+  afterAll(() => server.stop());
+
+  it('answers arguments nested 100,000 levels deep with an error message, and runs the next call', async () => {
+    const mcp = McpClient.connectHttp({ url: `${server.url}?case=none&legacy` });
+    try {
+      const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+      const messages = await mcp.executeToolCalls([
+        { id: 'c1', function: { name: 'echo', arguments: deep } },
+        { id: 'c2', function: { name: 'echo', arguments: { text: 'next' } } },
+      ]);
+      expect(messages[0]).toMatchObject({ tool_call_id: 'c1', is_error: true });
+      expect(messages[0]?.content).toMatch(/^tools\/call could not be sent: /);
+      expect(messages[1]).toMatchObject({ tool_call_id: 'c2', is_error: false, content: 'next' });
+      expect((await firstValueFrom(mcp.describe())).era).toBe('legacy');
+    } finally {
+      await mcp.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
-import { McpProtocolError } from '../errors/protocol-errors.js';
+import { McpProtocolError, unreadableAnswer } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { buildNotification, buildRequest, cancelledNotification } from '../protocol/request.js';
@@ -62,13 +62,16 @@ export class LegacyHttp {
       return;
     }
     const request = message as JsonRpcRequest;
+    // Serialised here, so that a request that cannot be (arguments nested too
+    // deep, say) fails as the caller sends it.
+    const body = JSON.stringify(request);
     const controller = new AbortController();
     this.inflight.set(request.id, controller);
-    void this.exchange(request, controller.signal)
+    void this.exchange(request, body, controller.signal)
       .then((answer) => this.sink.deliver(answer))
       .catch((error: unknown) => {
         // An aborted request was cancelled or closed: nobody waits for it.
-        if (!controller.signal.aborted) this.sink.fail(request.id, error as Error);
+        if (!controller.signal.aborted) this.sink.fail(request.id, unreadableAnswer(request.method, error));
       })
       .finally(() => {
         this.inflight.delete(request.id);
@@ -99,16 +102,16 @@ export class LegacyHttp {
 
   // One request to its answer, with its effects on the session recorded; a
   // 404 on an expired session starts a new one and tries once more.
-  private async exchange(request: JsonRpcRequest, signal: AbortSignal, renewed = false): Promise<JsonRpcResponse> {
+  private async exchange(request: JsonRpcRequest, body: string, signal: AbortSignal, renewed = false): Promise<JsonRpcResponse> {
     if (this.opening) await this.opening;
     if (this.lost) await this.renew();
     const session = this.sessionId;
-    const answer = await this.roundTrip(request, signal, session !== undefined);
+    const answer = await this.roundTrip(request, body, signal, session !== undefined);
     if (answer === 'expired') {
       if (renewed) throw new McpHttpError(404, 'the session ended again right after a new one started', this.wire.url);
       // Requests that meet the same expiry share one renewal.
       await (this.sessionId === session ? this.renew() : this.renewing);
-      return this.exchange(request, signal, true);
+      return this.exchange(request, body, signal, true);
     }
     if (!isErrorResponse(answer)) this.record(request);
     return answer;
@@ -124,8 +127,8 @@ export class LegacyHttp {
   }
 
   /** POSTs a request and follows its stream to the answer; 'expired' for a 404 on a session. */
-  private async roundTrip(request: JsonRpcRequest, signal: AbortSignal, inSession: boolean): Promise<JsonRpcResponse | 'expired'> {
-    const response = await this.wire.fetch({ method: 'POST', headers: this.headers(request), body: JSON.stringify(request) }, signal);
+  private async roundTrip(request: JsonRpcRequest, body: string, signal: AbortSignal, inSession: boolean): Promise<JsonRpcResponse | 'expired'> {
+    const response = await this.wire.fetch({ method: 'POST', headers: this.headers(request), body }, signal);
     if (response.status === 404 && inSession && request.method !== 'initialize') {
       await this.wire.text(response).catch(() => undefined);
       return 'expired';
@@ -287,7 +290,8 @@ export class LegacyHttp {
   private async replaySession(signal: AbortSignal): Promise<void> {
     const replay = async (request: JsonRpcRequest | undefined): Promise<void> => {
       if (!request) return;
-      const answer = await this.roundTrip({ ...request, id: `rxmcp-session-${++this.replays}` }, signal, false);
+      const again = { ...request, id: `rxmcp-session-${++this.replays}` };
+      const answer = await this.roundTrip(again, JSON.stringify(again), signal, false);
       if (answer === 'expired' || isErrorResponse(answer)) {
         throw new McpClientError(`starting a new session failed: the server refused ${request.method}`, { cause: answer });
       }
