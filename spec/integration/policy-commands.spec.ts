@@ -145,6 +145,7 @@ const HOSTILE: Array<Record<string, unknown>> = [
     `bash -c "x='a[\\$(rm -rf victim)]'; let x"`,
     `bash -c "test -v 'a[\\$(rm -rf victim)]'"`,
     `bash -c "printf -v 'a[\\$(sudo ls)]' y"`,
+    `bash -c "echo '\\$(rm -rf victim)' > f; read x < f; echo \\\${x@P}"`,
     'flock lock rm -rf victim',
     'unshare rm -rf victim',
     'setpriv rm -rf victim',

@@ -115,6 +115,10 @@ describe('the danger floor: commands that hid from it', () => {
     ["printf -v 'a[$(rm -rf x)]' y", 'a name with a subscript'],
     ["echo y | read 'a[$(rm -rf x)]'", 'a name with a subscript'],
     ["declare 'a[$(rm -rf x)]=1'", 'a name with a subscript'],
+    ["read x < f; echo ${x@P}", 'a prompt expansion'],
+    ['read PATH < f; git status', 'a program looked up elsewhere'],
+    ["printf -vPATH '/tmp'; git status", 'a program looked up elsewhere'],
+    ['for PATH in /tmp; do git status; done', 'a program looked up elsewhere'],
     // programs that run a command given to them, their options unread
     ['flock /tmp/lock rm -rf x', 'a launcher'],
     ['unshare rm -rf x', 'a launcher'],
@@ -181,6 +185,8 @@ describe('the danger floor: commands that hid from it', () => {
     ['git push origin main:main'],
     ['EDITOR_THEME=dark git status'],
     ['git config user.name bot'],
+    ['for f in *.txt; do wc -l $f; done'],
+    ['read -r line < notes.txt; echo "$line"'],
     ['ls > /dev/null 2>/dev/stderr'],
   ])('lets %j by (nothing in it is dangerous)', async (command) => {
     expect(await decided({ command })).toBe('ran');

@@ -48,9 +48,12 @@ const LAUNCHERS = new Set(
     'catchsegv cgexec setarch linux32 linux64 capsh chpst softlimit setuidgid daemonize start-stop-daemon machinectl wsl runas'
   ).split(' '),
 );
-// Builtins that take a variable's name, in whose array subscript bash runs
-// any `$(…)`; printf and test only with the option that names one.
+// Builtins (and loops) that take a variable's name to set, or one in whose
+// array subscript bash runs any `$(…)`; printf and test only with the
+// option that names one.
 const TAKES_NAMES = new Map<string, string[]>([
+  ['for', []],
+  ['select', []],
   ['read', []],
   ['getopts', []],
   ['mapfile', []],
@@ -83,11 +86,14 @@ const WATCH: OptionSpec = {
 };
 
 // Whether a builtin given these arguments may evaluate a subscript nobody
-// can read: a name that is unknown, or holds `[` and an expansion.
-function evaluatesNames(name: string, args: readonly Word[]): boolean {
+// can read (a name that is unknown, or holds `[` and an expansion), or set
+// a variable that changes what runs (`read PATH`, `printf -vPATH`, `for IFS in`).
+function touchesNames(name: string, args: readonly Word[]): boolean {
   const when = TAKES_NAMES.get(name);
   if (when === undefined || (when.length > 0 && !args.some((word) => when.some((flag) => word?.startsWith(flag))))) return false;
-  return args.some((word) => word === undefined || /\[.*[$`]/.test(word));
+  // A loop's words after its name are values, whatever they expand to.
+  const names = name === 'for' || name === 'select' ? args.slice(0, 1) : args;
+  return names.some((word) => word === undefined || /\[.*[$`]/.test(word) || [word, word.replace(/^-\w/, '')].some((n) => assignments([`${n}=`]) === undefined));
 }
 
 /** A program's name as the checks compare it: lowercase (as case-insensitive file systems find it), without `.exe`. */
@@ -195,7 +201,7 @@ export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefin
         else addLine(read.rest.join(' '), depth + 1, [...wrappers, program], byPath);
         break;
       }
-      if (UNREADABLE.has(name) || LAUNCHERS.has(name) || evaluatesNames(name, args)) {
+      if (UNREADABLE.has(name) || LAUNCHERS.has(name) || touchesNames(name, args)) {
         found.push(undefined);
         break;
       }

@@ -217,8 +217,8 @@ class LineReader {
     }
     if (next === '{') {
       const end = line.indexOf('}', i + 2);
-      // An indirection (`!`), a subscript or an offset is evaluated by bash, running what a variable holds.
-      if (end === -1 || /[$`'"(){}\\\n!]|\[(?![@*]\])|:(?![-=?+])/.test(line.slice(i + 2, end))) throw new Unreadable();
+      // An indirection (`!`), a subscript, an offset or a prompt expansion (`@P`) is evaluated by bash, running what a variable holds.
+      if (end === -1 || /[$`'"(){}\\\n!]|\[(?![@*]\])|:(?![-=?+])|@(?!\]|$)/.test(line.slice(i + 2, end))) throw new Unreadable();
       this.expanded();
       return end;
     }
