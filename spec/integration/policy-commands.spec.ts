@@ -147,6 +147,8 @@ const HOSTILE: Array<Record<string, unknown>> = [
     `bash -c "printf -v 'a[\\$(sudo ls)]' y"`,
     `bash -c "echo '\\$(rm -rf victim)' > f; read x < f; echo \\\${x@P}"`,
     'flock lock rm -rf victim',
+    'echo `echo \\`rm -rf victim\\``',
+    'x=rm; echo `\\$x -rf victim`',
     'unshare rm -rf victim',
     'setpriv rm -rf victim',
     'prlimit rm -rf victim',

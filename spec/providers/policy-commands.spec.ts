@@ -116,6 +116,8 @@ describe('the danger floor: commands that hid from it', () => {
     ["echo y | read 'a[$(rm -rf x)]'", 'a name with a subscript'],
     ["declare 'a[$(rm -rf x)]=1'", 'a name with a subscript'],
     ["read x < f; echo ${x@P}", 'a prompt expansion'],
+    ['echo `echo \\`rm -rf x\\``', 'a substitution inside backquotes'],
+    ['x=rm; echo `\\$x -rf x`', 'a variable inside backquotes'],
     ['read PATH < f; git status', 'a program looked up elsewhere'],
     ["printf -vPATH '/tmp'; git status", 'a program looked up elsewhere'],
     ['for PATH in /tmp; do git status; done', 'a program looked up elsewhere'],
@@ -207,11 +209,12 @@ describe('reading a shell line', () => {
     ['ls # ; rm -rf x', [['ls']]],
     ['rm -rf *.o', [['rm', '-rf', undefined]]],
     ['echo "$HOME" ~ {}', [['echo', undefined, '~', '{}']]],
+    ['echo \\` $(echo \\$x)', [['echo', '$x'], ['echo', '`', undefined]]],
   ])('reads %j', (line, commands) => {
     expect(parseShellLine(line)).toEqual(commands);
   });
 
-  it.each([["echo 'open"], ['echo "open'], ['cat <<EOF\nrm -rf x\nEOF'], ['echo )'], ['echo ${x:-$(rm -rf y)}'], ['ls >'], ['x'.repeat(100_001)], ['('.repeat(100)], ['ls # x\r rm -rf y'], ["'r\rm' -rf x"], ['r\\\r\nm -rf x'], ['echo $((x))']])(
+  it.each([["echo 'open"], ['echo "open'], ['cat <<EOF\nrm -rf x\nEOF'], ['echo )'], ['echo ${x:-$(rm -rf y)}'], ['ls >'], ['x'.repeat(100_001)], ['('.repeat(100)], ['ls # x\r rm -rf y'], ["'r\rm' -rf x"], ['r\\\r\nm -rf x'], ['echo $((x))'], ['echo `echo \\`rm -rf x\\``'], ['echo `echo "\\`rm -rf x\\`"`'], ['x=rm; echo `\\$x -rf y`']])(
     'cannot read %j',
     (line) => {
       expect(parseShellLine(line)).toBeUndefined();

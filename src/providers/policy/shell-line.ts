@@ -106,6 +106,7 @@ class LineReader {
     } else if (char === '\\') {
       const next = line[i + 1];
       if (next === '\n') return i + 1;
+      this.nestedBacktick(next);
       if (next !== undefined && '$`"\\'.includes(next)) {
         current.word += next;
         return i + 1;
@@ -139,6 +140,7 @@ class LineReader {
         return i;
       case '\\':
         if (next === undefined) throw new Unreadable();
+        this.nestedBacktick(next);
         if (next !== '\n') {
           current.word += next;
           current.started = true;
@@ -265,6 +267,13 @@ class LineReader {
     // Bash reads `&>` as a redirection, /bin/sh as `&` (the command ends) then `>`.
     if (operator.startsWith('&')) current.ended = true;
     return i + operator.length - 1;
+  }
+
+  // Inside backquotes the shell takes the backslash off `\``, `\$` and `\\`
+  // and reads the text again: what was escaped (a substitution within the
+  // substitution, `$x`) is live there.
+  private nestedBacktick(next: string | undefined): void {
+    if (next !== undefined && '`$\\'.includes(next) && (this.current.kind === 'backtick' || this.stack.some((f) => f.kind === 'backtick'))) throw new Unreadable();
   }
 
   private expanded(): void {
