@@ -158,6 +158,7 @@ describe('the danger floor: commands that hid from it', () => {
     [{ run: 'rm -rf x' }],
     [{ exec: ['rm', '-rf', 'x'] }],
     [{ cmd: 'rm', cmdArgs: ['-rf', 'x'] }],
+    [{ cmd: 'rm', args: [], cmdArgs: ['-rf', 'x'] }],
     [{ command: 'git status', env: { GIT_CONFIG_PARAMETERS: "'core.fsmonitor=rm -rf x'" } }],
     [{ argv: ['git', 'status'], environment: ['PATH=/tmp/evil'] }],
   ])('reads commands under any argument that names one: %j', async (args) => {
@@ -288,6 +289,7 @@ describe('command rules over every program in the line', () => {
     [allowGit, '/tmp/x/env git status', 'unknown'],
     [allowGit, "./sh -c 'git status'", 'unknown'],
     [allowGit, 'env git status', 'yes'],
+    [allowGit, 'env -P /tmp/evil git status', 'unknown'],
     [{ tool: 'sh_run', decision: 'deny', command: 'rm' } as PolicyRule, 'RM x', 'unknown'],
   ])('%j on %j holds: %s', (rule, command, expected) => {
     expect(narrowersHold(rule, facts({ command }))).toBe(expected);

@@ -55,8 +55,9 @@ export function commandSources(args: Record<string, unknown>): Array<CommandSour
     }
     const object = value as Record<string, unknown>;
     const keys = Object.keys(object);
-    const extra = keys.find((key) => ARGS_KEY.test(normalise(key)));
-    const appended = extra === undefined ? [] : object[extra];
+    // Every list of arguments beside a command: a tool may append any of them.
+    const extras = keys.filter((key) => ARGS_KEY.test(normalise(key)));
+    const appended = extras.every((key) => isStringList(object[key])) ? extras.flatMap((key) => object[key] as string[]) : undefined;
     for (const key of keys) {
       const name = normalise(key);
       const held = object[key];
@@ -68,7 +69,7 @@ export function commandSources(args: Record<string, unknown>): Array<CommandSour
         if (!Array.isArray(held)) sources.push(typeof held === 'string' ? { line: held } : undefined);
         else if ((nodes += held.length) > MAX_NODES) return [undefined];
         else for (const line of held) sources.push(typeof line === 'string' ? { line } : undefined);
-      } else if (key !== extra && LOOSE_KEY.test(name) && (typeof held === 'string' || isStringList(held))) {
+      } else if (!extras.includes(key) && LOOSE_KEY.test(name) && (typeof held === 'string' || isStringList(held))) {
         named = true;
         sources.push(source(held, appended));
       } else if (ENV_KEYS.has(name) && changesWhatRuns(held)) {
