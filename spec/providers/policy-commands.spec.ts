@@ -136,6 +136,13 @@ describe('the danger floor: commands that hid from it', () => {
     ['cat /dev/zero > /dev/sda', 'disk-destroy'],
     ['echo x | tee /dev/nvme0n1', 'disk-destroy'],
     ['cp disk.img /dev/mmcblk0', 'disk-destroy'],
+    ['cat /dev/zero > /dev//sda', 'disk-destroy'],
+    ['cat /dev/zero > /dev/fd/../sda', 'disk-destroy'],
+    ['tee /proc/self/root/dev/sda', 'disk-destroy'],
+    ['cp disk.img ../../../../../../../dev/vg0/root', 'disk-destroy'],
+    ['sudo-rs ls', 'privileged'],
+    ['gsudo ls', 'privileged'],
+    ['pfexec ls', 'privileged'],
   ])('asks about %j (%s)', async (command) => {
     expect(await decided({ command })).toBe('stopped');
   });
@@ -191,6 +198,7 @@ describe('the danger floor: commands that hid from it', () => {
     ['for f in *.txt; do wc -l $f; done'],
     ['read -r line < notes.txt; echo "$line"'],
     ['ls > /dev/null 2>/dev/stderr'],
+    ['head -c 16 /dev/urandom > dev/key.bin'],
   ])('lets %j by (nothing in it is dangerous)', async (command) => {
     expect(await decided({ command })).toBe('ran');
   });

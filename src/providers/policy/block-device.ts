@@ -1,9 +1,23 @@
-// Linux disks and partitions (SCSI/SATA, IDE, virtio, Xen, NVMe, SD/eMMC,
-// RAID, device-mapper, loop, network block devices, the /dev/disk links)
-// and macOS disks: writing one destroys whatever file system it holds.
-const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|nbd|mapper\/|disk|rdisk)/;
+// What under /dev a command may write every day: the null and random
+// streams, terminals, its own descriptors, shared memory.
+const EVERYDAY = /^(null|zero|full|random|urandom|stdin|stdout|stderr|console|ptmx|tty\w*|(pts|fd|shm)(\/.*)?)$/;
 
-/** Whether a path names a disk or partition (a write to it is a disk-level write). */
+/**
+ * Whether a path may name a disk, a partition or memory (a write to it
+ * destroys what it holds): anything under /dev but the everyday streams
+ * and terminals, however it is spelled (`/dev//sda`, `/dev/fd/../sda`,
+ * `../../dev/sda`, `/proc/self/root/dev/sda`).
+ */
 export function isBlockDevice(path: string): boolean {
-  return BLOCK_DEVICE.test(path);
+  const segments: string[] = [];
+  let escaped = false;
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment !== '..') segments.push(segment);
+    else if (segments.pop() === undefined) escaped = true;
+  }
+  // /proc/<pid>/root is the root directory again.
+  while (segments[0] === 'proc' && segments[2] === 'root') segments.splice(0, 3);
+  const rooted = path.startsWith('/') || escaped;
+  return rooted && segments[0] === 'dev' && segments.length > 1 && !EVERYDAY.test(segments.slice(1).join('/'));
 }

@@ -39,7 +39,8 @@ function hasOption(words: readonly Word[], letters: string, names: readonly stri
  * - `git-reset-hard`: `git reset --hard` (or an abbreviation);
  * - `disk-destroy`: `dd`, `shred`, `wipefs`, `fdisk`, `sfdisk`, `sgdisk`, `parted`, `blkdiscard`, or any `mkfs*` or `mke2fs`;
  *   or any program given a disk or partition (`tee /dev/sda`, `cp disk.img /dev/nvme0n1`);
- * - `privileged`: `sudo`, `doas`, `pkexec`, `su`, `run0`, run directly or wrapped around the command.
+ * - `privileged`: `sudo`, `doas`, `pkexec`, `su`, `run0` (and `sudo-rs`, `pfexec`, `ksu`, `gsudo`, `gksu`, `kdesu`, …),
+ *   run directly or wrapped around the command.
  *
  * For git, a global option that makes git run a program of its choosing (`-c alias.*`, `-c core.pager=…`)
  * or a subcommand git does not ship (an alias) makes the git checks unknown.
@@ -72,4 +73,4 @@ export const CHECKS: Record<string, (command: EffectiveCommand) => Tri> = {
   privileged: ({ program, wrappers }) => ([program, ...wrappers].map(programName).some((name) => PRIVILEGED.has(name)) ? 'yes' : 'no'),
 };
 
-const PRIVILEGED = new Set(['sudo', 'sudoedit', 'doas', 'pkexec', 'su', 'run0']);
+const PRIVILEGED = new Set(['sudo', 'sudoedit', 'sudo-rs', 'doas', 'pkexec', 'su', 'run0', 'pfexec', 'ksu', 'gsudo', 'gksu', 'gksudo', 'kdesu', 'kdesudo']);
