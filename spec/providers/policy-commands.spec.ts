@@ -118,6 +118,8 @@ describe('the danger floor: commands that hid from it', () => {
     ["read x < f; echo ${x@P}", 'a prompt expansion'],
     ['echo `echo \\`rm -rf x\\``', 'a substitution inside backquotes'],
     ['x=rm; echo `\\$x -rf x`', 'a variable inside backquotes'],
+    ["zsh -c 'ls *(e:\"rm -rf x\":)'", 'a zsh glob qualifier that runs code'],
+    ["zsh -c '=rm -rf x'", 'zsh expands =rm to its path'],
     ['read PATH < f; git status', 'a program looked up elsewhere'],
     ["printf -vPATH '/tmp'; git status", 'a program looked up elsewhere'],
     ['for PATH in /tmp; do git status; done', 'a program looked up elsewhere'],
@@ -199,6 +201,8 @@ describe('the danger floor: commands that hid from it', () => {
     ['read -r line < notes.txt; echo "$line"'],
     ['ls > /dev/null 2>/dev/stderr'],
     ['head -c 16 /dev/urandom > dev/key.bin'],
+    ['files=(a.txt b.txt); wc -l "${files[@]}"'],
+    ['greet() { echo hi; }; greet'],
   ])('lets %j by (nothing in it is dangerous)', async (command) => {
     expect(await decided({ command })).toBe('ran');
   });
@@ -223,7 +227,7 @@ describe('reading a shell line', () => {
     expect(parseShellLine(line)).toEqual(commands);
   });
 
-  it.each([["echo 'open"], ['echo "open'], ['cat <<EOF\nrm -rf x\nEOF'], ['echo )'], ['echo ${x:-$(rm -rf y)}'], ['ls >'], ['x'.repeat(100_001)], ['('.repeat(100)], ['ls # x\r rm -rf y'], ["'r\rm' -rf x"], ['r\\\r\nm -rf x'], ['echo $((x))'], ['echo `echo \\`rm -rf x\\``'], ['echo `echo "\\`rm -rf x\\`"`'], ['x=rm; echo `\\$x -rf y`']])(
+  it.each([["echo 'open"], ['echo "open'], ['cat <<EOF\nrm -rf x\nEOF'], ['echo )'], ['echo ${x:-$(rm -rf y)}'], ['ls >'], ['x'.repeat(100_001)], ['('.repeat(100)], ['ls # x\r rm -rf y'], ["'r\rm' -rf x"], ['r\\\r\nm -rf x'], ['echo $((x))'], ['echo `echo \\`rm -rf x\\``'], ['echo `echo "\\`rm -rf x\\`"`'], ['x=rm; echo `\\$x -rf y`'], ["ls *(e:'rm -rf x':)"], ['ls !(keep)']])(
     'cannot read %j',
     (line) => {
       expect(parseShellLine(line)).toBeUndefined();

@@ -154,7 +154,8 @@ export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefin
       words = words.slice(start + assigned);
       const head = words[0];
       if (words.length === 0) break;
-      if (head === undefined) {
+      // zsh expands `=rm` to the path of rm.
+      if (head === undefined || head.startsWith('=')) {
         found.push(undefined);
         break;
       }

@@ -163,6 +163,11 @@ class LineReader {
         return i;
       case '(':
         if (next === '(' && !current.started) return arithmeticEnd(line, i + 2, '))');
+        // Inside a word, but for a function's `name()` or an array's `name=(…)`: a
+        // pattern to bash (extglob) and zsh, whose glob qualifiers (`*(e:'…':)`) run code.
+        if (current.started && !(next === ')' && /^[A-Za-z_][\w-]*$/.test(current.word)) && !/^[A-Za-z_]\w*\+?=$/.test(current.word)) {
+          throw new Unreadable();
+        }
         this.endCommand();
         this.open('group');
         return i;
