@@ -170,6 +170,8 @@ describe('the danger floor: commands that hid from it', () => {
     [{ cmd: 'rm', args: [], cmdArgs: ['-rf', 'x'] }],
     [{ command: 'git status', env: { GIT_CONFIG_PARAMETERS: "'core.fsmonitor=rm -rf x'" } }],
     [{ argv: ['git', 'status'], environment: ['PATH=/tmp/evil'] }],
+    [{ command: 'ri -r x', shell: 'powershell.exe' }],
+    [{ command: 'rd /s /q x', shell: 'C:\\Windows\\System32\\cmd.exe' }],
   ])('reads commands under any argument that names one: %j', async (args) => {
     expect(await decided(args)).toBe('stopped');
   });
@@ -205,6 +207,10 @@ describe('the danger floor: commands that hid from it', () => {
     ['greet() { echo hi; }; greet'],
   ])('lets %j by (nothing in it is dangerous)', async (command) => {
     expect(await decided({ command })).toBe('ran');
+  });
+
+  it('reads a line given with a POSIX shell named beside it', async () => {
+    expect(await decided({ command: 'git status', shell: '/bin/bash' })).toBe('ran');
   });
 });
 

@@ -1,5 +1,6 @@
 import { assignments } from './assignments.js';
-import type { CommandSource } from './effective-command.js';
+import { type CommandSource, programName } from './effective-command.js';
+import { isPosixShell } from './shells.js';
 
 // Argument names, compared without case, `_` or `-`, that hold a command:
 // a string is a shell line, a list of strings an argv run without a shell.
@@ -14,6 +15,8 @@ const LOOSE_KEY = /command|cmd|script|^(run|exec|execute)$/;
 // Names of the arguments appended to the command named beside them (`args`, `cmdArgs`, `commandArguments`).
 const ARGS_KEY = /(args|arguments)$/;
 
+// Names of the shell a tool is told to run its command with (`shell: 'pwsh'`).
+const SHELL_KEYS = new Set(['shell', 'interpreter', 'shelltype']);
 // Names of an environment given to the command (an object, or `NAME=VALUE` strings).
 const ENV_KEYS = new Set(['env', 'environment', 'envvars', 'environmentvariables']);
 
@@ -35,7 +38,7 @@ const normalise = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
  * `shell_command`, `script`, `program`, `argv`, `commands`, …; see the
  * policy docs), at any depth of nested objects and lists, with an `args` or
  * `arguments` list beside it appended; an environment (`env`) that sets a
- * variable changing what runs is unknown. A value of another type, or
+ * variable changing what runs, or a `shell` that is not a POSIX shell, is unknown. A value of another type, or
  * arguments too deep or too many to walk, is an unreadable source
  * (`undefined`).
  *
@@ -72,6 +75,10 @@ export function commandSources(args: Record<string, unknown>): Array<CommandSour
       } else if (!extras.includes(key) && LOOSE_KEY.test(name) && (typeof held === 'string' || isStringList(held))) {
         named = true;
         sources.push(source(held, appended));
+      } else if (SHELL_KEYS.has(name) && !(typeof held === 'boolean' || (typeof held === 'string' && isPosixShell(programName(held.slice(Math.max(held.lastIndexOf('/'), held.lastIndexOf('\\')) + 1)))))) {
+        // A line for PowerShell or cmd (`Remove-Item -Recurse`, `rd /s`) is not read as a POSIX shell's.
+        named = true;
+        sources.push(undefined);
       } else if (ENV_KEYS.has(name) && changesWhatRuns(held)) {
         // `{ command: 'git status', env: { GIT_CONFIG_PARAMETERS: … } }`: as an assignment before it would.
         named = true;
