@@ -48,7 +48,7 @@ function recorded(from: number): string[][] {
 // the act counts.
 function forcePush([name, ...argv]: string[]): boolean {
   const line = argv.join(' ');
-  return name === 'git' && line.includes('push') && (/(^|\s)(-[a-z]*f|--fo|--mirror|\+)/.test(line) || line.includes('--force'));
+  return name === 'git' && line.includes('push') && (/(^|\s)(-[a-z]*[fd]|--fo|--mirror|--d|--pru|\+|:.)|mirror|\.push=/.test(line) || line.includes('--force'));
 }
 function recursiveDelete([name, ...argv]: string[]): boolean {
   return name === 'rm' && argv.some((arg) => /^-[^-]*[rR]/.test(arg) || /^--r/.test(arg));
@@ -134,7 +134,28 @@ const HOSTILE: Array<Record<string, unknown>> = [
     "su -c 'rm -rf victim'",
     'run0 ls',
     'doas ls',
+    'rm x\r -rf victim',
+    'ls &>/dev/null rm -rf victim',
+    'git push origin :main',
+    'git push --delete origin main',
+    'git push -d origin main',
+    'git -c remote.origin.mirror=true push origin',
+    `bash -c "x='a[\\$(rm -rf victim)]'; ((x))"`,
+    `bash -c "x='a[\\$(rm -rf victim)]'; echo \\\${a[x]}"`,
+    `bash -c "x='a[\\$(rm -rf victim)]'; let x"`,
+    `bash -c "test -v 'a[\\$(rm -rf victim)]'"`,
+    `bash -c "printf -v 'a[\\$(sudo ls)]' y"`,
+    `bash -c "echo '\\$(rm -rf victim)' > f; read x < f; echo \\\${x@P}"`,
+    'flock lock rm -rf victim',
+    'echo `echo \\`rm -rf victim\\``',
+    'x=rm; echo `\\$x -rf victim`',
+    'unshare rm -rf victim',
+    'setpriv rm -rf victim',
+    'prlimit rm -rf victim',
+    "script -qc 'rm -rf victim' /dev/null",
   ].map((command) => ({ command })),
+  { shellCmd: 'rm -rf victim' },
+  { exec: ['rm', '-rf', 'victim'] },
   { cmd: 'rm -rf victim' },
   { script: 'git push --force' },
   { argv: ['rm', '-rf', 'victim'] },
@@ -194,7 +215,9 @@ describe('the danger floor against a real shell, with recording stand-ins for gi
 
   it('lets an allow for one command run only that command, never what rides along with it', async () => {
     const narrow = new Policy({ provider: new Registry().add(shell, { prefix: 'sh' }), rules: [{ tool: 'sh_run', decision: 'allow', command: 'git', args: ['status'] }] });
-    const riders = ['git status\nrm -rf victim', 'git status; rm -rf victim', 'git status $(rm -rf victim)', 'git status && rm -rf victim'];
+    // A `git` of the repository's own, named by its path, is not the git the rule means.
+    writeFileSync(join(work, 'git'), '#!/bin/sh\nrm -rf victim\n', { mode: 0o755 });
+    const riders = ['git status\nrm -rf victim', 'git status; rm -rf victim', 'git status $(rm -rf victim)', 'git status && rm -rf victim', './git status'];
     const ran: string[][] = [];
     for (const [i, command] of [...riders, 'git status'].entries()) {
       const from = readFileSync(log, 'utf8').length;

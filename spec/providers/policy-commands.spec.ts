@@ -85,6 +85,66 @@ describe('the danger floor: commands that hid from it', () => {
     ['pkexec --user root ls', 'privileged'],
     ['run0 ls', 'privileged'],
     ["sh -c 'sudo ls'", 'privileged'],
+    // found attacking the floor: what the shell reads differently
+    ['rm x\r -rf x', 'a carriage return is part of a word, not a separator'],
+    ["'r\rm' -rf x", 'bash with igncr drops a carriage return'],
+    ['ls &>/dev/null rm -rf x', '/bin/sh reads `&>` as `&` then `>`'],
+    // pushes that delete remote branches, or force through git's configuration
+    ['git push origin :main', 'git-force-push'],
+    ['git push --delete origin main', 'git-force-push'],
+    ['git push -d origin main', 'git-force-push'],
+    ['git push --prune origin', 'git-force-push'],
+    ['git -c remote.origin.mirror=true push origin', 'git config that forces a push'],
+    ["git -c 'remote.origin.push=+main:main' push origin", 'git config that forces a push'],
+    ['git -c include.path=evil.cfg status', 'git config from a file nobody read'],
+    ["git -c 'submodule.x.update=!rm -rf x' submodule update", 'git config that runs a program'],
+    ["GIT_CONFIG_PARAMETERS=\"'core.fsmonitor=rm -rf x'\" git status", 'git config from the environment'],
+    ["GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='rm -rf x' git status", 'git config from the environment'],
+    ["env GIT_SSH_COMMAND='rm -rf x' git fetch", 'a program git runs, from the environment'],
+    ['GIT_DIR=evil git status', 'a repository whose configuration nobody read'],
+    // bash arithmetic and subscripts run what a variable holds
+    ["x='a[$(rm -rf x)]'; ((x))", 'arithmetic on a name'],
+    ["x='a[$(rm -rf x)]'; echo $((x))", 'arithmetic on a name'],
+    ["x='a[$(rm -rf x)]'; echo $[x]", 'arithmetic on a name'],
+    ["x='a[$(rm -rf x)]'; for ((;x;)); do break; done", 'arithmetic on a name'],
+    ["x='a[$(rm -rf x)]'; echo ${a[x]}", 'a subscript'],
+    ["x='a[$(rm -rf x)]'; echo ${!x}", 'an indirection'],
+    ["x='a[$(rm -rf x)]'; let x", 'let'],
+    ["x='a[$(rm -rf x)]'; declare -i y=x", 'an integer variable'],
+    ["test -v 'a[$(rm -rf x)]'", 'a name with a subscript'],
+    ["printf -v 'a[$(rm -rf x)]' y", 'a name with a subscript'],
+    ["echo y | read 'a[$(rm -rf x)]'", 'a name with a subscript'],
+    ["declare 'a[$(rm -rf x)]=1'", 'a name with a subscript'],
+    ["read x < f; echo ${x@P}", 'a prompt expansion'],
+    ['echo `echo \\`rm -rf x\\``', 'a substitution inside backquotes'],
+    ['x=rm; echo `\\$x -rf x`', 'a variable inside backquotes'],
+    ["zsh -c 'ls *(e:\"rm -rf x\":)'", 'a zsh glob qualifier that runs code'],
+    ["zsh -c '=rm -rf x'", 'zsh expands =rm to its path'],
+    ['read PATH < f; git status', 'a program looked up elsewhere'],
+    ["printf -vPATH '/tmp'; git status", 'a program looked up elsewhere'],
+    ['for PATH in /tmp; do git status; done', 'a program looked up elsewhere'],
+    // programs that run a command given to them, their options unread
+    ['flock /tmp/lock rm -rf x', 'a launcher'],
+    ['unshare rm -rf x', 'a launcher'],
+    ['setpriv rm -rf x', 'a launcher'],
+    ['prlimit rm -rf x', 'a launcher'],
+    ['strace -o /dev/null rm -rf x', 'a launcher'],
+    ["script -qc 'rm -rf x' /dev/null", 'a launcher'],
+    ['systemd-run --user rm -rf x', 'a launcher'],
+    // git configuration written for the next git to run
+    ["git config core.fsmonitor 'rm -rf x'; git status", 'git config that runs a program'],
+    ['git config remote.origin.mirror true; git push origin', 'git config that forces a push'],
+    // disks written through a redirection or as a file argument
+    ['cat /dev/zero > /dev/sda', 'disk-destroy'],
+    ['echo x | tee /dev/nvme0n1', 'disk-destroy'],
+    ['cp disk.img /dev/mmcblk0', 'disk-destroy'],
+    ['cat /dev/zero > /dev//sda', 'disk-destroy'],
+    ['cat /dev/zero > /dev/fd/../sda', 'disk-destroy'],
+    ['tee /proc/self/root/dev/sda', 'disk-destroy'],
+    ['cp disk.img ../../../../../../../dev/vg0/root', 'disk-destroy'],
+    ['sudo-rs ls', 'privileged'],
+    ['gsudo ls', 'privileged'],
+    ['pfexec ls', 'privileged'],
   ])('asks about %j (%s)', async (command) => {
     expect(await decided({ command })).toBe('stopped');
   });
@@ -101,6 +161,17 @@ describe('the danger floor: commands that hid from it', () => {
     [{ steps: [{ run: 'build' }, { cmd: 'rm -rf x' }] }],
     [{ command: 'git', args: ['push', '-vf'] }],
     [{ command: 'ls', args: ['x; rm -rf x'] }],
+    [{ shellCmd: 'rm -rf x' }],
+    [{ commandString: 'rm -rf x' }],
+    [{ script_body: 'rm -rf x' }],
+    [{ run: 'rm -rf x' }],
+    [{ exec: ['rm', '-rf', 'x'] }],
+    [{ cmd: 'rm', cmdArgs: ['-rf', 'x'] }],
+    [{ cmd: 'rm', args: [], cmdArgs: ['-rf', 'x'] }],
+    [{ command: 'git status', env: { GIT_CONFIG_PARAMETERS: "'core.fsmonitor=rm -rf x'" } }],
+    [{ argv: ['git', 'status'], environment: ['PATH=/tmp/evil'] }],
+    [{ command: 'ri -r x', shell: 'powershell.exe' }],
+    [{ command: 'rd /s /q x', shell: 'C:\\Windows\\System32\\cmd.exe' }],
   ])('reads commands under any argument that names one: %j', async (args) => {
     expect(await decided(args)).toBe('stopped');
   });
@@ -123,8 +194,23 @@ describe('the danger floor: commands that hid from it', () => {
     ['grep -r TODO src'],
     ['xargs echo'],
     ['git push origin main 2>&1 > /tmp/log'],
+    ['make &> build.log'],
+    ['echo $((1 + 2)) ${#list[@]} ${name:-none}'],
+    ['git push origin main:main'],
+    ['EDITOR_THEME=dark git status'],
+    ['git config user.name bot'],
+    ['for f in *.txt; do wc -l $f; done'],
+    ['read -r line < notes.txt; echo "$line"'],
+    ['ls > /dev/null 2>/dev/stderr'],
+    ['head -c 16 /dev/urandom > dev/key.bin'],
+    ['files=(a.txt b.txt); wc -l "${files[@]}"'],
+    ['greet() { echo hi; }; greet'],
   ])('lets %j by (nothing in it is dangerous)', async (command) => {
     expect(await decided({ command })).toBe('ran');
+  });
+
+  it('reads a line given with a POSIX shell named beside it', async () => {
+    expect(await decided({ command: 'git status', shell: '/bin/bash' })).toBe('ran');
   });
 });
 
@@ -142,11 +228,12 @@ describe('reading a shell line', () => {
     ['ls # ; rm -rf x', [['ls']]],
     ['rm -rf *.o', [['rm', '-rf', undefined]]],
     ['echo "$HOME" ~ {}', [['echo', undefined, '~', '{}']]],
+    ['echo \\` $(echo \\$x)', [['echo', '$x'], ['echo', '`', undefined]]],
   ])('reads %j', (line, commands) => {
     expect(parseShellLine(line)).toEqual(commands);
   });
 
-  it.each([["echo 'open"], ['echo "open'], ['cat <<EOF\nrm -rf x\nEOF'], ['echo )'], ['echo ${x:-$(rm -rf y)}'], ['ls >'], ['x'.repeat(100_001)], ['('.repeat(100)]])(
+  it.each([["echo 'open"], ['echo "open'], ['cat <<EOF\nrm -rf x\nEOF'], ['echo )'], ['echo ${x:-$(rm -rf y)}'], ['ls >'], ['x'.repeat(100_001)], ['('.repeat(100)], ['ls # x\r rm -rf y'], ["'r\rm' -rf x"], ['r\\\r\nm -rf x'], ['echo $((x))'], ['echo `echo \\`rm -rf x\\``'], ['echo `echo "\\`rm -rf x\\`"`'], ['x=rm; echo `\\$x -rf y`'], ["ls *(e:'rm -rf x':)"], ['ls !(keep)']])(
     'cannot read %j',
     (line) => {
       expect(parseShellLine(line)).toBeUndefined();
@@ -214,6 +301,13 @@ describe('command rules over every program in the line', () => {
     [denyForce, 'git push --force=yes', 'yes'],
     [denyForce, 'git push origin main', 'no'],
     [denyForce, 'ls\ngit push -f', 'unknown'],
+    [allowGit, "GIT_CONFIG_PARAMETERS=\"'core.fsmonitor=rm -rf x'\" git status", 'unknown'],
+    [allowGit, 'git status &> /dev/null rm -rf x', 'unknown'],
+    [allowGit, './git status', 'unknown'],
+    [allowGit, '/tmp/x/env git status', 'unknown'],
+    [allowGit, "./sh -c 'git status'", 'unknown'],
+    [allowGit, 'env git status', 'yes'],
+    [allowGit, 'env -P /tmp/evil git status', 'unknown'],
     [{ tool: 'sh_run', decision: 'deny', command: 'rm' } as PolicyRule, 'RM x', 'unknown'],
   ])('%j on %j holds: %s', (rule, command, expected) => {
     expect(narrowersHold(rule, facts({ command }))).toBe(expected);

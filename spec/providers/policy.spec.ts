@@ -39,7 +39,7 @@ describe('containment, segment by segment, three-valued', () => {
 describe('commands', () => {
   it('takes wrappers off to find the program', () => {
     expect(commandsOf({ command: 'sudo -u root env A=1 nice -n 5 /usr/bin/git push --force' })).toEqual([
-      { program: 'git', argv: ['push', '--force'], wrappers: ['sudo', 'env', 'nice'] },
+      { program: 'git', argv: ['push', '--force'], wrappers: ['sudo', 'env', 'nice'], byPath: true },
     ]);
     expect(commandsOf({ command: 'timeout -s KILL 10 rm -rf /tmp/x' })?.[0]?.program).toBe('rm');
     expect(commandsOf({ command: ['git', 'log'] })?.[0]?.argv).toEqual(['log']);

@@ -2,8 +2,11 @@ import type { Word } from './shell-line.js';
 
 // Variables that change which program runs or make a shell run code of
 // their own: a start-up file, a prompt expanded under -x, an exported
-// function, a library preloaded into the program.
-const CHANGES_WHAT_RUNS = /^(BASH_ENV|ENV|PATH|IFS|PS[0-4]|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_INSERT_LIBRARIES|BASH_FUNC_.*)$/;
+// function, a library preloaded into the program; and git's configuration
+// (which can name a program `git status` runs), repository, and the
+// programs it starts.
+const CHANGES_WHAT_RUNS =
+  /^(BASH_ENV|ENV|PATH|IFS|PS[0-4]|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_INSERT_LIBRARIES|BASH_FUNC_.*|GIT_CONFIG.*|GIT_DIR|GIT_COMMON_DIR|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_EXTERNAL_DIFF|GIT_SSH|GIT_SSH_COMMAND|GIT_PROXY_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_PAGER|PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|EDITOR|VISUAL)$/;
 
 /**
  * How many leading words are `NAME=VALUE` assignments. The shell takes only

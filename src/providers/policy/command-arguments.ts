@@ -1,12 +1,24 @@
-import type { CommandSource } from './effective-command.js';
+import { assignments } from './assignments.js';
+import { type CommandSource, programName } from './effective-command.js';
+import { isPosixShell } from './shells.js';
 
 // Argument names, compared without case, `_` or `-`, that hold a command:
 // a string is a shell line, a list of strings an argv run without a shell.
 const COMMAND_KEYS = new Set(['command', 'cmd', 'commandline', 'cmdline', 'shellcommand', 'bashcommand', 'script', 'shellscript', 'program', 'executable', 'argv']);
 // Names that hold several shell lines (a string is one).
 const LINES_KEYS = new Set(['commands', 'scripts']);
-// Names of the arguments appended to the command named beside them.
-const ARGS_KEYS = new Set(['args', 'arguments']);
+// Names that may hold a command though they say more (`shellCmd`,
+// `commandString`, `script_body`) or say it otherwise (`run`, `exec`): a
+// string or a list of strings there is read as one; anything else is walked
+// as any argument is (`commandTimeout: 30` holds no command).
+const LOOSE_KEY = /command|cmd|script|^(run|exec|execute)$/;
+// Names of the arguments appended to the command named beside them (`args`, `cmdArgs`, `commandArguments`).
+const ARGS_KEY = /(args|arguments)$/;
+
+// Names of the shell a tool is told to run its command with (`shell: 'pwsh'`).
+const SHELL_KEYS = new Set(['shell', 'interpreter', 'shelltype']);
+// Names of an environment given to the command (an object, or `NAME=VALUE` strings).
+const ENV_KEYS = new Set(['env', 'environment', 'envvars', 'environmentvariables']);
 
 // Bounds on the walk over a call's arguments (objects, lists, and lines in
 // a list): past them, unknown.
@@ -25,7 +37,8 @@ const normalise = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
  * whose name says it holds a command (`command`, `cmd`, `commandLine`,
  * `shell_command`, `script`, `program`, `argv`, `commands`, …; see the
  * policy docs), at any depth of nested objects and lists, with an `args` or
- * `arguments` list beside it appended. A value of another type, or
+ * `arguments` list beside it appended; an environment (`env`) that sets a
+ * variable changing what runs, or a `shell` that is not a POSIX shell, is unknown. A value of another type, or
  * arguments too deep or too many to walk, is an unreadable source
  * (`undefined`).
  *
@@ -45,8 +58,9 @@ export function commandSources(args: Record<string, unknown>): Array<CommandSour
     }
     const object = value as Record<string, unknown>;
     const keys = Object.keys(object);
-    const extra = keys.find((key) => ARGS_KEYS.has(normalise(key)));
-    const appended = extra === undefined ? [] : object[extra];
+    // Every list of arguments beside a command: a tool may append any of them.
+    const extras = keys.filter((key) => ARGS_KEY.test(normalise(key)));
+    const appended = extras.every((key) => isStringList(object[key])) ? extras.flatMap((key) => object[key] as string[]) : undefined;
     for (const key of keys) {
       const name = normalise(key);
       const held = object[key];
@@ -58,6 +72,17 @@ export function commandSources(args: Record<string, unknown>): Array<CommandSour
         if (!Array.isArray(held)) sources.push(typeof held === 'string' ? { line: held } : undefined);
         else if ((nodes += held.length) > MAX_NODES) return [undefined];
         else for (const line of held) sources.push(typeof line === 'string' ? { line } : undefined);
+      } else if (!extras.includes(key) && LOOSE_KEY.test(name) && (typeof held === 'string' || isStringList(held))) {
+        named = true;
+        sources.push(source(held, appended));
+      } else if (SHELL_KEYS.has(name) && !(typeof held === 'boolean' || (typeof held === 'string' && isPosixShell(programName(held.slice(Math.max(held.lastIndexOf('/'), held.lastIndexOf('\\')) + 1)))))) {
+        // A line for PowerShell or cmd (`Remove-Item -Recurse`, `rd /s`) is not read as a POSIX shell's.
+        named = true;
+        sources.push(undefined);
+      } else if (ENV_KEYS.has(name) && changesWhatRuns(held)) {
+        // `{ command: 'git status', env: { GIT_CONFIG_PARAMETERS: … } }`: as an assignment before it would.
+        named = true;
+        sources.push(undefined);
       } else if (typeof held === 'object' && held !== null) {
         stack.push([held, depth + 1]);
       }
@@ -76,6 +101,11 @@ function source(held: unknown, appended: unknown): CommandSource | undefined {
   }
   if (isStringList(held)) return { words: [...held, ...appended] };
   return undefined;
+}
+
+function changesWhatRuns(env: unknown): boolean {
+  if (isStringList(env)) return assignments(env, true) === undefined;
+  return typeof env === 'object' && env !== null && Object.keys(env).some((name) => assignments([`${name}=`], true) === undefined);
 }
 
 function isStringList(value: unknown): value is string[] {

@@ -1,3 +1,4 @@
+import { isBlockDevice } from './block-device.js';
 import type { EffectiveCommand } from './effective-command.js';
 import { programName } from './effective-command.js';
 import { gitSubcommand } from './git-command.js';
@@ -33,10 +34,13 @@ function hasOption(words: readonly Word[], letters: string, names: readonly stri
  * - `rm-recursive`: `rm` with `-r`, `-R` or `--recursive` (in a flag group such as `-rfv`, or abbreviated as
  *   `--recur`), or `find` with `-delete`;
  * - `git-force-push`: `git push` with `--force`, `--force-with-lease`, `--mirror` (written out or abbreviated),
- *   `-f` (alone or in a group such as `-vf`), or a `+refspec`;
+ *   `-f` (alone or in a group such as `-vf`), or a `+refspec`; or one that deletes remote branches, as
+ *   lost to the others as a rewritten one: `--delete`, `-d`, `--prune`, or a `:branch` refspec;
  * - `git-reset-hard`: `git reset --hard` (or an abbreviation);
  * - `disk-destroy`: `dd`, `shred`, `wipefs`, `fdisk`, `sfdisk`, `sgdisk`, `parted`, `blkdiscard`, or any `mkfs*` or `mke2fs`;
- * - `privileged`: `sudo`, `doas`, `pkexec`, `su`, `run0`, run directly or wrapped around the command.
+ *   or any program given a disk or partition (`tee /dev/sda`, `cp disk.img /dev/nvme0n1`);
+ * - `privileged`: `sudo`, `doas`, `pkexec`, `su`, `run0` (and `sudo-rs`, `pfexec`, `ksu`, `gsudo`, `gksu`, `kdesu`, …),
+ *   run directly or wrapped around the command.
  *
  * For git, a global option that makes git run a program of its choosing (`-c alias.*`, `-c core.pager=…`)
  * or a subcommand git does not ship (an alias) makes the git checks unknown.
@@ -52,8 +56,8 @@ export const CHECKS: Record<string, (command: EffectiveCommand) => Tri> = {
     const sub = gitSubcommand(argv);
     if (!sub) return 'unknown';
     if (sub.name !== 'push') return 'no';
-    if (sub.args.some((word) => word?.startsWith('+'))) return 'yes';
-    return hasOption(sub.args, 'f', ['force', 'force-with-lease', 'mirror']);
+    if (sub.args.some((word) => word?.startsWith('+') || /^:./.test(word ?? ''))) return 'yes';
+    return hasOption(sub.args, 'fd', ['force', 'force-with-lease', 'mirror', 'delete', 'prune']);
   },
   'git-reset-hard': ({ program, argv }) => {
     if (programName(program) !== 'git') return 'no';
@@ -61,11 +65,12 @@ export const CHECKS: Record<string, (command: EffectiveCommand) => Tri> = {
     if (!sub) return 'unknown';
     return sub.name === 'reset' ? hasOption(sub.args, '', ['hard']) : 'no';
   },
-  'disk-destroy': ({ program }) => {
+  'disk-destroy': ({ program, argv }) => {
     const name = programName(program);
+    if (argv.some((word) => word !== undefined && isBlockDevice(word))) return 'yes';
     return ['dd', 'shred', 'wipefs', 'fdisk', 'sfdisk', 'sgdisk', 'parted', 'blkdiscard', 'mke2fs'].includes(name) || name.startsWith('mkfs') ? 'yes' : 'no';
   },
   privileged: ({ program, wrappers }) => ([program, ...wrappers].map(programName).some((name) => PRIVILEGED.has(name)) ? 'yes' : 'no'),
 };
 
-const PRIVILEGED = new Set(['sudo', 'sudoedit', 'doas', 'pkexec', 'su', 'run0']);
+const PRIVILEGED = new Set(['sudo', 'sudoedit', 'sudo-rs', 'doas', 'pkexec', 'su', 'run0', 'pfexec', 'ksu', 'gsudo', 'gksu', 'gksudo', 'kdesu', 'kdesudo']);

@@ -32,7 +32,11 @@ function uniform(values: Tri[]): Tri {
 function commandHolds(rule: PolicyRule, command: EffectiveCommand): Tri {
   const { program, argv } = command;
   const results: Tri[] = [];
-  if (rule.command !== undefined) results.push(programMatch(rule.command, program));
+  if (rule.command !== undefined) {
+    const match = programMatch(rule.command, program);
+    // A program named by a path may be any file of that name: it is the rule's program only perhaps.
+    results.push(command.byPath && match === 'yes' ? 'unknown' : match);
+  }
   if (rule.args !== undefined) results.push(all(rule.args.map((word, i) => (i >= argv.length ? 'no' : argv[i] === undefined ? 'unknown' : argv[i] === word ? 'yes' : 'no'))));
   if (rule.argsAny !== undefined) results.push(any(rule.argsAny.map((wanted) => any(argv.map((word) => wordIs(word, wanted))))));
   if (rule.check !== undefined) results.push((CHECKS[rule.check] as (command: EffectiveCommand) => Tri)(command));

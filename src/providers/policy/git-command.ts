@@ -25,8 +25,11 @@ const GIT_FLAGS = new Set([
   '--version',
   '--help',
 ]);
-// Configuration that names a program git runs, or renames a subcommand.
-const GIT_RUNS = /^(alias|pager)\.|\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|external|helper|program|command|cmd|textconv|driver|clean|smudge|process|packobjectshook|receivepack|uploadpack)$/i;
+// Configuration that names a program git runs (`core.alternateRefsCommand`,
+// `submodule.*.update=!…`), renames a subcommand, includes a file of more
+// configuration, or makes a push force or delete (`remote.*.mirror`, `remote.*.push=+…`).
+const GIT_RUNS =
+  /^(alias|pager)\.|^include(if)?\.|(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|external|helper|program|command|cmd|textconv|driver|clean|smudge|process|packobjectshook|receivepack|uploadpack|difffilter|smtpserver|update|path|templatedir|\.push|\.mirror)$/i;
 // Subcommands git ships; any other word may be an alias, which can stand for anything.
 const GIT_COMMANDS = new Set(
   (
@@ -78,9 +81,9 @@ export interface GitRuns {
 /**
  * The commands a git invocation runs through its subcommands:
  * `submodule foreach` (its command, as a line), `bisect run` (an argv),
- * `rebase --exec`/`-x` (lines). `filter-branch` and `difftool`/`mergetool`
- * with a command of their own are unknown, as is git whose subcommand
- * cannot be read.
+ * `rebase --exec`/`-x` (lines). `filter-branch`, `difftool`/`mergetool`
+ * with a command of their own, and `config` setting what `-c` may not are
+ * unknown, as is git whose subcommand cannot be read.
  */
 export function gitRuns(argv: readonly Word[]): GitRuns | undefined {
   const sub = gitSubcommand(argv);
@@ -88,6 +91,8 @@ export function gitRuns(argv: readonly Word[]): GitRuns | undefined {
   const runs: GitRuns = { lines: [], argvs: [] };
   const { name, args } = sub;
   if (name === 'filter-branch') return undefined;
+  // Setting what `-c` may not set makes the next git run it.
+  if (name === 'config' && args.some((word) => word === undefined || GIT_RUNS.test(word.split('=')[0] as string))) return undefined;
   if ((name === 'difftool' || name === 'mergetool') && args.some((word) => word === undefined || /^(-[^-]*[xt]|--ext|--tool)/.test(word))) return undefined;
   if (name === 'submodule') {
     const at = args.indexOf('foreach');

@@ -1,3 +1,5 @@
+import { isBlockDevice } from './block-device.js';
+
 /**
  * A word of a command as the shell would pass it: its text, or `undefined`
  * when the shell would expand it (a variable, a substitution, a glob, a
@@ -22,9 +24,11 @@ interface Frame {
   inDouble: boolean;
   /** The next word is a redirection's target, not an argument. */
   redirect: boolean;
+  /** No word may follow: the command ends after `&>`'s target, as /bin/sh reads it. */
+  ended: boolean;
 }
 
-const frame = (kind: FrameKind): Frame => ({ kind, words: [], word: '', started: false, unknown: false, inDouble: false, redirect: false });
+const frame = (kind: FrameKind): Frame => ({ kind, words: [], word: '', started: false, unknown: false, inDouble: false, redirect: false, ended: false });
 
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
@@ -32,11 +36,20 @@ const SPECIAL_PARAMETER = /[0-9@*#?$!-]/;
 
 class Unreadable extends Error {}
 
-// Where the physical line holding index `from` ends: its newline or carriage return, or the end.
+// Where the physical line holding index `from` ends: its newline, or the end.
 function lineEnd(line: string, from: number): number {
-  let end = from;
-  while (end < line.length && line[end] !== '\n' && line[end] !== '\r') end++;
-  return end;
+  const end = line.indexOf('\n', from);
+  return end === -1 ? line.length : end;
+}
+
+// Where the arithmetic opened before `from` (by `$((`, `((` or `$[`) closes.
+// Bash reads a name there as a variable whose value it evaluates in turn,
+// running any `$(…)` in an array subscript: arithmetic holding a name (or
+// anything but digits, operators and spaces) cannot be read.
+function arithmeticEnd(line: string, from: number, close: string): number {
+  const end = close === ']' ? line.indexOf(']', from) : line.indexOf('))', from);
+  if (end === -1 || !/^[0-9\s+\-*/%<>=!&|^~?:,()]*$/.test(line.slice(from, end))) throw new Unreadable();
+  return end + close.length - 1;
 }
 
 /**
@@ -45,15 +58,20 @@ function lineEnd(line: string, from: number): number {
  * `&&`, `|`, `||`, `|&`, parentheses and the insides of `$(…)`, backquotes,
  * `<(…)` and `>(…)` all separate commands, and every command found is
  * returned (a substitution's commands as well as the one it sits in).
- * Redirections and their targets are dropped. A word holding an expansion
+ * Redirections and their targets are dropped (a line redirected into a disk
+ * is unknown). A word holding an expansion
  * (`$VAR`, `${…}`, `$(…)`, an unquoted glob or brace list) is `undefined`.
  *
  * @returns the commands, or `undefined` when the line cannot be read to a
  * conclusion: an open quote, unbalanced parentheses, a here-document, a
- * `${…}` holding anything but a plain parameter, or a line past the bounds.
+ * `${…}` holding anything but a plain parameter, arithmetic on a name, a
+ * carriage return but before a newline, or a line past the bounds.
  */
 export function parseShellLine(line: string): Word[][] | undefined {
-  if (line.length > MAX_LINE) return undefined;
+  // A carriage return is a character of a word to a POSIX shell, and nothing
+  // to bash with `igncr` (Cygwin, MSYS): read only at a line's end and not
+  // after a backslash (a line continuation to the one, not the other).
+  if (line.length > MAX_LINE || /\r(?!\n)|\\\r/.test(line)) return undefined;
   try {
     return new LineReader(line).read();
   } catch (error) {
@@ -88,6 +106,7 @@ class LineReader {
     } else if (char === '\\') {
       const next = line[i + 1];
       if (next === '\n') return i + 1;
+      this.nestedBacktick(next);
       if (next !== undefined && '$`"\\'.includes(next)) {
         current.word += next;
         return i + 1;
@@ -121,6 +140,7 @@ class LineReader {
         return i;
       case '\\':
         if (next === undefined) throw new Unreadable();
+        this.nestedBacktick(next);
         if (next !== '\n') {
           current.word += next;
           current.started = true;
@@ -130,8 +150,9 @@ class LineReader {
       case '\t':
         this.endWord();
         return i;
-      case '\n':
       case '\r':
+        return i;
+      case '\n':
       case ';':
       case '|':
         this.endCommand();
@@ -141,6 +162,12 @@ class LineReader {
         this.endCommand();
         return i;
       case '(':
+        if (next === '(' && !current.started) return arithmeticEnd(line, i + 2, '))');
+        // Inside a word, but for a function's `name()` or an array's `name=(…)`: a
+        // pattern to bash (extglob) and zsh, whose glob qualifiers (`*(e:'…':)`) run code.
+        if (current.started && !(next === ')' && /^[A-Za-z_][\w-]*$/.test(current.word)) && !/^[A-Za-z_]\w*\+?=$/.test(current.word)) {
+          throw new Unreadable();
+        }
         this.endCommand();
         this.open('group');
         return i;
@@ -183,13 +210,22 @@ class LineReader {
   private dollar(i: number): number {
     const { line, current } = this;
     const next = line[i + 1];
+    if (next === '(' && line[i + 2] === '(') {
+      this.expanded();
+      return arithmeticEnd(line, i + 3, '))');
+    }
+    if (next === '[') {
+      this.expanded();
+      return arithmeticEnd(line, i + 2, ']');
+    }
     if (next === '(') {
       this.open('substitution');
       return i + 1;
     }
     if (next === '{') {
       const end = line.indexOf('}', i + 2);
-      if (end === -1 || /[$`'"(){}\\\n]/.test(line.slice(i + 2, end))) throw new Unreadable();
+      // An indirection (`!`), a subscript, an offset or a prompt expansion (`@P`) is evaluated by bash, running what a variable holds.
+      if (end === -1 || /[$`'"(){}\\\n!]|\[(?![@*]\])|:(?![-=?+])|@(?!\]|$)/.test(line.slice(i + 2, end))) throw new Unreadable();
       this.expanded();
       return end;
     }
@@ -231,9 +267,18 @@ class LineReader {
       this.endWord();
     }
     if (current.redirect) throw new Unreadable();
-    const operator = /^(&>>|&>|<<<|>>|>\||>&|<&|<>|>|<)/.exec(line.slice(i, i + 3))?.[0] ?? line[i];
+    const operator = (/^(&>>|&>|<<<|>>|>\||>&|<&|<>|>|<)/.exec(line.slice(i, i + 3))?.[0] ?? line[i]) as string;
     current.redirect = true;
-    return i + (operator as string).length - 1;
+    // Bash reads `&>` as a redirection, /bin/sh as `&` (the command ends) then `>`.
+    if (operator.startsWith('&')) current.ended = true;
+    return i + operator.length - 1;
+  }
+
+  // Inside backquotes the shell takes the backslash off `\``, `\$` and `\\`
+  // and reads the text again: what was escaped (a substitution within the
+  // substitution, `$x`) is live there.
+  private nestedBacktick(next: string | undefined): void {
+    if (next !== undefined && '`$\\'.includes(next) && (this.current.kind === 'backtick' || this.stack.some((f) => f.kind === 'backtick'))) throw new Unreadable();
   }
 
   private expanded(): void {
@@ -260,7 +305,11 @@ class LineReader {
     const group = current.started && !current.unknown && this.braced && (word === '{' || word === '}');
     if (current.started && !group) {
       const unknown = current.unknown || this.globbed || (this.braced && word !== '{}');
-      if (current.redirect) current.redirect = false;
+      if (current.redirect) {
+        // A redirection is no argument: one into a disk is kept from passing unseen.
+        if (isBlockDevice(word)) throw new Unreadable();
+        current.redirect = false;
+      } else if (current.ended) throw new Unreadable();
       else current.words.push(unknown ? undefined : word);
     }
     current.word = '';
@@ -275,6 +324,7 @@ class LineReader {
     this.endWord();
     const { current } = this;
     if (current.redirect) throw new Unreadable();
+    current.ended = false;
     if (current.words.length === 0) return;
     if (this.commands.length >= MAX_COMMANDS) throw new Unreadable();
     this.commands.push(current.words);

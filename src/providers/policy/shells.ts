@@ -50,6 +50,11 @@ const BASH_LONG = new Map<string, 0 | 1>([
 /** What a shell program runs: the lines it was given, nothing of the caller's, or something that cannot be read. */
 export type ShellRun = { lines: string[] } | 'nothing' | undefined;
 
+/** Whether this (normalised) program name is a shell whose language is the POSIX shell's. */
+export function isPosixShell(name: string): boolean {
+  return POSIX_SHELLS.has(name);
+}
+
 /** Whether this (normalised) program name is a shell. */
 export function isShell(name: string): boolean {
   return POSIX_SHELLS.has(name) || FOREIGN_SHELLS.has(name) || name === 'fish';

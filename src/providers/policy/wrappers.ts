@@ -279,6 +279,8 @@ export function unwrap(name: string, args: readonly Word[]): Unwrapped {
   const given = (option: string) => options.some((o) => o.name === option);
   if (given('help') || given('version') || wrapper.runsNothing?.some(given)) return 'itself';
   if (name === 'env') {
+    // BSD env -P DIR looks the program up there, not on PATH.
+    if (given('path')) return undefined;
     if (rest[0] === '-') rest = rest.slice(1);
     const split = options.filter((o) => o.name === 'split-string');
     if (split.length > 0) return splitString(split, rest);
