@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpServerGoneError, McpTimeoutError, StdioTransport } from '../../src/index.js';
-import { fixture } from '../support/servers.js';
+import { eventually, fixture } from '../support/servers.js';
 
 const faulty = (fault: string, warnings: string[] = []) =>
   McpClient.connectStdio({ ...fixture('faulty-server.mjs', fault), probeTimeoutMs: 2000, requestTimeoutMs: 3000, onWarn: (w) => warnings.push(w) });
@@ -31,7 +31,8 @@ describe('injected faults, against real child processes', () => {
     const warnings: string[] = [];
     const mcp = faulty('wrong-id', warnings);
     await expect(call(mcp, 1, 300)).rejects.toBeInstanceOf(McpTimeoutError);
-    expect(warnings.some((w) => w.includes('request 1002') || /request \d+/.test(w))).toBe(true);
+    // The stray answer may come after the call gave up, on a loaded machine.
+    await eventually(() => warnings.some((w) => /request \d+/.test(w)));
     expect(await firstValueFrom(mcp.ping())).toBe(false);
     await mcp.close();
   });

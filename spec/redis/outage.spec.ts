@@ -102,6 +102,8 @@ describeWithRedis('Redis going away under the fleet', () => {
 
     await redis.start();
     await until(async () => (await direct.covers('a', '/w/f/x')) === true, 5000);
+    // Each store reconnects on its own: the book too must answer before a decision relies on it.
+    await until(async () => (await there.current()).length === 1, 5000);
 
     const [stillHeld] = await b.executeToolCalls([call('10', 'lock_acquire', { paths: ['f'], wait: 0 })]);
     expect(stillHeld?.content).toMatch(/^refused: \/w\/f is held by a /);

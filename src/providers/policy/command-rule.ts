@@ -1,6 +1,17 @@
 import { CHECKS, commandsOf, type EffectiveCommand, programMatch } from './commands.js';
-import type { CallFacts, PolicyRule } from './rules.js';
 import { all, type Tri } from './tri.js';
+
+// The parts of a rule and of a call's facts read here (rules.ts has the
+// whole of each, and imports this file).
+interface CommandNarrowers {
+  command?: string;
+  args?: string[];
+  argsAny?: string[];
+  check?: string;
+}
+interface CallFacts {
+  args: Record<string, unknown>;
+}
 
 /**
  * Whether a rule's command narrowers (`command`, `args`, `argsAny`,
@@ -9,7 +20,7 @@ import { all, type Tri } from './tri.js';
  * the call only if it holds for every program the call runs, and is
  * unknown when it holds for some and not others.
  */
-export function commandNarrowersHold(rule: PolicyRule, facts: CallFacts): Tri {
+export function commandNarrowersHold(rule: CommandNarrowers, facts: CallFacts): Tri {
   const commands = commandsIn(facts);
   return commands === undefined ? 'no' : uniform(commands.map((command) => (command ? commandHolds(rule, command) : 'unknown')));
 }
@@ -29,7 +40,7 @@ function uniform(values: Tri[]): Tri {
   return values.every((value) => value === 'no') ? 'no' : 'unknown';
 }
 
-function commandHolds(rule: PolicyRule, command: EffectiveCommand): Tri {
+function commandHolds(rule: CommandNarrowers, command: EffectiveCommand): Tri {
   const { program, argv } = command;
   const results: Tri[] = [];
   if (rule.command !== undefined) {
