@@ -30,11 +30,14 @@ describe('injected faults, against real child processes', () => {
   it('a server that answers with the wrong id: that call times out, the connection stays usable', async () => {
     const warnings: string[] = [];
     const mcp = faulty('wrong-id', warnings);
-    await expect(call(mcp, 1, 300)).rejects.toBeInstanceOf(McpTimeoutError);
-    // The stray answer may come after the call gave up, on a loaded machine.
-    await eventually(() => warnings.some((w) => /request \d+/.test(w)));
-    expect(await firstValueFrom(mcp.ping())).toBe(false);
-    await mcp.close();
+    try {
+      await expect(call(mcp, 1, 300)).rejects.toBeInstanceOf(McpTimeoutError);
+      // The stray answer may come after the call gave up, on a loaded machine.
+      await eventually(() => warnings.some((w) => /request \d+/.test(w)));
+      expect(await firstValueFrom(mcp.ping())).toBe(false);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('a server that closes its stdout but keeps running: calls fail at once, and close() ends it', async () => {
