@@ -9,6 +9,23 @@ import { hostileServer } from '../support/hostile-corpus.js';
 const stdio = (hostileCase: string, options: Record<string, unknown> = {}): McpClient =>
   McpClient.connectStdio({ ...hostileServer, args: [...hostileServer.args, '--case', hostileCase], ...options });
 
+// A model's arguments too deep to serialise fail their own call with a
+// message, and the next call of the batch runs; the client is closed after.
+async function expectDeepArgumentsRefused(mcp: McpClient): Promise<void> {
+  try {
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    const messages = await mcp.executeToolCalls([
+      { id: 'c1', function: { name: 'echo', arguments: deep } },
+      { id: 'c2', function: { name: 'echo', arguments: { text: 'next' } } },
+    ]);
+    expect(messages[0]).toMatchObject({ tool_call_id: 'c1', is_error: true });
+    expect(messages[0]?.content).toMatch(/^tools\/call could not be sent: /);
+    expect(messages[1]).toMatchObject({ tool_call_id: 'c2', is_error: false, content: 'next' });
+  } finally {
+    await mcp.close();
+  }
+}
+
 describe('a hostile server over stdio', () => {
   it('cannot choose the prototype of a tool result with "__proto__"', async () => {
     const mcp = stdio('proto-result');
@@ -61,19 +78,7 @@ describe('a hostile server over stdio', () => {
   });
 
   it('answers a model\'s arguments nested 100,000 levels deep with an error message, and runs the next call', async () => {
-    const mcp = stdio('none');
-    try {
-      const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
-      const messages = await mcp.executeToolCalls([
-        { id: 'c1', function: { name: 'echo', arguments: deep } },
-        { id: 'c2', function: { name: 'echo', arguments: { text: 'next' } } },
-      ]);
-      expect(messages[0]).toMatchObject({ tool_call_id: 'c1', is_error: true });
-      expect(messages[0]?.content).toMatch(/^tools\/call could not be sent: /);
-      expect(messages[1]).toMatchObject({ tool_call_id: 'c2', is_error: false, content: 'next' });
-    } finally {
-      await mcp.close();
-    }
+    await expectDeepArgumentsRefused(stdio('none'));
   });
 
   it('refuses list limits that are not whole numbers', () => {
@@ -144,18 +149,6 @@ describe('a hostile model over 2025-11-25 HTTP', () => {
 
   it('answers arguments nested 100,000 levels deep with an error message, and runs the next call', async () => {
     const mcp = McpClient.connectHttp({ url: `${server.url}?case=none&legacy` });
-    try {
-      const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
-      const messages = await mcp.executeToolCalls([
-        { id: 'c1', function: { name: 'echo', arguments: deep } },
-        { id: 'c2', function: { name: 'echo', arguments: { text: 'next' } } },
-      ]);
-      expect(messages[0]).toMatchObject({ tool_call_id: 'c1', is_error: true });
-      expect(messages[0]?.content).toMatch(/^tools\/call could not be sent: /);
-      expect(messages[1]).toMatchObject({ tool_call_id: 'c2', is_error: false, content: 'next' });
-      expect((await firstValueFrom(mcp.describe())).era).toBe('legacy');
-    } finally {
-      await mcp.close();
-    }
+    await expectDeepArgumentsRefused(mcp);
   });
 });

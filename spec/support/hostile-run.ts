@@ -10,11 +10,10 @@
 // A problem is any call that ended in something other than an answer or an
 // McpClientError (a timeout counts: it means a call hung), an answer whose
 // prototype the server chose, or a client that stopped answering.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpClientError, McpTimeoutError } from '../../src/index.js';
 import { callCases, handshakeCases, type HostileCase, hostileServer } from './hostile-corpus.js';
+import { startHttpServer } from './http-servers.js';
 
 type Transport = 'stdio' | 'http-modern' | 'http-legacy';
 
@@ -60,7 +59,7 @@ const PUBLIC_CALLS: Array<[string, string[], (client: McpClient) => Promise<unkn
 const reaches = (entry: HostileCase, methods: string[]): boolean => methods.length === 0 || methods.some((method) => entry.on[method] !== undefined);
 
 async function main(): Promise<void> {
-  const http = transport === 'stdio' ? undefined : await startHttp();
+  const http = transport === 'stdio' ? undefined : await startHttpServer('hostile-server.mjs', '--http');
   const connect = (entry?: HostileCase, legacy = transport === 'http-legacy'): McpClient => {
     // Lower list limits than the defaults (which spec/integration/hostile-server.spec.ts holds to): the same bounds, reached sooner.
     const common = { requestTimeoutMs: REQUEST_TIMEOUT_MS, maxListPages: 50, maxListItems: 25_000, onWarn: () => undefined };
@@ -173,22 +172,6 @@ function describe(value: unknown): string {
 function heap(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage().heapUsed;
-}
-
-async function startHttp(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...hostileServer.args, '--http']);
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`hostile-server.mjs exited with ${code}`)));
-    createInterface({ input: child.stdout }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-  });
-  const stop = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.stdin.end();
-      setTimeout(() => child.kill('SIGKILL'), 2000).unref();
-    });
-  return { url: `http://127.0.0.1:${port}/mcp`, stop };
 }
 
 main().catch((error: unknown) => {
