@@ -35,7 +35,7 @@ export type {
 export { Grants } from './providers/policy/grants.js';
 export type { GrantsStore } from './providers/policy/grants-store.js';
 export type { PolicyDecision, PolicyRule } from './providers/policy/rules.js';
-export { CHECKS } from './providers/policy/commands.js';
+export { CHECKS } from './providers/policy/commands/commands.js';
 export { Reasons, REASON_PARAM } from './providers/reasons.js';
 export { UnknownKeys } from './providers/unknown-keys.js';
 export type { UnknownKeysWarning } from './providers/unknown-keys.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type LlmToolCall, Policy, type PolicyRule, Toolkit } from '../../src/index.js';
-import { commandsOf } from '../../src/providers/policy/commands.js';
-import { parseShellLine } from '../../src/providers/policy/shell-line.js';
+import { commandsOf } from '../../src/providers/policy/commands/commands.js';
+import { parseShellLine } from '../../src/providers/policy/commands/shell-line.js';
 import { type CallFacts, narrowersHold } from '../../src/providers/policy/rules.js';
 
 const call = (id: string, args: object): LlmToolCall => ({ id, function: { name: 'sh_run', arguments: args } });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Grants, type LlmToolCall, Policy, type PolicyQuestion, type PolicyRule, Toolkit } from '../../src/index.js';
-import { commandsOf } from '../../src/providers/policy/commands.js';
+import { commandsOf } from '../../src/providers/policy/commands/commands.js';
 import { hostMatch } from '../../src/providers/policy/hosts.js';
 import { inside } from '../../src/providers/policy/paths.js';
 import { type CallFacts, narrowersHold } from '../../src/providers/policy/rules.js';

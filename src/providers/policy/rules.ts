@@ -1,6 +1,6 @@
 import { McpClientError } from '../../errors/mcp-client-error.js';
-import { commandNarrowersHold } from './command-rule.js';
-import { CHECKS, globMatch } from './commands.js';
+import { commandNarrowersHold } from './commands/command-rule.js';
+import { CHECKS, globMatch } from './commands/commands.js';
 import { hostMatch, urlsOf } from './hosts.js';
 import { inside, locationsOf, segments } from './paths.js';
 import { all, any, type Tri } from './tri.js';

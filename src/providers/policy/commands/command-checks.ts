@@ -3,7 +3,7 @@ import type { EffectiveCommand } from './effective-command.js';
 import { programName } from './effective-command.js';
 import { gitSubcommand } from './git-command.js';
 import type { Word } from './shell-line.js';
-import type { Tri } from './tri.js';
+import type { Tri } from '../tri.js';
 
 /**
  * Whether an option is among the words: a long option written in full, with

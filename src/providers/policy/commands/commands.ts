@@ -1,6 +1,6 @@
 import { commandSources } from './command-arguments.js';
 import { type EffectiveCommand, effectiveCommands, programName } from './effective-command.js';
-import type { Tri } from './tri.js';
+import type { Tri } from '../tri.js';
 
 export { CHECKS } from './command-checks.js';
 export type { EffectiveCommand } from './effective-command.js';

@@ -1,5 +1,5 @@
 import { CHECKS, commandsOf, type EffectiveCommand, programMatch } from './commands.js';
-import { all, type Tri } from './tri.js';
+import { all, type Tri } from '../tri.js';
 
 // The parts of a rule and of a call's facts read here (rules.ts has the
 // whole of each, and imports this file).
