@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { hostileCases, type HostileCase, hostileServer } from '../support/hostile-corpus.js';
 import { RAW_IN_BLOCK } from '../support/unsafe-text.js';
@@ -72,17 +72,22 @@ interface Outcome {
   stderr: string;
 }
 
+// The runs under way, for afterAll to end (its server ends with its stdin).
+const live = new Set<ChildProcess>();
+
 // One run of the built CLI, killed if it outlives the bound. Output is
 // decoded whole, so that no character is split between two chunks.
 function runCli(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    live.add(child);
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     const killer = setTimeout(() => child.kill('SIGKILL'), RUN_BOUND_MS);
     child.on('close', (code, signal) => {
+      live.delete(child);
       clearTimeout(killer);
       resolve({ code, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
     });
@@ -122,6 +127,7 @@ describe('the hostile-answer corpus, through the built CLI over stdio', () => {
   // Every run, queued in beforeAll and taken CONCURRENCY at a time; each
   // case's test waits for its own.
   const outcomes = new Map<string, Promise<string[]>>();
+  let stopped = false;
   beforeAll(() => {
     const deadline = Date.now() + TOTAL_BOUND_MS;
     const queue = planned.flatMap(({ entry, plans }) => plans.map((plan) => ({ entry, plan })));
@@ -134,7 +140,7 @@ describe('the hostile-answer corpus, through the built CLI over stdio', () => {
       outcomes.set(entry.name, new Promise((resolve) => done.set(entry.name, () => resolve(problems.get(entry.name) as string[]))));
     }
     const worker = async (): Promise<void> => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
+      for (let next = queue.shift(); next && !stopped; next = queue.shift()) {
         const { entry, plan } = next;
         const found = Date.now() > deadline ? [`${plan.label}: not run, the corpus took longer than ${TOTAL_BOUND_MS} ms`] : problemsOf(plan, await runCli(plan.args));
         (problems.get(entry.name) as string[]).push(...found);
@@ -143,6 +149,12 @@ describe('the hostile-answer corpus, through the built CLI over stdio', () => {
       }
     };
     for (let n = 0; n < CONCURRENCY; n++) void worker();
+  });
+
+  // When only some tests run (-t), the rest of the queue is dropped.
+  afterAll(async () => {
+    stopped = true;
+    await Promise.all([...live].map((child) => new Promise((resolve) => (child.once('close', resolve), child.kill('SIGKILL')))));
   });
 
   it('reaches every case but those the CLI has no command for (completion/complete)', () => {
