@@ -105,6 +105,8 @@ function problemsOf(plan: Plan, run: Outcome): string[] {
   if (crash) say(`crash text on stderr: ${JSON.stringify(run.stderr.slice(Math.max(0, crash.index - 80), crash.index + 200))}`);
   // No --verbose, --log-level or question: a success says nothing on stderr, a failure one line.
   const expected = run.code === 0 ? /^$/ : /^rxmcp: [^\n]*\n$/;
+  // The one line is bounded too: a server's megabyte of error message is not the terminal's to scroll through.
+  if (run.stderr.length > 4096) say(`wrote ${run.stderr.length} characters on stderr`);
   if (run.code !== null && !expected.test(run.stderr)) say(`wrote more or other than ${run.code === 0 ? 'nothing' : 'one line'} on stderr: ${JSON.stringify(run.stderr.slice(0, 200))}`);
   for (const stream of ['stdout', 'stderr'] as const) {
     const raw = RAW_IN_BLOCK.exec(run[stream]);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { terminalLine, terminalText } from '../../src/cli/terminal-text.js';
+import { terminalLine, terminalMessage, terminalText } from '../../src/cli/terminal-text.js';
 import { RAW_IN_BLOCK, RAW_IN_LINE, unsafeString } from '../support/unsafe-text.js';
 
 // Reads the visible escapes back, to show that nothing was lost.
@@ -23,6 +23,14 @@ describe('terminalText and terminalLine, the terminal sanitiser', () => {
 
   it('keeps a line on one line', () => {
     expect(terminalLine('name\nforged line\r\tx')).toBe('name\\nforged line\\r\\tx');
+    expect(terminalLine('tag\u{e0000}block\u{e007f}')).toBe('tag\\u{e0000}block\\u{e007f}');
+  });
+
+  it('cuts an error message after 2,000 characters, saying how many were left out, and never inside a surrogate pair', () => {
+    expect(terminalMessage('short\x1b]0;t\x07')).toBe('short\\x1b]0;t\\x07');
+    expect(terminalMessage('e'.repeat(1_000_000))).toBe(`${'e'.repeat(2000)}… (998000 more characters)`);
+    const emoji = `${'e'.repeat(1999)}\u{1f600}tail`;
+    expect(terminalMessage(emoji)).toBe(`${'e'.repeat(1999)}… (6 more characters)`);
   });
 
   it('lets no raw control, format character or lone surrogate through, and loses nothing (property)', () => {

@@ -4,8 +4,8 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 // overrides, zero-width characters, tag characters) and U+2028/9 would reach
 // a terminal raw from `--json` output, so they are written as \u escapes too.
 // (Lone surrogates JSON.stringify already escapes.)
-const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-const UNSAFE_ALL = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029\u{e0000}-\u{e007f}]/u;
+const UNSAFE_ALL = /[\p{Cc}\p{Cf}\u2028\u2029\u{e0000}-\u{e007f}]/gu;
 
 // Past this depth a branch is written on one line: indenting it would cost
 // output quadratic in the depth (100,000 levels, 2 spaces each, is 10^10

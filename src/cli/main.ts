@@ -21,7 +21,7 @@ import { type CliRequest, parseCommandLine, USAGE, UsageError } from './args.js'
 import { askForm } from './elicitation-form.js';
 import { jsonText } from './json-text.js';
 import { ProgressView } from './progress-view.js';
-import { terminalLine, terminalText } from './terminal-text.js';
+import { terminalLine, terminalMessage, terminalText } from './terminal-text.js';
 
 /** Where the CLI reads and writes; the process's own streams unless a test says otherwise. */
 export interface CliIo {
@@ -120,7 +120,7 @@ async function command(request: CliRequest, io: CliIo): Promise<number> {
       const url = terminalLine(request.url as string);
       io.stderr.write(`rxmcp: ${url} wants you to sign in: run rxmcp login --url ${url}\n`);
     } else {
-      io.stderr.write(`rxmcp: ${terminalText(error.message)}\n`);
+      io.stderr.write(`rxmcp: ${terminalMessage(error.message)}\n`);
       if (request.verbose && error instanceof McpProtocolError && error.data !== undefined) io.stderr.write(`error data: ${jsonText(error.data, 0)}\n`);
     }
     return FAILURE;

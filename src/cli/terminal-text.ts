@@ -3,14 +3,15 @@
 // the window title, OSC 8 makes links, CSI moves the cursor over text already
 // shown); C1 controls are the same commands in one character (U+009B is CSI);
 // format characters (Cf: bidi overrides and isolates, zero-width spaces and
-// joiners, BOM, tag characters) reorder or hide what is read; the line and
-// paragraph separators break lines where none is seen; a lone surrogate
-// cannot be encoded and turns into U+FFFD, hiding what it was.
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u;
-const UNSAFE_ALL = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
+// joiners, BOM, tag characters, and the whole tag block, its unassigned
+// U+E0000 too) reorder or hide what is read; the line and paragraph
+// separators break lines where none is seen; a lone surrogate cannot be
+// encoded and turns into U+FFFD, hiding what it was.
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029\u{e0000}-\u{e007f}]/u;
+const UNSAFE_ALL = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029\u{e0000}-\u{e007f}]/gu;
 // The same, but newline, tab and a CR that ends a line (CRLF) go through.
-const UNSAFE_IN_BLOCK = /(?!\r\n|\n|\t)[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u;
-const UNSAFE_IN_BLOCK_ALL = /(?!\r\n|\n|\t)[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
+const UNSAFE_IN_BLOCK = /(?!\r\n|\n|\t)[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029\u{e0000}-\u{e007f}]/u;
+const UNSAFE_IN_BLOCK_ALL = /(?!\r\n|\n|\t)[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029\u{e0000}-\u{e007f}]/gu;
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -45,3 +46,18 @@ export function terminalLine(text: string): string {
   return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, visible) : text;
 }
 
+
+// How much of an error message the CLI shows: a server chooses the words of
+// its errors, and a line of a megabyte scrolls everything else away.
+const MESSAGE_CHARS = 2000;
+
+/**
+ * An error message for the terminal: {@link terminalText}, cut after 2,000
+ * characters with a note of how many were left out.
+ */
+export function terminalMessage(text: string): string {
+  if (text.length <= MESSAGE_CHARS) return terminalText(text);
+  // Never between the halves of a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(text.charAt(MESSAGE_CHARS - 1)) ? MESSAGE_CHARS - 1 : MESSAGE_CHARS;
+  return `${terminalText(text.slice(0, end))}… (${text.length - end} more characters)`;
+}
