@@ -85,6 +85,25 @@ describe('opt-in restart of a stdio server that exits unexpectedly', () => {
     }
   });
 
+  it('waits longer before each restart of a server that answers the handshake and exits at once, though answers reset the count', async () => {
+    const starts: number[] = [];
+    const mcp = McpClient.connectStdio({
+      ...fixture('answer-then-exit-server.mjs'),
+      restart: { maxAttempts: 3, delayMs: 200 },
+      onStderr: (line) => line === 'started' && starts.push(Date.now()),
+    });
+    // A listen stream is re-opened after every restart, so the client starts the server again by itself.
+    const listening = mcp.listen({ resourcesListChanged: true }).subscribe({ error: () => undefined });
+    try {
+      await eventually(() => starts.length >= 5, 20000);
+      // 200, 400, 800, then 1600 ms: without the growth every gap is 200 ms and a process start.
+      expect((starts[4] as number) - (starts[3] as number)).toBeGreaterThanOrEqual(1500);
+    } finally {
+      listening.unsubscribe();
+      await mcp.close();
+    }
+  }, 30000);
+
   it('refuses bad restart options with McpClientError', () => {
     expect(() => McpClient.connectStdio({ ...modernServer, restart: { maxAttempts: -1 } })).toThrow(McpClientError);
     expect(() => McpClient.connectStdio({ ...modernServer, restart: { maxAttempts: 2, delay: 5 } as never })).toThrow('unknown option: delay');

@@ -104,4 +104,22 @@ describe('the tasks extension (2026-07-28) against a fixture written from its sp
     const { stdout } = await promisify(execFile)(tsx, [join(__dirname, '../fixtures/resume-task.ts'), dir, taskId]);
     expect(stdout.trim()).toBe('slept 1000 ms');
   }, 20000);
+
+  it('polls no faster than every 100 ms however short the server\'s pollIntervalMs, nor in a loop when it is longer than a timer holds', async () => {
+    const transport = new RecordingTransport(new StdioTransport(server));
+    const mcp = new McpClient({ transport, tasks: true });
+    clients.push(mcp);
+    expect(text(await firstValueFrom(mcp.callTool('slow', { ms: 1000, pollIntervalMs: 1 })))).toBe('slept 1000 ms');
+    // About ten at 100 ms; a poll every millisecond makes hundreds.
+    expect(transport.requests('tasks/get').length).toBeLessThanOrEqual(20);
+
+    const polled = transport.requests('tasks/get').length;
+    const following = mcp.callToolAsTask('slow', { ms: 60000, pollIntervalMs: 1e12 }).subscribe({ error: () => undefined });
+    try {
+      await sleep(1000);
+      expect(transport.requests('tasks/get').length - polled).toBeLessThanOrEqual(1);
+    } finally {
+      following.unsubscribe();
+    }
+  }, 20000);
 });

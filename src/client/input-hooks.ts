@@ -115,11 +115,14 @@ export function askHook(
     take(1),
     map((answer) => {
       const checked = kind.result.safeParse(answer);
-      if (checked.success) {
-        const valid = checked.data as Record<string, unknown>;
-        return kind.finish ? kind.finish(valid, asked.params) : valid;
+      if (!checked.success) {
+        warn(`declined ${label}: ${kind.hook} answered with something that is not a valid ${request.method as string} result`);
+        return kind.decline;
       }
-      warn(`declined ${label}: ${kind.hook} answered with something that is not a valid ${request.method as string} result`);
+      const valid = checked.data as Record<string, unknown>;
+      const finished = kind.finish ? kind.finish(valid, asked.params) : valid;
+      if (writable(finished)) return finished;
+      warn(`declined ${label}: the answer cannot be written as JSON (a cycle, a BigInt or nesting too deep, perhaps from a default the server gave)`);
       return kind.decline;
     }),
     defaultIfEmpty(kind.decline),
@@ -145,4 +148,17 @@ function withDefaults(answer: Record<string, unknown>, params: Record<string, un
       : [],
   );
   return defaults.length === 0 ? answer : { ...answer, content: { ...content, ...Object.fromEntries(defaults) } };
+}
+
+// An answer travels as JSON, written where the server's question is answered:
+// what JSON.stringify cannot write (a cycle, a BigInt, a value nested past the
+// stack, which a server's own form default can be) would throw there, outside
+// any call, and leave the question unanswered.
+function writable(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
 }

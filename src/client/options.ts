@@ -1,6 +1,7 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { checkCount, checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { warnHook } from '../util/warn-hook.js';
 import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { DEFAULT_LIST_LIMITS, type ListLimits } from '../protocol/list-walk.js';
 import type { ClientCapabilities, LoggingLevel, LogMessage, ToolProgress } from '../protocol/types.js';
@@ -278,7 +279,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
       maxListItems: checkCount('maxListItems', options.maxListItems, DEFAULT_LIST_LIMITS.maxListItems),
     },
     tasks: options.tasks === true,
-    warn: options.onWarn ?? (() => undefined),
+    warn: warnHook(options.onWarn),
   };
 }
 

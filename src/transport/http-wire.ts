@@ -13,6 +13,7 @@ import { DEFAULT_MAX_MESSAGE } from './transport.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
 import { checkCount, checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { warnHook } from '../util/warn-hook.js';
 import { DEFAULT_MAX_RECONNECT_DELAY_MS, DEFAULT_RECONNECT_ATTEMPTS, ReconnectBackoff } from './reconnect-backoff.js';
 
 /** Sign-ins one request may go through before its refusal is final: a sign-in, then up to two step-ups. */
@@ -262,8 +263,9 @@ export class HttpWire {
     }
   }
 
+  /** Reports through `onWarn`; what the hook throws stays out of the stream that warned. */
   warn(message: string): void {
-    this.options.onWarn?.(message);
+    warnHook(this.options.onWarn)(message);
   }
 
   /** Lets go of kept-alive connections. */

@@ -7,12 +7,17 @@ import { checkCount, checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 import type { RequestFailure, Transport } from './transport.js';
+import { DEFAULT_MAX_RECONNECT_DELAY_MS, STABLE_STREAM_MS } from './reconnect-backoff.js';
 
 /** When and how often a stdio server that exits unexpectedly is started again. */
 export interface RestartOptions {
   /** How many restarts in a row (without an answer in between) before giving up. */
   maxAttempts: number;
-  /** The wait before the first restart, doubled for each further one in a row (default 500). */
+  /**
+   * The wait before the first restart (default 500), doubled for each further
+   * server in a row that exited within 10 s of starting, up to 30 s: answers
+   * reset the give-up count, not the wait.
+   */
   delayMs?: number;
 }
 
@@ -20,8 +25,8 @@ export interface RestartOptions {
  * A stdio transport that starts its server again when it exits
  * unexpectedly: the calls in flight fail with `McpServerGoneError`, and the
  * next message starts a fresh process (after `delayMs`, doubling while the
- * restarts come in a row). After `maxAttempts` restarts with no answer in
- * between it gives up, and every later call fails with the last exit's
+ * servers keep exiting soon after they started, up to a cap). After
+ * `maxAttempts` restarts with no answer in between it gives up, and every later call fails with the last exit's
  * error. `restarts$` tells the client, which then probes the era again.
  */
 export class RestartingTransport implements Transport {
@@ -32,6 +37,9 @@ export class RestartingTransport implements Transport {
   private current: StdioTransport | undefined;
   private subscription: Subscription | undefined;
   private attempts = 0;
+  /** Servers in a row that exited within STABLE_STREAM_MS of starting: they pace the restarts. */
+  private quick = 0;
+  private startedAt = 0;
   private notBefore = 0;
   private closed = false;
   private gaveUp: McpServerGoneError | undefined;
@@ -86,6 +94,7 @@ export class RestartingTransport implements Transport {
     if (this.closed || this.gaveUp) return;
     this.current ??= new StdioTransport(this.options);
     if (!this.subscription) {
+      this.startedAt = Date.now();
       this.subscription = this.current.inbound.subscribe({
         next: (inbound) => {
           // An answer proves the server runs: the next exit counts from one again.
@@ -126,7 +135,12 @@ export class RestartingTransport implements Transport {
       return;
     }
     this.attempts++;
-    this.notBefore = Date.now() + (this.restart.delayMs ?? 500) * 2 ** (this.attempts - 1);
+    // A server that answers the handshake and exits, every time, resets the
+    // count each time: the wait still grows, so it cannot make the client
+    // start processes as fast as they exit, for ever.
+    this.quick = Date.now() - this.startedAt < STABLE_STREAM_MS ? this.quick + 1 : 1;
+    const delay = this.restart.delayMs ?? 500;
+    this.notBefore = Date.now() + Math.min(Math.max(delay, DEFAULT_MAX_RECONNECT_DELAY_MS), delay * 2 ** (this.quick - 1));
     this.restartSubject.next();
     for (const id of inFlight) this.failureSubject.next({ id, error });
   }

@@ -9,6 +9,7 @@ import { McpProtocolError } from '../errors/protocol-errors.js';
 import { DEFAULT_MAX_MESSAGE, type RequestFailure, type Transport } from './transport.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { messageOf } from '../util/values.js';
+import { warnHook } from '../util/warn-hook.js';
 
 /** How to start a server as a child process, and how to treat it. */
 export interface StdioTransportOptions {
@@ -281,8 +282,9 @@ export class StdioTransport implements Transport {
     else this.inboundSubject.complete();
   }
 
+  // What the hook throws stays out of the stream handler that warned.
   private warn(message: string): void {
-    this.options.onWarn?.(message);
+    warnHook(this.options.onWarn)(message);
   }
 
   private async shutDown(): Promise<void> {
