@@ -94,6 +94,23 @@ describe('redirects of the MCP endpoint', () => {
     expect(front.stderr.at(-1)).toBe('DELETE /mcp/delete/');
   });
 
+  it('follows a 303 of the GET stream there, but keeps the endpoint where it was', async () => {
+    const backend = await start('legacy-http-server.mjs');
+    const front = await start('redirect-front.mjs', '--backend', backend.url, '--mode', 'per-method', '--only', 'GET', '--status', '303');
+    const mcp = McpClient.connectHttp({ url: front.url });
+    try {
+      expect((await firstValueFrom(mcp.callTool('add', { a: 2, b: 3 }))).content).toEqual([{ type: 'text', text: '5' }]);
+      await eventually(() => front.stderr.includes('GET /mcp/get/'));
+      expect((await firstValueFrom(mcp.callTool('add', { a: 3, b: 4 }))).content).toEqual([{ type: 'text', text: '7' }]);
+    } finally {
+      await mcp.close();
+    }
+    await eventually(() => front.stderr.some((line) => line.startsWith('DELETE ')));
+    expect(redirects(front)).toEqual(['GET /mcp -> /mcp/get/']);
+    const after = front.stderr.slice(front.stderr.indexOf('GET /mcp/get/'));
+    expect(new Set(after.filter((line) => !line.startsWith('GET')))).toEqual(new Set(['POST /mcp', 'DELETE /mcp']));
+  });
+
   it('refuses a redirect to another port, naming it, and sends nothing there', async () => {
     const elsewhere = await recorder();
     try {

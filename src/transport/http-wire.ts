@@ -145,14 +145,17 @@ export class HttpWire {
     const fetchImpl = await this.loadFetch();
     const bounded = new BoundedSignal(signal, timeoutMs);
     let url = this.endpoint;
+    // A 303 sends a GET to read its answer elsewhere: the endpoint itself has not moved.
+    let moved = true;
     try {
       for (let hops = 0; ; hops++) {
         const response = await this.sendOnce(fetchImpl, url, request, signal, bounded, timeoutMs);
         const next = this.redirectTarget(response, url, request.method, follow ? MAX_REDIRECTS - hops : undefined);
         if (next === undefined) {
-          if (hops > 0) this.endpoint = url;
+          if (hops > 0 && moved) this.endpoint = url;
           return response;
         }
+        if (response.status === SEE_OTHER) moved = false;
         await readText(response, REDIRECT_BODY_LIMIT).catch(() => undefined);
         url = next;
       }
