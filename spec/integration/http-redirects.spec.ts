@@ -26,6 +26,19 @@ async function recorder(): Promise<{ url: string; seen: Array<{ method?: string;
   return { url: `http://127.0.0.1:${port}/steal`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+// Two calls through a front that redirects the GET stream to /mcp/get/: one
+// before the stream has gone there, one after; then the client is closed.
+async function callAcrossTheGetRedirect(front: { url: string; stderr: string[] }): Promise<void> {
+  const mcp = McpClient.connectHttp({ url: front.url });
+  try {
+    expect((await firstValueFrom(mcp.callTool('add', { a: 2, b: 3 }))).content).toEqual([{ type: 'text', text: '5' }]);
+    await eventually(() => front.stderr.includes('GET /mcp/get/'));
+    expect((await firstValueFrom(mcp.callTool('add', { a: 3, b: 4 }))).content).toEqual([{ type: 'text', text: '7' }]);
+  } finally {
+    await mcp.close();
+  }
+}
+
 describe('redirects of the MCP endpoint', () => {
   const running: RunningServer[] = [];
   const start = async (name: string, ...args: string[]) => {
@@ -76,14 +89,7 @@ describe('redirects of the MCP endpoint', () => {
   it.each([301, 308])('follows a %i of each method in the legacy era, resending POSTs with their body', async (status) => {
     const backend = await start('legacy-http-server.mjs');
     const front = await start('redirect-front.mjs', '--backend', backend.url, '--mode', 'per-method', '--status', String(status));
-    const mcp = McpClient.connectHttp({ url: front.url });
-    try {
-      expect((await firstValueFrom(mcp.callTool('add', { a: 2, b: 3 }))).content).toEqual([{ type: 'text', text: '5' }]);
-      await eventually(() => front.stderr.includes('GET /mcp/get/'));
-      expect((await firstValueFrom(mcp.callTool('add', { a: 3, b: 4 }))).content).toEqual([{ type: 'text', text: '7' }]);
-    } finally {
-      await mcp.close();
-    }
+    await callAcrossTheGetRedirect(front);
     await eventually(() => backend.stderr.some((line) => line.startsWith('deleted ')));
     await eventually(() => front.stderr.includes('DELETE /mcp/delete/'));
     expect(redirects(front)).toEqual(['POST /mcp -> /mcp/post/', 'GET /mcp/post/ -> /mcp/get/', 'DELETE /mcp/get/ -> /mcp/delete/']);
@@ -97,14 +103,7 @@ describe('redirects of the MCP endpoint', () => {
   it('follows a 303 of the GET stream there, but keeps the endpoint where it was', async () => {
     const backend = await start('legacy-http-server.mjs');
     const front = await start('redirect-front.mjs', '--backend', backend.url, '--mode', 'per-method', '--only', 'GET', '--status', '303');
-    const mcp = McpClient.connectHttp({ url: front.url });
-    try {
-      expect((await firstValueFrom(mcp.callTool('add', { a: 2, b: 3 }))).content).toEqual([{ type: 'text', text: '5' }]);
-      await eventually(() => front.stderr.includes('GET /mcp/get/'));
-      expect((await firstValueFrom(mcp.callTool('add', { a: 3, b: 4 }))).content).toEqual([{ type: 'text', text: '7' }]);
-    } finally {
-      await mcp.close();
-    }
+    await callAcrossTheGetRedirect(front);
     await eventually(() => front.stderr.some((line) => line.startsWith('DELETE ')));
     expect(redirects(front)).toEqual(['GET /mcp -> /mcp/get/']);
     const after = front.stderr.slice(front.stderr.indexOf('GET /mcp/get/'));

@@ -14,6 +14,7 @@ import { firstValueFrom } from 'rxjs';
 import { McpClient, McpClientError, McpTimeoutError } from '../../src/index.js';
 import { callCases, handshakeCases, type HostileCase, hostileServer } from './hostile-corpus.js';
 import { startHttpServer } from './http-servers.js';
+import { watchProcessFaults } from './process-faults.js';
 
 type Transport = 'stdio' | 'http-modern' | 'http-legacy';
 
@@ -21,18 +22,9 @@ const transport = process.argv[2] as Transport;
 // HOSTILE_CASES=name,name runs only those cases (to look at one closely).
 const only = process.env.HOSTILE_CASES?.split(',');
 const picked = (entries: readonly HostileCase[]): readonly HostileCase[] => (only ? entries.filter((entry) => only.includes(entry.name)) : entries);
-const problems: string[] = [];
-let unhandled = 0;
-let uncaught = 0;
+const faults = watchProcessFaults(describe);
+const { problems } = faults;
 let calls = 0;
-process.on('unhandledRejection', (reason) => {
-  unhandled++;
-  problems.push(`unhandled rejection: ${describe(reason)}`);
-});
-process.on('uncaughtException', (error) => {
-  uncaught++;
-  problems.push(`uncaught exception: ${describe(error)}`);
-});
 
 const REQUEST_TIMEOUT_MS = 20_000;
 
@@ -100,7 +92,7 @@ async function main(): Promise<void> {
     const heapGrowthMb = Math.round((heap() - (heapAtStart ?? 0)) / 1e6);
     // Let any late rejection surface before counting.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    process.stdout.write(`${JSON.stringify({ calls, problems, unhandled, uncaught, heapGrowthMb })}\n`);
+    process.stdout.write(`${JSON.stringify({ calls, problems, unhandled: faults.unhandled, uncaught: faults.uncaught, heapGrowthMb })}\n`);
   } finally {
     await http?.stop();
   }
@@ -175,5 +167,5 @@ function heap(): number {
 }
 
 main().catch((error: unknown) => {
-  process.stdout.write(`${JSON.stringify({ calls, problems: [...problems, `the run failed: ${describe(error)}`], unhandled, uncaught, heapGrowthMb: 0 })}\n`);
+  process.stdout.write(`${JSON.stringify({ calls, problems: [...problems, `the run failed: ${describe(error)}`], unhandled: faults.unhandled, uncaught: faults.uncaught, heapGrowthMb: 0 })}\n`);
 });

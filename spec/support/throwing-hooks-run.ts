@@ -9,20 +9,12 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from '../../src/index.js';
 import { startHttpServer } from './http-servers.js';
+import { watchProcessFaults } from './process-faults.js';
 import { eventually, fixture } from './servers.js';
 
-const problems: string[] = [];
-let unhandled = 0;
-let uncaught = 0;
+const faults = watchProcessFaults();
+const { problems } = faults;
 let answers = 0;
-process.on('unhandledRejection', (reason) => {
-  unhandled++;
-  problems.push(`unhandled rejection: ${String(reason)}`);
-});
-process.on('uncaughtException', (error) => {
-  uncaught++;
-  problems.push(`uncaught exception: ${String(error)}`);
-});
 
 let warned = 0;
 const hooks = {
@@ -68,9 +60,9 @@ async function main(): Promise<void> {
   }
   // Let any late rejection surface before counting.
   await new Promise((resolve) => setTimeout(resolve, 300));
-  process.stdout.write(`${JSON.stringify({ answers, problems, unhandled, uncaught })}\n`);
+  process.stdout.write(`${JSON.stringify({ answers, problems, unhandled: faults.unhandled, uncaught: faults.uncaught })}\n`);
 }
 
 main().catch((error: unknown) => {
-  process.stdout.write(`${JSON.stringify({ answers, problems: [...problems, `the run failed: ${String(error)}`], unhandled, uncaught })}\n`);
+  process.stdout.write(`${JSON.stringify({ answers, problems: [...problems, `the run failed: ${String(error)}`], unhandled: faults.unhandled, uncaught: faults.uncaught })}\n`);
 });
