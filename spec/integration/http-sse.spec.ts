@@ -103,16 +103,21 @@ describe('an SDK v1 server on HTTP+SSE, reached with no transport option', () =>
     expect(lines(server, 'closed ')).toEqual([]);
     expect(text(await firstValueFrom(mcp.callTool('echo', { text: 'still here' }, CALL)))).toBe('still here');
   });
+  it('ends the stream on close(), so the server forgets the session', async () => {
+    const client = McpClient.connectHttp({ url: sseUrl(server) });
+    const from = server.stderr.length;
+    expect(text(await firstValueFrom(client.callTool('echo', { text: 'bye' }, CALL)))).toBe('bye');
+    await eventually(() => server.stderr.slice(from).some((line) => line.startsWith('session ')));
+    const id = server.stderr.slice(from).find((line) => line.startsWith('session '))!.slice('session '.length);
+    await client.close();
+    await eventually(() => server.stderr.includes(`closed ${id}`), 10000);
+  });
 });
 
 describe('a long HTTP+SSE session', () => {
   let server: RunningServer | undefined;
   let mcp: McpClient | undefined;
-  const added = jest.spyOn(EventTarget.prototype, 'addEventListener');
-  const removed = jest.spyOn(EventTarget.prototype, 'removeEventListener');
   afterAll(async () => {
-    added.mockRestore();
-    removed.mockRestore();
     await mcp?.close();
     await server?.stop();
   });
@@ -122,15 +127,20 @@ describe('a long HTTP+SSE session', () => {
   it('leaves no abort listener behind per message: no signal holds more than ten after 30 calls', async () => {
     server = await startHttpServer('sse-server.mjs');
     mcp = McpClient.connectHttp({ url: sseUrl(server) });
-    added.mockClear();
-    removed.mockClear();
-    for (let call = 0; call < 30; call++) expect(text(await firstValueFrom(mcp.callTool('echo', { text: `${call}` }, CALL)))).toBe(`${call}`);
+    const added = jest.spyOn(EventTarget.prototype, 'addEventListener');
+    const removed = jest.spyOn(EventTarget.prototype, 'removeEventListener');
     const held = new Map<EventTarget, number>();
-    for (const [spy, step] of [[added, 1], [removed, -1]] as const) {
-      spy.mock.calls.forEach(([type], at) => {
-        const target = spy.mock.contexts[at] as EventTarget;
-        if (type === 'abort') held.set(target, (held.get(target) ?? 0) + step);
-      });
+    try {
+      for (let call = 0; call < 30; call++) expect(text(await firstValueFrom(mcp.callTool('echo', { text: `${call}` }, CALL)))).toBe(`${call}`);
+      for (const [spy, step] of [[added, 1], [removed, -1]] as const) {
+        spy.mock.calls.forEach(([type], at) => {
+          const target = spy.mock.contexts[at] as EventTarget;
+          if (type === 'abort') held.set(target, (held.get(target) ?? 0) + step);
+        });
+      }
+    } finally {
+      added.mockRestore();
+      removed.mockRestore();
     }
     expect(Math.max(0, ...held.values())).toBeLessThanOrEqual(10);
   }, 30000);
