@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { filter, firstValueFrom } from 'rxjs';
-import { type AuthState, McpClient, McpHttpError, McpNetworkError, type ProgressEvent } from 'rxmcp';
+import { type AuthState, McpClient, McpHttpError, McpNetworkError, McpTimeoutError, type ProgressEvent } from 'rxmcp';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 import { headlessSignIn } from '../support/oauth.js';
 import { eventually } from '../support/servers.js';
@@ -103,6 +103,12 @@ describe('an SDK v1 server on HTTP+SSE, reached with no transport option', () =>
     expect(lines(server, 'closed ')).toEqual([]);
     expect(text(await firstValueFrom(mcp.callTool('echo', { text: 'still here' }, CALL)))).toBe('still here');
   });
+  it('tells the server when a call runs out of time, and the server cancels it', async () => {
+    const from = server.stderr.length;
+    await expect(firstValueFrom(mcp.callTool('slow', {}, { timeoutMs: 1000 }))).rejects.toBeInstanceOf(McpTimeoutError);
+    await eventually(() => server.stderr.slice(from).some((line) => line.startsWith('cancelled ')), 10000);
+  });
+
   it('ends the stream on close(), so the server forgets the session', async () => {
     const client = McpClient.connectHttp({ url: sseUrl(server) });
     const from = server.stderr.length;
@@ -170,6 +176,8 @@ describe('an HTTP+SSE server that restarts in the middle of a call', () => {
     await first.stop();
     await expect(inFlight).rejects.toBeInstanceOf(McpNetworkError);
     await eventually(() => states.includes('restarting'), 10000);
+    // While nothing listens, a call fails typed too.
+    await expect(firstValueFrom(client.callTool('echo', { text: 'nobody' }, CALL))).rejects.toBeInstanceOf(McpNetworkError);
 
     const second = await startHttpServer('sse-server.mjs', '--port', port);
     server = second;
