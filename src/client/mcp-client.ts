@@ -173,7 +173,8 @@ export class McpClient {
   /**
    * Where the connection stands, replayed to each subscriber: `starting`
    * until the first probe succeeds, `ready`, `restarting` between a crash
-   * and the next successful probe (with `restart`), and `closed` after
+   * and the next successful probe (with `restart`, or when an HTTP+SSE
+   * server drops its event stream, which ends its session), and `closed` after
    * `close()` or when the server is gone for good. Completes when closed.
    */
   readonly state$: Observable<ConnectionState>;
