@@ -52,6 +52,27 @@ describe('server-everything in its sse mode', () => {
     ]);
   });
 
+  it('asks for input on the event stream, and gets the answer of onElicit', async () => {
+    const questions: string[] = [];
+    const asking = McpClient.connectHttp({
+      url: `${server.origin}/sse`,
+      onElicit: ({ params }) => {
+        questions.push(String(params.message));
+        return { action: 'accept', content: { name: 'Ada Lovelace' } };
+      },
+    });
+    try {
+      // server-everything adds the tool once the client has said it can answer questions.
+      const offered = async (): Promise<boolean> => (await firstValueFrom(asking.listTools({ refresh: true }))).some((tool) => tool.name === 'trigger-elicitation-request');
+      for (let tries = 0; tries < 50 && !(await offered()); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+      const result = await firstValueFrom(asking.callTool('trigger-elicitation-request'));
+      expect(questions).toHaveLength(1);
+      expect(result.content.map((block) => block.text).join('\n')).toContain('- Name: Ada Lovelace');
+    } finally {
+      await asking.close();
+    }
+  });
+
   it('ends its event stream on the server when closed', async () => {
     const other = McpClient.connectHttp({ url: `${server.origin}/sse` });
     await firstValueFrom(other.listTools());
