@@ -2,6 +2,7 @@ import type { Observable, Observer } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import type { ListLimits } from '../protocol/list-walk.js';
+import type { Wire } from '../protocol/types.js';
 
 /**
  * A wire that carries JSON-RPC messages between this client and one server.
@@ -24,8 +25,9 @@ import type { ListLimits } from '../protocol/list-walk.js';
  * - `failures$`, for wires whose failures belong to one request (HTTP: a
  *   status without a JSON-RPC answer, a broken stream), names the request a
  *   local error ends. The wire as a whole goes on.
- * - `restarts$`, for wires that start their server again, emits when the
- *   server died and the next message will reach a fresh one: the client
+ * - `restarts$`, for wires that start their server again (or, like
+ *   HTTP+SSE, a session), emits when the server died (or forgot the
+ *   session) and the next message will reach a fresh one: the client
  *   forgets the session (and probes again) and re-opens `listen` streams.
  * - `auth$`, for wires that sign in, reports where signing in stands. While
  *   it says `signing-in` a person is at work, and the client stops the
@@ -33,6 +35,8 @@ import type { ListLimits } from '../protocol/list-walk.js';
  * - `limitLists(limits)`, for wires that read lists of their own (HTTP in
  *   the 2026-07-28 era reads `tools/list` again after a header mismatch),
  *   is called once by the client with its `maxListPages` and `maxListItems`.
+ * - `wire` names how messages travel, for `describe()`. A transport that
+ *   says `sse` speaks only the handshake era: the client skips its probe.
  */
 export interface Transport {
   /** Every message the server sends, hot. */
@@ -51,6 +55,8 @@ export interface Transport {
   readonly auth$?: Observable<AuthState>;
   /** The bounds of the lists the wire reads by itself, from the client's options. */
   limitLists?(limits: ListLimits): void;
+  /** How messages travel, as far as the transport knows yet. */
+  readonly wire?: Wire;
 }
 
 /** The largest message a server may send when `maxMessageBytes` is not given: 64 MiB. */
