@@ -31,8 +31,9 @@ export class SseHttp {
   private readonly inflight = new Map<RequestId, string>();
   /** Notifications and answers reach the server in the order they were sent, before any later message. */
   private notices: Promise<void> = Promise.resolve();
-  /** Aborted by close(): POSTs still under way stop with it. */
+  /** Aborted by close(), with every POST still under way. */
   private readonly lifetime = new AbortController();
+  private readonly posting = new Set<AbortController>();
 
   constructor(
     private readonly wire: HttpWire,
@@ -70,8 +71,10 @@ export class SseHttp {
   }
 
   close(): void {
-    this.lifetime.abort(new McpClientError('closed'));
-    this.stream?.controller.abort(new McpClientError('closed'));
+    const closed = new McpClientError('closed');
+    this.lifetime.abort(closed);
+    for (const controller of this.posting) controller.abort(closed);
+    this.stream?.controller.abort(closed);
   }
 
   private open(): Stream {
@@ -170,17 +173,18 @@ export class SseHttp {
 
   /** POSTs one message; the server takes it with 202 (or 200) and answers, if at all, on the stream. */
   private async post(endpoint: string, body: string): Promise<void> {
-    // A signal of its own, let go of once the POST is done: the wire stays
-    // linked to the signal it is given, and the session's lives on.
+    // A signal of its own, which close() aborts: the wire keeps a listener on
+    // the signal it is given, so one signal for the whole session would
+    // gather one per message.
     const controller = new AbortController();
-    const stop = () => controller.abort(this.lifetime.signal.reason);
-    this.lifetime.signal.addEventListener('abort', stop, { once: true });
+    if (this.lifetime.signal.aborted) controller.abort(this.lifetime.signal.reason);
+    this.posting.add(controller);
     try {
       const response = await this.wire.fetch({ method: 'POST', url: endpoint, headers: { ...this.wire.userHeaders(), 'Content-Type': 'application/json' }, body }, controller.signal);
       const text = await this.wire.text(response);
       if (!response.ok) throw new McpHttpError(response.status, text.slice(0, 2000), endpoint);
     } finally {
-      this.lifetime.signal.removeEventListener('abort', stop);
+      this.posting.delete(controller);
     }
   }
 }
