@@ -3,20 +3,27 @@
 // sees what Node does with an unhandled rejection or an uncaught exception
 // (jest catches both before a spec's own listeners could count them).
 //
-//   node --expose-gc --import tsx hostile-run.ts stdio|http-modern|http-legacy
+//   node --expose-gc --import tsx hostile-run.ts stdio|http-modern|http-legacy|http-sse
 //   (HOSTILE_CASES=name,… for only those cases; HOSTILE_TRACE=1 for each case's time on stderr)
 //
 // Prints one JSON line: { calls, problems, unhandled, uncaught, heapGrowthMb }.
 // A problem is any call that ended in something other than an answer or an
 // McpClientError (a timeout counts: it means a call hung), an answer whose
-// prototype the server chose, or a client that stopped answering.
+// prototype the server chose, a client that stopped answering, or one that
+// speaks another wire than the transport named.
+//
+// http-sse connects with no httpTransport option, as a user would: the
+// client has to find the HTTP+SSE stream on its own.
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpClientError, McpTimeoutError } from '../../src/index.js';
 import { callCases, handshakeCases, type HostileCase, hostileServer } from './hostile-corpus.js';
 import { startHttpServer } from './http-servers.js';
 import { watchProcessFaults } from './process-faults.js';
 
-type Transport = 'stdio' | 'http-modern' | 'http-legacy';
+type Transport = 'stdio' | 'http-modern' | 'http-legacy' | 'http-sse';
+
+/** The wire each transport's client must report in `describe()`. */
+const WIRES: Record<Transport, string> = { stdio: 'stdio', 'http-modern': 'streamable-http', 'http-legacy': 'streamable-http', 'http-sse': 'sse' };
 
 const transport = process.argv[2] as Transport;
 // HOSTILE_CASES=name,name runs only those cases (to look at one closely).
@@ -51,7 +58,7 @@ const PUBLIC_CALLS: Array<[string, string[], (client: McpClient) => Promise<unkn
 const reaches = (entry: HostileCase, methods: string[]): boolean => methods.length === 0 || methods.some((method) => entry.on[method] !== undefined);
 
 async function main(): Promise<void> {
-  const http = transport === 'stdio' ? undefined : await startHttpServer('hostile-server.mjs', '--http');
+  const http = transport === 'stdio' ? undefined : await startHttpServer('hostile-server.mjs', transport === 'http-sse' ? '--sse' : '--http');
   const connect = (entry?: HostileCase, legacy = transport === 'http-legacy'): McpClient => {
     // Lower list limits than the defaults (which spec/integration/hostile-server.spec.ts holds to): the same bounds, reached sooner.
     const common = { requestTimeoutMs: REQUEST_TIMEOUT_MS, maxListPages: 50, maxListItems: 25_000, onWarn: () => undefined };
@@ -66,6 +73,8 @@ async function main(): Promise<void> {
   };
   try {
     const client = connect();
+    const wire = await firstValueFrom(client.describe()).then((description) => JSON.stringify(description.wire), (error: unknown) => describe(error));
+    if (wire !== JSON.stringify(WIRES[transport])) problems.push(`the client was to speak ${WIRES[transport]}; describe() gave ${wire}`);
     let heapAtStart: number | undefined;
     for (const entry of picked(callCases)) {
       const started = Date.now();
@@ -103,7 +112,8 @@ function eras(entry: HostileCase): boolean[] {
   const modern = entry.on['server/discover'] !== undefined;
   const legacy = entry.on.initialize !== undefined;
   if (transport === 'http-modern') return modern ? [false] : [];
-  if (transport === 'http-legacy') return legacy ? [true] : [];
+  // HTTP+SSE has the handshake era only.
+  if (transport === 'http-legacy' || transport === 'http-sse') return legacy ? [true] : [];
   return [...(modern ? [false] : []), ...(legacy ? [true] : [])];
 }
 
