@@ -150,8 +150,9 @@ export class McpClient {
   }
 
   /**
-   * Talks to a Streamable HTTP endpoint (2026-07-28). Nothing is sent until
-   * the first call.
+   * Talks to an MCP server over HTTP: Streamable HTTP in either era, or
+   * HTTP+SSE (2024-11-05), found by trying unless `httpTransport` names it.
+   * Nothing is sent until the first call.
    *
    * @throws McpClientError for an option neither the client nor the transport knows, or a bad URL.
    */
@@ -237,6 +238,8 @@ export class McpClient {
       this.watch();
       return probe({
         ...settings,
+        // HTTP+SSE carries only the handshake era: no server there knows server/discover.
+        era: settings.era ?? (this.transport.wire === 'sse' ? 'legacy' : undefined),
         clientCapabilities: settings.declaredCapabilities,
         handshakeTimeoutMs: settings.requestTimeoutMs,
         after: (ms) => new Observable<void>((subscriber) => this.deadlines.add(ms, () => subscriber.next())),
@@ -267,12 +270,15 @@ export class McpClient {
   }
 
   /**
-   * Describes the server: its era, protocol version, identity, capabilities
-   * and instructions. The first subscription runs the probe; later ones replay
-   * its verdict.
+   * Describes the server: its era, protocol version, identity, capabilities,
+   * instructions, and the wire it is reached on. The first subscription runs
+   * the probe; later ones replay its verdict.
    */
   describe(options: CallOptions = {}): Observable<ServerDescription> {
-    return this.run('describe', options, CALL, (session) => of(session.description));
+    return this.run('describe', options, CALL, (session) => {
+      const { wire } = this.transport;
+      return of(wire === undefined ? session.description : { ...session.description, wire });
+    });
   }
 
   /** Lists every tool, following pages to the end (within `maxListPages` and `maxListItems`; past them, or on a repeated cursor, `McpProtocolError`). */

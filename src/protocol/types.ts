@@ -29,6 +29,9 @@ export interface ClientCapabilities {
 /** Which protocol era a server speaks: `modern` (2026-07-28, stateless) or `legacy` (the initialize handshake). */
 export type Era = 'modern' | 'legacy';
 
+/** How messages travel: a child process's stdio, Streamable HTTP, or the older HTTP+SSE (2024-11-05). */
+export type Wire = 'stdio' | 'streamable-http' | 'sse';
+
 /** What the era probe learned about a server. */
 export interface ServerDescription {
   /** `modern` (per-request metadata) or `legacy` (initialize handshake). */
@@ -43,6 +46,8 @@ export interface ServerDescription {
   capabilities: ServerCapabilities;
   /** The server's advice to a model, if any. */
   instructions: string | undefined;
+  /** The wire the connection travels on; absent for a transport of your own that does not say. */
+  wire?: Wire;
 }
 
 /** Hints a server gives about a tool's behaviour. Hints, not guarantees. */

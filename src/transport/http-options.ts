@@ -2,7 +2,10 @@ import type { AuthOptions } from '../auth/auth-options.js';
 import type { ReconnectOptions } from './reconnect-backoff.js';
 import type { FetchLike } from './sse.js';
 
-/** How to reach a Streamable HTTP endpoint. */
+/** Which HTTP transport a server speaks: found out by trying (`auto`), or named. */
+export type HttpTransportKind = 'auto' | 'streamable-http' | 'sse';
+
+/** How to reach an MCP server over HTTP. */
 export interface HttpTransportOptions {
   /**
    * The MCP endpoint, such as `https://tools.example.com/mcp`. A redirect is
@@ -30,7 +33,14 @@ export interface HttpTransportOptions {
   reconnect?: ReconnectOptions;
   /** Sign in with OAuth when the server asks for it (a 401, or a 403 for more scopes). See docs/signing-in.md. */
   auth?: AuthOptions;
+  /**
+   * The transport the URL serves (default `auto`): Streamable HTTP is tried
+   * first, and HTTP+SSE (protocol 2024-11-05) when the `initialize` POST is
+   * refused with 400, 404 or 405. `streamable-http` never tries HTTP+SSE;
+   * `sse` speaks only HTTP+SSE, with no POST to the URL and no era probe.
+   */
+  httpTransport?: HttpTransportKind;
 }
 
 /** The option names `HttpTransport` understands. */
-export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn', 'maxMessageBytes', 'reconnect', 'auth'];
+export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn', 'maxMessageBytes', 'reconnect', 'auth', 'httpTransport'];

@@ -2,25 +2,35 @@ import { type Observable, type Observer, Subject } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import { checkAuthOptions } from '../auth/check-auth-options.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
-import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import type { ListLimits } from '../protocol/list-walk.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { LegacyHttp } from './http-legacy.js';
 import { ModernHttp } from './http-modern.js';
-import { HTTP_OPTION_KEYS, type HttpTransportOptions } from './http-options.js';
+import type { Wire } from '../protocol/types.js';
+import { McpHttpError } from '../errors/transport-errors.js';
+import { HTTP_OPTION_KEYS, type HttpTransportKind, type HttpTransportOptions } from './http-options.js';
+import { SseHttp } from './http-sse.js';
 import { type HttpSink, HttpWire } from './http-wire.js';
 import type { RequestFailure, Transport } from './transport.js';
 
 const PROTOCOL_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'];
+const KINDS: readonly HttpTransportKind[] = ['auto', 'streamable-http', 'sse'];
+/** The statuses with which a server that speaks only HTTP+SSE refuses the `initialize` POST (the spec's list). */
+const NOT_STREAMABLE = new Set([400, 404, 405]);
 
 /**
- * Speaks Streamable HTTP in either era. It starts in the 2026-07-28 binding
- * (every message its own POST, routing fields mirrored into headers, an
- * aborted POST as the cancellation). When the client's era probe falls back
- * to `initialize`, because the server answered the modern probe as only a
- * 2025-11-25 server would, it switches to that era's binding for the rest of
- * its life: a session, streams the server may send its own requests on, a GET
- * stream, `notifications/cancelled`, DELETE on close.
+ * Speaks MCP over HTTP, whichever transport the URL serves. Streamable HTTP
+ * starts in the 2026-07-28 binding (every message its own POST, routing
+ * fields mirrored into headers, an aborted POST as the cancellation). When
+ * the client's era probe falls back to `initialize`, because the server
+ * answered the modern probe as only an older server would, it switches to the
+ * 2025-11-25 binding for the rest of its life: a session, streams the server
+ * may send its own requests on, a GET stream, `notifications/cancelled`,
+ * DELETE on close. If that `initialize` POST is refused with 400, 404 or 405,
+ * the URL is tried as an HTTP+SSE endpoint (a GET for an event stream whose
+ * first event names where to POST), and that is kept once it answers.
+ * `httpTransport` pins one of the two.
  *
  * Nothing is sent until the first message; cross-fetch and
  * eventsource-parser are loaded only then.
@@ -36,16 +46,21 @@ const PROTOCOL_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp
 export class HttpTransport implements Transport {
   private readonly inboundSubject = new Subject<JsonRpcMessage>();
   private readonly failureSubject = new Subject<RequestFailure>();
-  private readonly wire: HttpWire;
+  private readonly http: HttpWire;
   private readonly sink: HttpSink;
   private readonly modern: ModernHttp;
   private legacy: LegacyHttp | undefined;
+  private sse: SseHttp | undefined;
+  private readonly kind: HttpTransportKind;
+  private readonly restartSubject = new Subject<void>();
   private closed = false;
 
   readonly inbound: Observable<JsonRpcMessage> = this.inboundSubject.asObservable();
   /** Hot: where signing in stands; present when the transport was given `auth`. */
   readonly auth$: Observable<AuthState> | undefined;
   readonly failures$: Observable<RequestFailure> = this.failureSubject.asObservable();
+  /** Emits when an HTTP+SSE stream drops: the server forgot the session, and the next message starts a new one. */
+  readonly restarts$: Observable<void> = this.restartSubject.asObservable();
   readonly outbound: Observer<JsonRpcMessage> = {
     next: (message) => this.send(message),
     error: () => undefined,
@@ -59,13 +74,17 @@ export class HttpTransport implements Transport {
       throw new McpClientError(`option url must be an http or https URL; got ${JSON.stringify(options.url)}`);
     }
     if (options.auth !== undefined) checkAuthOptions(options.auth, url, options.headers);
+    this.kind = options.httpTransport ?? 'auto';
+    if (!KINDS.includes(this.kind)) {
+      throw new McpClientError(`option httpTransport must be one of ${KINDS.map((kind) => JSON.stringify(kind)).join(', ')}; got ${JSON.stringify(options.httpTransport)}`);
+    }
     for (const name of Object.keys(options.headers ?? {})) {
       const lower = name.toLowerCase();
       if (PROTOCOL_HEADERS.includes(lower) || lower.startsWith('mcp-param-')) {
         throw new McpClientError(`header ${JSON.stringify(name)} is set by the protocol and cannot be given in headers`);
       }
     }
-    this.wire = new HttpWire(options);
+    this.http = new HttpWire(options);
     this.sink = {
       deliver: (message) => {
         if (!this.closed) this.inboundSubject.next(message);
@@ -74,13 +93,19 @@ export class HttpTransport implements Transport {
         if (!this.closed) this.failureSubject.next({ id, error });
       },
     };
-    this.modern = new ModernHttp(this.wire, this.sink);
-    this.auth$ = this.wire.auth$;
+    this.modern = new ModernHttp(this.http, this.sink);
+    if (this.kind === 'sse') this.sse = this.sseBinding(this.sink);
+    this.auth$ = this.http.auth$;
   }
 
-  /** The era this transport speaks: `modern` until the client's probe falls back to the handshake. */
+  /** The era this transport speaks: `modern` until the client's probe falls back to the handshake (always, over HTTP+SSE). */
   get era(): 'modern' | 'legacy' {
-    return this.legacy ? 'legacy' : 'modern';
+    return this.legacy || this.sse ? 'legacy' : 'modern';
+  }
+
+  /** `sse` once the URL turned out to serve HTTP+SSE (or was said to); `streamable-http` until then. */
+  get wire(): Wire {
+    return this.sse ? 'sse' : 'streamable-http';
   }
 
   /** Bounds the tool list read again after a header mismatch (the client passes its own options). */
@@ -89,7 +114,8 @@ export class HttpTransport implements Transport {
   }
 
   cancel(id: RequestId, reason?: string): void {
-    if (this.legacy) this.legacy.cancel(id, reason);
+    if (this.sse) this.sse.cancel(id, reason);
+    else if (this.legacy) this.legacy.cancel(id, reason);
     else this.modern.cancel(id);
   }
 
@@ -97,19 +123,74 @@ export class HttpTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.modern.close();
+    this.sse?.close();
     this.inboundSubject.complete();
     this.failureSubject.complete();
+    this.restartSubject.complete();
     await this.legacy?.close();
-    this.wire.close();
+    this.http.close();
   }
 
   private send(message: JsonRpcMessage): void {
     if (this.closed) return;
-    // Only the probe's fallback sends initialize: from here on the server is a 2025-11-25 one.
-    if (!this.legacy && 'method' in message && message.method === 'initialize') this.legacy = new LegacyHttp(this.wire, this.sink);
+    if (this.sse) return this.sse.send(message);
+    // Only the probe's fallback sends initialize: from here on the server is an older one.
+    if (!this.legacy && 'method' in message && message.method === 'initialize') {
+      const initialize = message as JsonRpcRequest;
+      this.legacy = new LegacyHttp(this.http, this.kind === 'auto' ? this.untilInitialized(initialize) : this.sink);
+    }
     if (this.legacy) this.legacy.send(message);
     else this.modern.send(message);
   }
+
+  // The sink of the 2025-11-25 binding while its `initialize` is unanswered:
+  // a refusal of the kind an HTTP+SSE server gives sends that same
+  // `initialize` over HTTP+SSE instead.
+  private untilInitialized(initialize: JsonRpcRequest): HttpSink {
+    let deciding = true;
+    return {
+      deliver: (message) => {
+        if (deciding && 'id' in message && message.id === initialize.id) deciding = false;
+        this.sink.deliver(message);
+      },
+      fail: (id, error) => {
+        if (!deciding || id !== initialize.id) return this.sink.fail(id, error);
+        deciding = false;
+        if (!(error instanceof McpHttpError) || !NOT_STREAMABLE.has(error.status) || error.location !== undefined || this.closed) return this.sink.fail(id, error);
+        this.legacy = undefined;
+        this.sse = this.sseBinding(this.bothRefused(initialize.id, error));
+        this.sse.send(initialize);
+      },
+    };
+  }
+
+  // The sink of an HTTP+SSE binding tried after the Streamable HTTP POST was
+  // refused: when the GET is refused too, the error says what was tried, and
+  // the next attempt tries both again.
+  private bothRefused(id: RequestId, posted: McpHttpError): HttpSink {
+    return {
+      deliver: this.sink.deliver,
+      fail: (failed, error) => {
+        if (failed !== id || !(error instanceof McpHttpError)) return this.sink.fail(failed, error);
+        this.sse?.close();
+        this.sse = undefined;
+        this.sink.fail(id, notAnEndpoint(this.http.url, posted, error));
+      },
+    };
+  }
+
+  private sseBinding(sink: HttpSink): SseHttp {
+    return new SseHttp(this.http, sink, () => {
+      if (!this.closed) this.restartSubject.next();
+    });
+  }
+}
+
+// "POST /mcp: 404; GET /mcp: 404 — not an MCP endpoint", with the POST's status and body.
+function notAnEndpoint(url: string, posted: McpHttpError, got: McpHttpError): McpHttpError {
+  const path = new URL(url).pathname;
+  const reason = `POST ${path}: ${posted.status}; GET ${path}: ${got.status} — not an MCP endpoint (tried Streamable HTTP and HTTP+SSE)`;
+  return new McpHttpError(posted.status, posted.body, url, { reason });
 }
 
 function parseUrl(value: string): URL | undefined {

@@ -35,6 +35,8 @@ const SEE_OTHER = 303;
 /** One HTTP request to the MCP endpoint. */
 export interface WireRequest {
   method: 'POST' | 'GET' | 'DELETE';
+  /** Where to send it, when not the endpoint (HTTP+SSE posts to the URL its stream names); it never moves the endpoint. */
+  url?: string;
   headers: Record<string, string>;
   body?: string;
 }
@@ -110,7 +112,7 @@ export class HttpWire {
    * @throws the signal's reason when it aborts first.
    * @throws McpNetworkError when the server cannot be reached in time.
    */
-  async fetch(request: WireRequest, signal: AbortSignal, timeoutMs = this.options.connectTimeoutMs ?? 30000): Promise<FetchResponse> {
+  async fetch(request: WireRequest, signal: AbortSignal, timeoutMs = this.connectTimeoutMs): Promise<FetchResponse> {
     if (!this.auth) return this.send(request, signal, timeoutMs);
     // Each refusal is answered by signing in (or refreshing, or asking for
     // more scopes) and the request is sent again; a few rounds at most, as a
@@ -144,9 +146,9 @@ export class HttpWire {
   private async send(request: WireRequest, signal: AbortSignal, timeoutMs: number, follow = true): Promise<FetchResponse> {
     const fetchImpl = await this.loadFetch();
     const bounded = new BoundedSignal(signal, timeoutMs);
-    let url = this.endpoint;
+    let url = request.url ?? this.endpoint;
     // A 303 sends a GET to read its answer elsewhere: the endpoint itself has not moved.
-    let moved = true;
+    let moved = request.url === undefined;
     try {
       for (let hops = 0; ; hops++) {
         const response = await this.sendOnce(fetchImpl, url, request, signal, bounded, timeoutMs);
@@ -168,7 +170,9 @@ export class HttpWire {
   private async sendOnce(fetchImpl: FetchLike, url: string, request: WireRequest, signal: AbortSignal, bounded: BoundedSignal, timeoutMs: number): Promise<FetchResponse> {
     try {
       return await fetchImpl(url, {
-        ...request,
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
         // Redirects come back to be judged here: fetch would follow them anywhere, headers and all.
         redirect: 'manual',
         signal: bounded.signal,
@@ -230,7 +234,7 @@ export class HttpWire {
     if (isEventStream(response)) {
       const onRetry = cursor ? (ms: number) => (cursor.retryMs = ms) : undefined;
       try {
-        for await (const event of readSse(response.body, { limit: this.limit, onRetry })) {
+        for await (const event of readSse(response.body, { limit: this.maxMessageBytes, onRetry })) {
           if (cursor && event.id !== undefined) cursor.lastEventId = event.id;
           // An event without data primes the client with an id to resume from.
           if (event.data === '') continue;
@@ -259,7 +263,7 @@ export class HttpWire {
   /** A whole body as text, within `maxMessageBytes`. */
   async text(response: FetchResponse): Promise<string> {
     try {
-      return await readText(response, this.limit);
+      return await readText(response, this.maxMessageBytes);
     } catch (error) {
       if (error instanceof MessageTooLongError) throw this.tooLong();
       throw error;
@@ -291,12 +295,19 @@ export class HttpWire {
     return this.fetchImpl;
   }
 
-  private get limit(): number {
+  /** The largest message the server may send, in characters. */
+  get maxMessageBytes(): number {
     return this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE;
   }
 
-  private tooLong(): McpProtocolError {
-    return new McpProtocolError(`${this.url} sent a message longer than maxMessageBytes (${this.limit})`, undefined, { limit: this.limit });
+  /** How long to wait for a response to start (0 = no limit). */
+  get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? 30000;
+  }
+
+  /** The error for a message over `maxMessageBytes`. */
+  tooLong(): McpProtocolError {
+    return new McpProtocolError(`${this.url} sent a message longer than maxMessageBytes (${this.maxMessageBytes})`, undefined, { limit: this.maxMessageBytes });
   }
 }
 

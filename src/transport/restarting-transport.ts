@@ -45,6 +45,8 @@ export class RestartingTransport implements Transport {
   private gaveUp: McpServerGoneError | undefined;
 
   readonly inbound: Observable<JsonRpcMessage> = this.inboundSubject.asObservable();
+  /** Messages travel on the child process's stdin and stdout. */
+  readonly wire = 'stdio' as const;
   readonly failures$: Observable<RequestFailure> = this.failureSubject.asObservable();
   /** Emits each time the server died and will be started afresh. */
   readonly restarts$: Observable<void> = this.restartSubject.asObservable();

@@ -20,10 +20,12 @@ export interface FetchResponse {
 /** The part of `fetch` this transport calls. */
 export type FetchLike = (url: string, init: Record<string, unknown>) => Promise<FetchResponse>;
 
-/** One Server-Sent Event: its data, and its id when the server gave one. */
+/** One Server-Sent Event: its data, and its id and type when the server gave them. */
 export interface SseEvent {
   data: string;
   id?: string;
+  /** The `event:` field; absent for the default type, `message`. */
+  event?: string;
 }
 
 /** How to read an SSE body. */
@@ -48,7 +50,10 @@ export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGe
   const parser = createParser({
     onEvent: (event) => {
       pending = 0;
-      ready.push(event.id === undefined ? { data: event.data } : { data: event.data, id: event.id });
+      const read: SseEvent = { data: event.data };
+      if (event.id !== undefined) read.id = event.id;
+      if (event.event !== undefined) read.event = event.event;
+      ready.push(read);
     },
     onRetry: (ms) => options.onRetry?.(ms),
   });

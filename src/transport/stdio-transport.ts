@@ -88,6 +88,8 @@ export class StdioTransport implements Transport {
   pid: number | undefined;
 
   readonly inbound: Observable<JsonRpcMessage> = this.inboundSubject.asObservable();
+  /** Messages travel on the child process's stdin and stdout. */
+  readonly wire = 'stdio' as const;
   private readonly failureSubject = new Subject<RequestFailure>();
   /** Requests whose answer came malformed, each failed with `McpProtocolError`, hot. */
   readonly failures$: Observable<RequestFailure> = this.failureSubject.asObservable();
@@ -169,7 +171,7 @@ export class StdioTransport implements Transport {
       return undefined;
     }
     this.pid = child.pid;
-    this.wire(child);
+    this.attach(child);
     // If this process exits with the server still running, take its group along.
     live.add(child);
     child.once('exit', () => live.delete(child));
@@ -182,7 +184,7 @@ export class StdioTransport implements Transport {
     return child;
   }
 
-  private wire(child: ChildProcessWithoutNullStreams): void {
+  private attach(child: ChildProcessWithoutNullStreams): void {
     const { command, onStderr } = this.options;
     const limit = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE;
     const stdout = new LineFramer(limit);

@@ -2,6 +2,7 @@ import type { Observable, Observer } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
 import type { ListLimits } from '../protocol/list-walk.js';
+import type { Wire } from '../protocol/types.js';
 
 /**
  * A wire that carries JSON-RPC messages between this client and one server.
@@ -33,6 +34,8 @@ import type { ListLimits } from '../protocol/list-walk.js';
  * - `limitLists(limits)`, for wires that read lists of their own (HTTP in
  *   the 2026-07-28 era reads `tools/list` again after a header mismatch),
  *   is called once by the client with its `maxListPages` and `maxListItems`.
+ * - `wire` names how messages travel, for `describe()`. A transport that
+ *   says `sse` speaks only the handshake era: the client skips its probe.
  */
 export interface Transport {
   /** Every message the server sends, hot. */
@@ -51,6 +54,8 @@ export interface Transport {
   readonly auth$?: Observable<AuthState>;
   /** The bounds of the lists the wire reads by itself, from the client's options. */
   limitLists?(limits: ListLimits): void;
+  /** How messages travel, as far as the transport knows yet. */
+  readonly wire?: Wire;
 }
 
 /** The largest message a server may send when `maxMessageBytes` is not given: 64 MiB. */
