@@ -1,7 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpClientError, McpHttpError, McpNetworkError, McpProtocolError, McpTimeoutError } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
-import { benignAnswer, type ScriptedSseServer, scriptedSseServer, type SseScript } from '../support/sse-script.js';
+import { benignAnswer, type Posted, type PostReply, type ScriptedSseServer, scriptedSseServer, type SseScript } from '../support/sse-script.js';
 
 // What an HTTP+SSE server sends once the endpoint is known, and how it
 // answers the POSTs: hand-written servers (spec/support/sse-script.ts) that
@@ -28,7 +28,7 @@ describe('the stream and the POSTs of a hostile HTTP+SSE server', () => {
   };
   const echo = async (mcp: McpClient, text: string): Promise<unknown> => (await firstValueFrom(mcp.callTool('echo', { text }))).content;
   // Scripts the answer to the first tools/call; every other message is answered benignly.
-  const onFirstCall = (act: (message: { id?: number | string; method?: string }, reply: Parameters<NonNullable<SseScript['post']>>[1]) => void): SseScript => {
+  const onFirstCall = (act: (message: Posted, reply: PostReply) => void): SseScript => {
     let done = false;
     return {
       post: (message, reply) => {
@@ -71,7 +71,27 @@ describe('the stream and the POSTs of a hostile HTTP+SSE server', () => {
     expect(await echo(mcp, 'again')).toEqual([{ type: 'text', text: 'again' }]);
   });
 
-  it.each(['finite', 'endless'])('fails the call with McpProtocolError on a %s message event over maxMessageBytes', async (kind) => {
+  it.each([
+    ['a result that is not an object', '"result":[1,2,3]'],
+    ['an error whose code is a string', '"error":{"code":"bad","message":{"a":1}}'],
+  ])('fails at once, with McpProtocolError, a call whose answer on the stream has %s, and answers the next', async (_what, member) => {
+    const { url } = await start(
+      onFirstCall((message, { res, stream }) => {
+        res.writeHead(202);
+        res.end('Accepted');
+        stream.event('message', `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},${member}}`);
+      }),
+    );
+    const mcp = connect(url, { requestTimeoutMs: 10_000 });
+    await firstValueFrom(mcp.describe());
+    const started = Date.now();
+    await expect(firstValueFrom(mcp.callTool('echo', { text: 'hi' }))).rejects.toBeInstanceOf(McpProtocolError);
+    // Not the 10 s of requestTimeoutMs: the malformed answer names its call.
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await echo(mcp, 'again')).toEqual([{ type: 'text', text: 'again' }]);
+  });
+
+  it.each(['finite', 'endless'])('fails the call with McpProtocolError on a message event over maxMessageBytes (%s)', async (kind) => {
     const { url } = await start(
       onFirstCall((message, { res, stream }) => {
         res.writeHead(202);
@@ -92,6 +112,26 @@ describe('the stream and the POSTs of a hostile HTTP+SSE server', () => {
     await expect(failure).rejects.toBeInstanceOf(McpProtocolError);
     await expect(failure).rejects.toThrow('maxMessageBytes (65536)');
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('keeps the stream, and the call in flight, through keep-alive comments that add up to more than maxMessageBytes', async () => {
+    const { url } = await start(
+      onFirstCall((message, { res, stream }) => {
+        res.writeHead(202);
+        res.end('Accepted');
+        // 200 comments of 14 characters, each in a chunk of its own, then the answer.
+        let beats = 0;
+        const beat = setInterval(() => {
+          if (stream.closed) return clearInterval(beat);
+          if (++beats <= 200) return stream.write(': keep-alive\n\n');
+          clearInterval(beat);
+          stream.event('message', benignAnswer(message));
+        }, 2);
+      }),
+    );
+    const mcp = connect(url, { maxMessageBytes: 1024 });
+    expect(await echo(mcp, 'hi')).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(server?.streams).toHaveLength(1);
   });
 
   it('fails the handshake with a typed error, not a timeout, when the stream ends right after the endpoint, and does not reopen it in a loop', async () => {
@@ -123,6 +163,22 @@ describe('the stream and the POSTs of a hostile HTTP+SSE server', () => {
     expect(Date.now() - started).toBeLessThan(8000);
     expect(await echo(mcp, 'again')).toEqual([{ type: 'text', text: 'again' }]);
   });
+
+  it('goes on when the POST of a notification is answered 202 but its body never ends', async () => {
+    const { url } = await start({
+      post: (message, { res }) => {
+        if (message.method !== 'notifications/initialized') return false;
+        res.writeHead(202, { 'Content-Type': 'text/plain' });
+        res.flushHeaders();
+        return true;
+      },
+    });
+    const mcp = connect(url, { connectTimeoutMs: 1000, requestTimeoutMs: 15_000 });
+    await firstValueFrom(mcp.describe());
+    const started = Date.now();
+    expect(await echo(mcp, 'hi')).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(Date.now() - started).toBeLessThan(8000);
+  }, 30_000);
 
   it('fails a call whose POST is answered 500 with McpHttpError, and answers the next', async () => {
     const { url } = await start(
