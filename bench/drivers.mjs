@@ -1,12 +1,13 @@
 // The three contestants, behind one shape:
 //   open(target) -> { call(text), list(forced), close() }
-// target: { kind: 'stdio', command, args, env } or { kind: 'http', url }.
+// target: { kind: 'stdio', command, args, env }, { kind: 'http', url } (Streamable
+// HTTP) or { kind: 'sse', url } (HTTP+SSE, 2024-11-05: the URL of the GET stream).
 import { spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import crossFetch from 'cross-fetch';
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from 'rxmcp';
@@ -25,7 +26,7 @@ const MODERN = {
 export const raw = {
   name: 'raw',
   async open(target) {
-    return target.kind === 'stdio' ? rawStdio(target) : rawHttp(target);
+    return target.kind === 'stdio' ? rawStdio(target) : target.kind === 'sse' ? rawSse(target) : rawHttp(target);
   },
 };
 
@@ -102,7 +103,69 @@ async function rawHttp(target) {
   };
 }
 
-/** The official client, @modelcontextprotocol/client 2.4.0, negotiating the era itself. */
+// Over HTTP+SSE: one GET stream, whose first event names the endpoint; every
+// message is POSTed there (202, empty) and every answer arrives on the stream,
+// picked out by id. Events are split on blank lines by hand (the server writes
+// "event: …\ndata: …\n\n" with the JSON on one line).
+async function rawSse(target) {
+  const agent = new Agent({ keepAlive: true });
+  const stream = await crossFetch(target.url, { headers: { Accept: 'text/event-stream' }, agent });
+  const pending = new Map();
+  let endpoint;
+  let found;
+  const ready = new Promise((resolve) => (found = resolve));
+  let buffer = '';
+  stream.body.setEncoding('utf8');
+  stream.body.on('data', (chunk) => {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = event.slice(event.indexOf('data: ') + 6);
+      if (event.startsWith('event: endpoint')) {
+        endpoint = new URL(data, target.url).href;
+        found();
+        continue;
+      }
+      const message = JSON.parse(data);
+      const resolve = pending.get(message.id);
+      if (resolve) {
+        pending.delete(message.id);
+        resolve(message);
+      }
+    }
+  });
+  await ready;
+  let next = 1;
+  const post = async (message) => {
+    const response = await crossFetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(message), agent });
+    await response.text();
+  };
+  const request = (method, params) => {
+    const id = next++;
+    const answer = new Promise((resolve) => pending.set(id, resolve));
+    return post({ jsonrpc: '2.0', id, method, params }).then(() => answer);
+  };
+  await request('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return {
+    call: async (text) => (await request('tools/call', { name: 'echo', arguments: { text } })).result.content[0].text,
+    list: async () => (await request('tools/list', {})).result.tools.length,
+    close: async () => {
+      stream.body.destroy();
+      agent.destroy();
+    },
+  };
+}
+
+/**
+ * The official client, @modelcontextprotocol/client 2.4.0, negotiating the era
+ * itself. HTTP+SSE through the SSEClientTransport that package exports (it
+ * marks it deprecated, but it is the one a user of today's client has; the v1
+ * SDK's @modelcontextprotocol/sdk/client/sse.js is the same transport's older
+ * home).
+ */
 export const official = {
   name: 'official',
   async open(target) {
@@ -110,7 +173,9 @@ export const official = {
     const transport =
       target.kind === 'stdio'
         ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...process.env, ...target.env } })
-        : new StreamableHTTPClientTransport(new URL(target.url));
+        : target.kind === 'sse'
+          ? new SSEClientTransport(new URL(target.url))
+          : new StreamableHTTPClientTransport(new URL(target.url));
     await client.connect(transport);
     return {
       call: async (text) => (await client.callTool({ name: 'echo', arguments: { text } })).content[0].text,
@@ -120,14 +185,19 @@ export const official = {
   },
 };
 
-/** rxmcp, as a user would write it. */
+/**
+ * rxmcp, as a user would write it. On HTTP+SSE the wire is pinned, as the
+ * official client's is by the transport it is given: with the default
+ * ('auto') a connection would first POST to the URL twice (server/discover,
+ * initialize) and only then open the stream, which only the cold start would see.
+ */
 export const rxmcp = {
   name: 'rxmcp',
   async open(target) {
     const mcp =
       target.kind === 'stdio'
         ? McpClient.connectStdio({ command: target.command, args: target.args, env: target.env ?? {} })
-        : McpClient.connectHttp({ url: target.url });
+        : McpClient.connectHttp({ url: target.url, ...(target.kind === 'sse' && { httpTransport: 'sse' }) });
     return {
       call: async (text) => (await firstValueFrom(mcp.callTool('echo', { text }))).content[0].text,
       list: async (forced) => (await firstValueFrom(mcp.listTools({ refresh: forced }))).length,

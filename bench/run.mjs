@@ -26,13 +26,15 @@ const drivers = ['raw', 'official', 'rxmcp'].filter((name) => name === 'raw' || 
 const node = process.execPath;
 const minimal = join(here, 'servers/minimal-server.mjs');
 const sdk = join(here, 'servers/sdk-server.mjs');
+const sse = join(here, 'servers/sse-server.mjs');
 
 const scenarios = [
   { name: 'minimal stdio, modern', target: { kind: 'stdio', command: node, args: [minimal], env: {} }, scale: 1, heap: true },
   { name: 'minimal stdio, legacy', target: { kind: 'stdio', command: node, args: [minimal], env: { BENCH_LEGACY: '1' } }, scale: 1 },
   { name: 'SDK stdio, modern', target: { kind: 'stdio', command: node, args: [sdk], env: {} }, scale: 0.5 },
-  { name: 'SDK HTTP, modern', http: [], scale: 0.15 },
-  { name: 'SDK HTTP, legacy', http: ['--legacy'], scale: 0.15 },
+  { name: 'SDK HTTP, modern', http: { args: [sdk, '--http'], path: '/mcp', kind: 'http' }, scale: 0.15 },
+  { name: 'SDK HTTP, legacy', http: { args: [sdk, '--http', '--legacy'], path: '/mcp', kind: 'http' }, scale: 0.15 },
+  { name: 'SDK v1 HTTP+SSE', http: { args: [sse], path: '/sse', kind: 'sse' }, scale: 0.15 },
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.
@@ -70,14 +72,16 @@ const orderFor = (round) => {
   return round % 2 ? rotated.reverse() : rotated;
 };
 
-async function startHttpServer(args) {
-  const child = spawn(node, [sdk, '--http', ...args]);
+// A server on 127.0.0.1 that prints {"port": N} once listening and stops when
+// its stdin ends; the target is its URL at `path`.
+async function startHttpServer({ args, path, kind }) {
+  const child = spawn(node, args);
   const line = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the HTTP server exited with ${code}`)));
     createInterface({ input: child.stdout }).once('line', resolve);
   });
   const { port } = JSON.parse(line);
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.stdin.end() };
+  return { target: { kind, url: `http://127.0.0.1:${port}${path}` }, stop: () => child.stdin.end() };
 }
 
 // The measures, each taken once per round per driver (µs per call), and how
@@ -111,7 +115,7 @@ function startWorker(driver, target) {
 
 async function runScenario(scenario) {
   const server = scenario.http ? await startHttpServer(scenario.http) : undefined;
-  const target = scenario.target ?? { kind: 'http', url: server.url };
+  const target = scenario.target ?? server.target;
   const n = (size) => Math.max(20, Math.round(size * scenario.scale));
   const size = {
     rounds: sizes.rounds,

@@ -2,7 +2,7 @@
 // errors mixed in, and the heap, the pending requests and the process's
 // handles measured before and after (forced GC). Flat is the pass.
 //
-//   npm run soak              100,000 stdio calls, 20,000 HTTP calls in each era
+//   npm run soak              100,000 stdio calls, 20,000 HTTP calls in each era and over HTTP+SSE
 //   npm run soak -- --short   a short run (what CI runs)
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -87,7 +87,21 @@ async function soakHttp(name, ...args) {
 const http = await soakHttp('http');
 const legacyHttp = await soakHttp('legacy http', '--legacy');
 
+// The SDK v1 server over HTTP+SSE: one event stream for the whole soak, every
+// message (cancellations among them) a POST of its own; found by connectHttp
+// on its own, as a user leaves it.
+async function soakSse() {
+  const server = spawn(process.execPath, [join(here, 'servers/sse-server.mjs')]);
+  const { port } = JSON.parse(await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve)));
+  try {
+    return await soak('http+sse', () => McpClient.connectHttp({ url: `http://127.0.0.1:${port}/sse` }), counts.http);
+  } finally {
+    server.stdin.end();
+  }
+}
+const sse = await soakSse();
+
 // Flat: less than 8 MiB of heap growth, and no handle left behind.
-const flat = [stdio, http, legacyHttp].every(({ growth, handleGrowth }) => growth < 8 && handleGrowth <= 0);
+const flat = [stdio, http, legacyHttp, sse].every(({ growth, handleGrowth }) => growth < 8 && handleGrowth <= 0);
 console.log(flat ? 'flat: no growth past the bounds' : 'GROWTH: see the numbers above');
 process.exit(flat ? 0 : 1);

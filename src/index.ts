@@ -64,7 +64,7 @@ export type { StdioTransportOptions } from './transport/stdio-transport.js';
 export { RestartingTransport } from './transport/restarting-transport.js';
 export type { RestartOptions } from './transport/restarting-transport.js';
 export { HttpTransport } from './transport/http-transport.js';
-export type { HttpTransportOptions } from './transport/http-options.js';
+export type { HttpTransportKind, HttpTransportOptions } from './transport/http-options.js';
 export type { ReconnectOptions } from './transport/reconnect-backoff.js';
 export type { FetchLike, FetchResponse } from './transport/sse.js';
 export type { RequestFailure, Transport } from './transport/transport.js';
@@ -133,5 +133,6 @@ export type {
   Tool,
   ToolAnnotations,
   ToolProgress,
+  Wire,
 } from './protocol/types.js';
 export { VERSION } from './version.js';

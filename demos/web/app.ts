@@ -3,13 +3,26 @@
 import type { Subscription } from 'rxjs';
 import { InputBroker, McpClient, type PendingQuestion, type Task, type Tool } from 'rxmcp';
 
-// Two servers to try: the SDK fixture at /mcp, and with ?server=tasks a
-// server whose slow tools answer with tasks (the 2026-07-28 extension).
-const endpoint = new URLSearchParams(location.search).get('server') === 'tasks' ? '/tasks' : '/mcp';
-const broker = new InputBroker();
-const mcp = McpClient.connectHttp({ url: new URL(endpoint, location.href).href, onElicit: broker.onElicit, logLevel: 'info', tasks: true });
-
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
+
+// The servers to try: the SDK fixture at /mcp; with ?server=tasks a server
+// whose slow tools answer with tasks (the 2026-07-28 extension); with ?url=
+// any MCP server on this machine, over either HTTP transport (connectHttp
+// finds out which), provided it lets this page's origin call it (CORS).
+function serverUrl(query: URLSearchParams): string {
+  const given = query.get('url');
+  if (given === null) return new URL(query.get('server') === 'tasks' ? '/tasks' : '/mcp', location.href).href;
+  // A link someone sends must not make this page a client of their server.
+  const url = URL.canParse(given) ? new URL(given) : undefined;
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return url.href;
+  const refusal = `will not connect to ${JSON.stringify(given)}: ?url= takes an http URL on this machine (127.0.0.1, localhost or [::1])`;
+  $('server').textContent = refusal;
+  throw new Error(refusal);
+}
+
+const broker = new InputBroker();
+const mcp = McpClient.connectHttp({ url: serverUrl(new URLSearchParams(location.search)), onElicit: broker.onElicit, logLevel: 'info', tasks: true });
+
 const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] => {
   const node = document.createElement(tag);
   node.textContent = text;
@@ -17,7 +30,7 @@ const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTML
 };
 
 mcp.describe().subscribe({
-  next: (server) => ($('server').textContent = `${server.serverInfo?.name ?? 'server'} · ${server.era} era · ${server.protocolVersion}`),
+  next: (server) => ($('server').textContent = `${server.serverInfo?.name ?? 'server'} · ${server.era} era · ${server.protocolVersion} · ${server.wire}`),
   error: (error: Error) => ($('server').textContent = `cannot connect: ${error.message}`),
 });
 

@@ -8,6 +8,7 @@ import { firstValueFrom } from 'rxjs';
 import { findBrowser } from '../../scripts/system-packages.cjs';
 import { McpClient } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
+import { serverEverythingSse } from '../support/sse-peers.js';
 
 // The web demo in Debian's Chromium, headless: the same rxmcp bundle a user
 // would ship, against the official SDK server over Streamable HTTP.
@@ -146,6 +147,38 @@ describe(`the web demo in a real browser (${chosen ? `${chosen.path}, from ${cho
     } finally {
       await page.close();
       await new Promise((resolve) => attacker.close(resolve));
+    }
+  });
+
+  it('is pointed with ?url= at a server on this machine that serves only HTTP+SSE, and calls its tools', async () => {
+    const sse = await serverEverythingSse();
+    const ssePage = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    try {
+      await ssePage.goto(`${url}?url=${encodeURIComponent(`${sse.origin}/sse`)}`);
+      await ssePage.locator('#server', { hasText: 'mcp-servers/everything' }).waitFor();
+      expect(await ssePage.locator('#server').textContent()).toMatch(/legacy era · .+ · sse$/);
+      await ssePage.locator('#tools button[data-tool="get-sum"]').click();
+      await ssePage.locator('#call h2', { hasText: 'get-sum' }).waitFor();
+      await ssePage.fill('input[name=a]', '2');
+      await ssePage.fill('input[name=b]', '40');
+      await ssePage.click('#run');
+      await ssePage.locator('#result', { hasText: 'The sum of 2 and 40 is 42.' }).waitFor();
+    } finally {
+      await ssePage.close();
+      await sse.stop();
+    }
+    }, 40000);
+
+  it('will not connect to a ?url= off this machine', async () => {
+    const elsewhere = await browser.newPage();
+    const asked: string[] = [];
+    elsewhere.on('request', (request) => asked.push(request.url()));
+    try {
+      await elsewhere.goto(`${url}?url=${encodeURIComponent('http://attacker.example/sse')}`);
+      await elsewhere.locator('#server', { hasText: 'will not connect to "http://attacker.example/sse"' }).waitFor();
+      expect(asked.filter((address) => new URL(address).hostname === 'attacker.example')).toEqual([]);
+    } finally {
+      await elsewhere.close();
     }
   });
 

@@ -16,6 +16,8 @@ describe('the browser bundle of the web demo', () => {
     const metafile = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })) as Metafile;
     const bundled = Object.keys(metafile.inputs);
     expect(bundled.some((input) => input.endsWith('dist/esm/client/mcp-client.js'))).toBe(true);
+    // The HTTP+SSE reader is in the page too: a browser reaches such servers with its own fetch.
+    expect(bundled.some((input) => input.endsWith('dist/esm/transport/http-sse.js'))).toBe(true);
     expect(bundled.filter((input) => NODE_ONLY.has(input) || /node_modules\/(node-fetch|whatwg-url)\//.test(input))).toEqual([]);
     const nodeOnly = Object.values(metafile.outputs)
       .flatMap((output) => output.imports)

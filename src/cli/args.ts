@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
+import type { HttpTransportKind } from '../transport/http-options.js';
 
 /** The usage text, printed by `--help` and after a usage error. */
 export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | -- SERVER-COMMAND [SERVER-ARGS...])
 
-Talks to one MCP server: over stdio (the command after --) or Streamable HTTP (--url).
+Talks to one MCP server: over stdio (the command after --) or HTTP (--url), where
+it finds out whether the URL serves Streamable HTTP or the older HTTP+SSE.
 
 Commands:
-  describe                 the server's era, version, identity, capabilities and instructions
+  describe                 the server's era, version, wire, identity, capabilities and instructions
   tools                    its tools
   resources                its resources
   templates                its resource templates
@@ -25,7 +27,9 @@ Commands:
   logout                   forgets the tokens kept for --url
 
 Options:
-  --url URL                the server's Streamable HTTP endpoint
+  --url URL                the server's HTTP endpoint (Streamable HTTP, or HTTP+SSE's event stream)
+  --http-transport T       with --url: auto (default: Streamable HTTP, else HTTP+SSE),
+                           streamable-http or sse
   --header 'Name: value'   an HTTP header for every request (repeatable)
   --env KEY=VALUE          an environment entry for a stdio server (repeatable)
   --cwd DIR                the working directory of a stdio server
@@ -64,6 +68,7 @@ export interface CliRequest {
   command: string;
   operands: string[];
   url?: string;
+  httpTransport?: HttpTransportKind;
   headers: Record<string, string>;
   server?: { command: string; args: string[] };
   env: Record<string, string>;
@@ -81,6 +86,9 @@ export interface CliRequest {
   scope?: string;
   noBrowser: boolean;
 }
+
+// What --http-transport takes: the values of connectHttp's httpTransport.
+const HTTP_TRANSPORTS: readonly string[] = ['auto', 'streamable-http', 'sse'] satisfies HttpTransportKind[];
 
 /** A mistake on the command line (exit code 2). */
 export class UsageError extends Error {
@@ -118,6 +126,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
       allowPositionals: true,
       options: {
         url: { type: 'string' },
+        'http-transport': { type: 'string' },
         header: { type: 'string', multiple: true },
         env: { type: 'string', multiple: true },
         cwd: { type: 'string' },
@@ -165,6 +174,12 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   if (values['client-id'] !== undefined) request.clientId = values['client-id'];
   if (values.scope !== undefined) request.scope = values.scope;
   if (values.url !== undefined) request.url = values.url;
+  const httpTransport = values['http-transport'];
+  if (httpTransport !== undefined) {
+    if (values.url === undefined) throw new UsageError('--http-transport goes with --url');
+    if (!HTTP_TRANSPORTS.includes(httpTransport)) throw new UsageError(`--http-transport wants one of ${HTTP_TRANSPORTS.join(', ')}, got ${JSON.stringify(httpTransport)}`);
+    request.httpTransport = httpTransport as HttpTransportKind;
+  }
   if (serverWords.length > 0) request.server = { command: serverWords[0] as string, args: serverWords.slice(1) };
   for (const header of values.header ?? []) {
     const colon = header.indexOf(':');

@@ -190,7 +190,13 @@ function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn | undefi
   };
   if (request.url !== undefined) {
     const auth = authFor(request, signIn);
-    return McpClient.connectHttp({ ...common, url: request.url, headers: request.headers, ...(auth ? { auth } : {}) });
+    return McpClient.connectHttp({
+      ...common,
+      url: request.url,
+      headers: request.headers,
+      ...(request.httpTransport === undefined ? {} : { httpTransport: request.httpTransport }),
+      ...(auth ? { auth } : {}),
+    });
   }
   const server = request.server as { command: string; args: string[] };
   return McpClient.connectStdio({
@@ -225,6 +231,7 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
         [
           terminalLine(`${description.serverInfo?.name ?? 'server'} ${description.serverInfo?.version ?? ''}`.trimEnd()),
           terminalLine(`era: ${description.era} (${description.protocolVersion})`),
+          terminalLine(`wire: ${description.wire}`),
           `capabilities: ${terminalLine(Object.keys(description.capabilities).join(', ')) || 'none'}`,
           ...(description.instructions ? [`instructions: ${terminalText(description.instructions)}`] : []),
         ].join('\n') + '\n',

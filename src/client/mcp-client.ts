@@ -173,7 +173,8 @@ export class McpClient {
   /**
    * Where the connection stands, replayed to each subscriber: `starting`
    * until the first probe succeeds, `ready`, `restarting` between a crash
-   * and the next successful probe (with `restart`), and `closed` after
+   * and the next successful probe (with `restart`, or when an HTTP+SSE
+   * server drops its event stream, which ends its session), and `closed` after
    * `close()` or when the server is gone for good. Completes when closed.
    */
   readonly state$: Observable<ConnectionState>;
@@ -395,8 +396,10 @@ export class McpClient {
 
   /**
    * Pings the server: `true` when it answered, `false` when it does not know
-   * the method (2026-07-28 removed ping, so a healthy modern server may say so).
-   * Any other failure errors.
+   * the method. The 2026-07-28 revision removed ping, so a server of that era
+   * answers "method not found" and this gives `false` however healthy the
+   * server is (the request still makes its round trip); only on a 2025-11-25
+   * or older server does it say the server is alive. Any other failure errors.
    */
   ping(options: CallOptions = {}): Observable<boolean> {
     return this.run('ping', options, CALL, (session) =>

@@ -170,9 +170,18 @@ export class SseHttp {
 
   /** POSTs one message; the server takes it with 202 (or 200) and answers, if at all, on the stream. */
   private async post(endpoint: string, body: string): Promise<void> {
-    const response = await this.wire.fetch({ method: 'POST', url: endpoint, headers: { ...this.wire.userHeaders(), 'Content-Type': 'application/json' }, body }, this.lifetime.signal);
-    const text = await this.wire.text(response);
-    if (!response.ok) throw new McpHttpError(response.status, text.slice(0, 2000), endpoint);
+    // A signal of its own, let go of once the POST is done: the wire stays
+    // linked to the signal it is given, and the session's lives on.
+    const controller = new AbortController();
+    const stop = () => controller.abort(this.lifetime.signal.reason);
+    this.lifetime.signal.addEventListener('abort', stop, { once: true });
+    try {
+      const response = await this.wire.fetch({ method: 'POST', url: endpoint, headers: { ...this.wire.userHeaders(), 'Content-Type': 'application/json' }, body }, controller.signal);
+      const text = await this.wire.text(response);
+      if (!response.ok) throw new McpHttpError(response.status, text.slice(0, 2000), endpoint);
+    } finally {
+      this.lifetime.signal.removeEventListener('abort', stop);
+    }
   }
 }
 

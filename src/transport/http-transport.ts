@@ -137,44 +137,45 @@ export class HttpTransport implements Transport {
     // Only the probe's fallback sends initialize: from here on the server is an older one.
     if (!this.legacy && 'method' in message && message.method === 'initialize') {
       const initialize = message as JsonRpcRequest;
-      this.legacy = new LegacyHttp(this.http, this.kind === 'auto' ? this.untilInitialized(initialize) : this.sink);
+      const sink = this.kind === 'auto' ? this.untilAnswered(initialize.id, (error) => this.streamableFailed(initialize, error)) : this.sink;
+      this.legacy = new LegacyHttp(this.http, sink);
     }
     if (this.legacy) this.legacy.send(message);
     else this.modern.send(message);
   }
 
-  // The sink of the 2025-11-25 binding while its `initialize` is unanswered:
-  // a refusal of the kind an HTTP+SSE server gives sends that same
-  // `initialize` over HTTP+SSE instead.
-  private untilInitialized(initialize: JsonRpcRequest): HttpSink {
-    let deciding = true;
-    return {
-      deliver: (message) => {
-        if (deciding && 'id' in message && message.id === initialize.id) deciding = false;
-        this.sink.deliver(message);
-      },
-      fail: (id, error) => {
-        if (!deciding || id !== initialize.id) return this.sink.fail(id, error);
-        deciding = false;
-        if (!(error instanceof McpHttpError) || !NOT_STREAMABLE.has(error.status) || error.location !== undefined || this.closed) return this.sink.fail(id, error);
-        this.legacy = undefined;
-        this.sse = this.sseBinding(this.bothRefused(initialize.id, error));
-        this.sse.send(initialize);
-      },
-    };
-  }
-
-  // The sink of an HTTP+SSE binding tried after the Streamable HTTP POST was
-  // refused: when the GET is refused too, the error says what was tried, and
-  // the next attempt tries both again.
-  private bothRefused(id: RequestId, posted: McpHttpError): HttpSink {
-    return {
-      deliver: this.sink.deliver,
-      fail: (failed, error) => {
-        if (failed !== id || !(error instanceof McpHttpError)) return this.sink.fail(failed, error);
+  // What follows a failed `initialize` POST: a refusal of the kind an
+  // HTTP+SSE server gives sends that same `initialize` over HTTP+SSE. Only an
+  // answer settles which transport the URL serves: after any other failure (a
+  // server not up yet, say) the next `initialize` tries again from the start.
+  private streamableFailed(initialize: JsonRpcRequest, error: Error): void {
+    void this.legacy?.close();
+    this.legacy = undefined;
+    const refused = error instanceof McpHttpError && NOT_STREAMABLE.has(error.status) && error.location === undefined;
+    if (!refused || this.closed) return this.sink.fail(initialize.id, error);
+    this.sse = this.sseBinding(
+      this.untilAnswered(initialize.id, (failure) => {
         this.sse?.close();
         this.sse = undefined;
-        this.sink.fail(id, notAnEndpoint(this.http.url, posted, error));
+        // Refused both ways: the error says what was tried.
+        this.sink.fail(initialize.id, failure instanceof McpHttpError ? notAnEndpoint(this.http.url, error, failure) : failure);
+      }),
+    );
+    this.sse.send(initialize);
+  }
+
+  // Passes everything on, except a failure of request `id` before its answer, which goes to `failed`.
+  private untilAnswered(id: RequestId, failed: (error: Error) => void): HttpSink {
+    let waiting = true;
+    return {
+      deliver: (message) => {
+        if (waiting && !('method' in message) && message.id === id) waiting = false;
+        this.sink.deliver(message);
+      },
+      fail: (failedId, error) => {
+        if (!waiting || failedId !== id) return this.sink.fail(failedId, error);
+        waiting = false;
+        failed(error);
       },
     };
   }

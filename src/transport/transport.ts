@@ -25,8 +25,9 @@ import type { Wire } from '../protocol/types.js';
  * - `failures$`, for wires whose failures belong to one request (HTTP: a
  *   status without a JSON-RPC answer, a broken stream), names the request a
  *   local error ends. The wire as a whole goes on.
- * - `restarts$`, for wires that start their server again, emits when the
- *   server died and the next message will reach a fresh one: the client
+ * - `restarts$`, for wires that start their server again (or, like
+ *   HTTP+SSE, a session), emits when the server died (or forgot the
+ *   session) and the next message will reach a fresh one: the client
  *   forgets the session (and probes again) and re-opens `listen` streams.
  * - `auth$`, for wires that sign in, reports where signing in stands. While
  *   it says `signing-in` a person is at work, and the client stops the
