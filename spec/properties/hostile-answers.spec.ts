@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 
 // The hostile corpus (spec/fixtures/hostile-corpus.cjs) through every public
-// call, over each transport. Each run is a process of its own
+// call, over each transport: stdio, Streamable HTTP in both eras, and
+// HTTP+SSE found by the client on its own. Each run is a process of its own
 // (spec/support/hostile-run.ts): jest would catch an unhandled rejection or
 // an uncaught exception before the run's own listeners could count it.
 
@@ -35,14 +36,14 @@ function run(transport: string): Promise<RunReport> {
 }
 
 describe('the hostile-answer corpus, through every public call', () => {
-  // The three runs overlap: each spends most of its time waiting on its server.
+  // The four runs overlap: each spends most of its time waiting on its server.
   let runs: Record<string, Promise<RunReport>>;
   beforeAll(() => {
-    runs = { stdio: run('stdio'), 'http-modern': run('http-modern'), 'http-legacy': run('http-legacy') };
+    runs = { stdio: run('stdio'), 'http-modern': run('http-modern'), 'http-legacy': run('http-legacy'), 'http-sse': run('http-sse') };
     for (const report of Object.values(runs)) report.catch(() => undefined);
   });
 
-  it.each(['stdio', 'http-modern', 'http-legacy'])(
+  it.each(['stdio', 'http-modern', 'http-legacy', 'http-sse'])(
     'ends every call over %s in an answer or a typed error, with no unhandled rejection, and stays usable in bounded memory',
     async (transport) => {
       const report = (await runs[transport]) as RunReport;

@@ -3,20 +3,28 @@
 // sees what Node does with an unhandled rejection or an uncaught exception
 // (jest catches both before a spec's own listeners could count them).
 //
-//   node --expose-gc --import tsx hostile-run.ts stdio|http-modern|http-legacy
+//   node --expose-gc --import tsx hostile-run.ts stdio|http-modern|http-legacy|http-sse
 //   (HOSTILE_CASES=name,… for only those cases; HOSTILE_TRACE=1 for each case's time on stderr)
 //
 // Prints one JSON line: { calls, problems, unhandled, uncaught, heapGrowthMb }.
 // A problem is any call that ended in something other than an answer or an
 // McpClientError (a timeout counts: it means a call hung), an answer whose
-// prototype the server chose, or a client that stopped answering.
+// prototype the server chose, a client that stopped answering, one that
+// speaks another wire than the transport named, or Node's warning that
+// listeners pile up (memory that grows with every call).
+//
+// http-sse connects with no httpTransport option, as a user would: the
+// client has to find the HTTP+SSE stream on its own.
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpClientError, McpTimeoutError } from '../../src/index.js';
 import { callCases, handshakeCases, type HostileCase, hostileServer } from './hostile-corpus.js';
 import { startHttpServer } from './http-servers.js';
 import { watchProcessFaults } from './process-faults.js';
 
-type Transport = 'stdio' | 'http-modern' | 'http-legacy';
+type Transport = 'stdio' | 'http-modern' | 'http-legacy' | 'http-sse';
+
+/** The wire each transport's client must report in `describe()`. */
+const WIRES: Record<Transport, string> = { stdio: 'stdio', 'http-modern': 'streamable-http', 'http-legacy': 'streamable-http', 'http-sse': 'sse' };
 
 const transport = process.argv[2] as Transport;
 // HOSTILE_CASES=name,name runs only those cases (to look at one closely).
@@ -24,9 +32,16 @@ const only = process.env.HOSTILE_CASES?.split(',');
 const picked = (entries: readonly HostileCase[]): readonly HostileCase[] => (only ? entries.filter((entry) => only.includes(entry.name)) : entries);
 const faults = watchProcessFaults(describe);
 const { problems } = faults;
+// A listener added for each message and never removed is memory that grows with every call; Node warns at the eleventh.
+process.on('warning', (warning) => {
+  if (warning.name === 'MaxListenersExceededWarning') problems.push(`Node warned of a listener that piles up: ${warning.message}`);
+});
 let calls = 0;
+// Where the run is, for a report cut short.
+let current = 'the start';
 
 const REQUEST_TIMEOUT_MS = 20_000;
+const RUN_BUDGET_MS = 160_000;
 
 /**
  * Every public call, each as a Promise of what it gave, with the methods it
@@ -51,7 +66,7 @@ const PUBLIC_CALLS: Array<[string, string[], (client: McpClient) => Promise<unkn
 const reaches = (entry: HostileCase, methods: string[]): boolean => methods.length === 0 || methods.some((method) => entry.on[method] !== undefined);
 
 async function main(): Promise<void> {
-  const http = transport === 'stdio' ? undefined : await startHttpServer('hostile-server.mjs', '--http');
+  const http = transport === 'stdio' ? undefined : await startHttpServer('hostile-server.mjs', transport === 'http-sse' ? '--sse' : '--http');
   const connect = (entry?: HostileCase, legacy = transport === 'http-legacy'): McpClient => {
     // Lower list limits than the defaults (which spec/integration/hostile-server.spec.ts holds to): the same bounds, reached sooner.
     const common = { requestTimeoutMs: REQUEST_TIMEOUT_MS, maxListPages: 50, maxListItems: 25_000, onWarn: () => undefined };
@@ -66,8 +81,11 @@ async function main(): Promise<void> {
   };
   try {
     const client = connect();
+    const wire = await firstValueFrom(client.describe()).then((description) => JSON.stringify(description.wire), (error: unknown) => describe(error));
+    if (wire !== JSON.stringify(WIRES[transport])) problems.push(`the client was to speak ${WIRES[transport]}; describe() gave ${wire}`);
     let heapAtStart: number | undefined;
     for (const entry of picked(callCases)) {
+      current = entry.name;
       const started = Date.now();
       await expectAnswer(client, entry.name, 'select_case', () => select(client, entry.name));
       for (const [name, methods, call] of PUBLIC_CALLS) if (reaches(entry, methods)) await outcome(entry, name, () => call(client));
@@ -84,6 +102,7 @@ async function main(): Promise<void> {
 
     for (const entry of picked(handshakeCases)) {
       for (const legacy of eras(entry)) {
+        current = entry.name;
         const fresh = connect(entry, legacy);
         for (const [name, , call] of PUBLIC_CALLS.slice(0, 2)) await outcome(entry, `${name}${legacy ? ' (legacy)' : ''}`, () => call(fresh));
         await fresh.close();
@@ -92,7 +111,7 @@ async function main(): Promise<void> {
     const heapGrowthMb = Math.round((heap() - (heapAtStart ?? 0)) / 1e6);
     // Let any late rejection surface before counting.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    process.stdout.write(`${JSON.stringify({ calls, problems, unhandled: faults.unhandled, uncaught: faults.uncaught, heapGrowthMb })}\n`);
+    report(problems, heapGrowthMb);
   } finally {
     await http?.stop();
   }
@@ -103,7 +122,8 @@ function eras(entry: HostileCase): boolean[] {
   const modern = entry.on['server/discover'] !== undefined;
   const legacy = entry.on.initialize !== undefined;
   if (transport === 'http-modern') return modern ? [false] : [];
-  if (transport === 'http-legacy') return legacy ? [true] : [];
+  // HTTP+SSE has the handshake era only.
+  if (transport === 'http-legacy' || transport === 'http-sse') return legacy ? [true] : [];
   return [...(modern ? [false] : []), ...(legacy ? [true] : [])];
 }
 
@@ -166,6 +186,17 @@ function heap(): number {
   return process.memoryUsage().heapUsed;
 }
 
+function report(found: string[], heapGrowthMb: number): void {
+  process.stdout.write(`${JSON.stringify({ calls, problems: found, unhandled: faults.unhandled, uncaught: faults.uncaught, heapGrowthMb })}\n`);
+}
+
+// Out of time, what was found so far says more than no report: this ends
+// the run before the spec's own limit (170 s) kills it, output and all.
+setTimeout(() => {
+  report([...problems, `the run took longer than ${RUN_BUDGET_MS} ms; it was at ${current}, after ${calls} calls`], 0);
+  process.exit(1);
+}, RUN_BUDGET_MS).unref();
+
 main().catch((error: unknown) => {
-  process.stdout.write(`${JSON.stringify({ calls, problems: [...problems, `the run failed: ${describe(error)}`], unhandled: faults.unhandled, uncaught: faults.uncaught, heapGrowthMb: 0 })}\n`);
+  report([...problems, `the run failed: ${describe(error)}`], 0);
 });
