@@ -3,7 +3,10 @@ import { McpProtocolError, unreadableAnswer } from '../errors/protocol-errors.js
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { decodeLine, type JsonRpcMessage, type JsonRpcRequest, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { type HttpSink, type HttpWire, isEventStream } from './http-wire.js';
-import { MessageTooLongError, readSse } from './sse.js';
+import { MessageTooLongError, readSse, readText } from './sse.js';
+
+/** The most of a POST's acceptance ("Accepted") read before the connection is let go. */
+const ACCEPTED_BODY_LIMIT = 64 * 1024;
 
 /** One GET stream: the session the server keeps for as long as it stays open. */
 interface Stream {
@@ -155,6 +158,10 @@ export class SseHttp {
     const decoded = decodeLine(data);
     if (decoded.kind === 'invalid') {
       this.wire.warn(`skipped an SSE event that is not JSON-RPC: ${JSON.stringify(data.slice(0, 200))}`);
+      // An answer that names its request but cannot be read ends that call now, not at its timeout.
+      if (decoded.answers !== undefined && this.inflight.delete(decoded.answers)) {
+        this.sink.fail(decoded.answers, new McpProtocolError(`the server sent a ${decoded.reason}`, undefined, { reason: decoded.reason }));
+      }
       return;
     }
     const { message } = decoded;
@@ -167,11 +174,19 @@ export class SseHttp {
     const lost = [...this.inflight.keys()];
     this.inflight.clear();
     this.notices = Promise.resolve();
-    for (const id of lost) this.sink.fail(id, new McpNetworkError(this.wire.url, 'the event stream dropped before the answer; the next call starts a new session', { cause: error }));
+    // A message the server should not have sent (one over maxMessageBytes) is the calls' error as it is.
+    const failure = (): Error =>
+      error instanceof McpProtocolError ? error : new McpNetworkError(this.wire.url, 'the event stream dropped before the answer; the next call starts a new session', { cause: error });
+    for (const id of lost) this.sink.fail(id, failure());
     this.dropped(error);
   }
 
-  /** POSTs one message; the server takes it with 202 (or 200) and answers, if at all, on the stream. */
+  /**
+   * POSTs one message; the server takes it with 202 (or 200) and answers, if
+   * at all, on the stream. Done once the server has answered: the body of an
+   * acceptance is read (and dropped) in the background, within a bound, so a
+   * body that never ends holds up no later message.
+   */
   private async post(endpoint: string, body: string): Promise<void> {
     // A signal of its own, which close() aborts: the wire keeps a listener on
     // the signal it is given, so one signal for the whole session would
@@ -179,12 +194,19 @@ export class SseHttp {
     const controller = new AbortController();
     if (this.lifetime.signal.aborted) controller.abort(this.lifetime.signal.reason);
     this.posting.add(controller);
+    let draining = false;
     try {
       const response = await this.wire.fetch({ method: 'POST', url: endpoint, headers: { ...this.wire.userHeaders(), 'Content-Type': 'application/json' }, body }, controller.signal);
-      const text = await this.wire.text(response);
-      if (!response.ok) throw new McpHttpError(response.status, text.slice(0, 2000), endpoint);
+      if (!response.ok) {
+        const text = await this.wire.text(response);
+        throw new McpHttpError(response.status, text.slice(0, 2000), endpoint);
+      }
+      draining = true;
+      void readText(response, ACCEPTED_BODY_LIMIT)
+        .catch(() => controller.abort(new McpClientError('the acceptance of a message went on too long')))
+        .finally(() => this.posting.delete(controller));
     } finally {
-      this.posting.delete(controller);
+      if (!draining) this.posting.delete(controller);
     }
   }
 }

@@ -157,8 +157,9 @@ export class HttpTransport implements Transport {
       this.untilAnswered(initialize.id, (failure) => {
         this.sse?.close();
         this.sse = undefined;
-        // Refused both ways: the error says what was tried.
-        this.sink.fail(initialize.id, failure instanceof McpHttpError ? notAnEndpoint(this.http.url, error, failure) : failure);
+        // Refused both ways: the error says what was tried (a redirect refused keeps its own, which names where it led).
+        const refusedToo = failure instanceof McpHttpError && failure.location === undefined;
+        this.sink.fail(initialize.id, refusedToo ? notAnEndpoint(this.http.url, error, failure) : failure);
       }),
     );
     this.sse.send(initialize);

@@ -56,6 +56,10 @@ export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGe
       ready.push(read);
     },
     onRetry: (ms) => options.onRetry?.(ms),
+    // A comment (a keep-alive) is a complete line too: it does not add to the next event's size.
+    onComment: () => {
+      pending = 0;
+    },
   });
   const decoder = new TextDecoder();
   for await (const chunk of chunksOf(body)) {
