@@ -4,7 +4,7 @@
 
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from './client/mcp-client.js';
-export type { LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
+export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
 export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';
 export type {
   OpenAIResponsesFunctionCall,

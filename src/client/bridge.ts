@@ -26,12 +26,18 @@ export interface ToolMessage {
   structured_content?: unknown;
 }
 
+/** How a batch of calls is run; a layer passes them on to the provider it wraps. */
+export interface ExecuteOptions {
+  /** Aborts the calls still running. */
+  signal?: AbortSignal;
+}
+
 /** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
 export interface ToolProvider {
   /** The tools, as function declarations. */
   toolsForLlm(): Promise<LlmTool[]>;
   /** Runs a batch of calls; never rejects, and has run the whole batch when it resolves. */
-  executeToolCalls(calls: LlmToolCall[], options?: { signal?: AbortSignal }): Promise<ToolMessage[]>;
+  executeToolCalls(calls: LlmToolCall[], options?: ExecuteOptions): Promise<ToolMessage[]>;
 }
 
 /** What the bridge needs from whoever really runs the tools. */
@@ -63,7 +69,7 @@ export function toLlmTools(tools: readonly Tool[]): LlmTool[] {
  * and any error of the call itself all come back as `is_error` messages
  * whose content says why. An empty string is a call without arguments.
  */
-export async function runToolCalls(source: ToolSource, calls: readonly unknown[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+export async function runToolCalls(source: ToolSource, calls: readonly unknown[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
   const catalogue = await source.catalogue().then(
     (tools) => new Map(tools.map((tool) => [tool.name, tool])),
     () => undefined,

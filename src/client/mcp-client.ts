@@ -58,7 +58,7 @@ import { checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
-import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage } from './bridge.js';
+import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ExecuteOptions } from './bridge.js';
 import { CallPipeline } from './call-pipeline.js';
 import { type CallBounds, guarded } from './call-guard.js';
 import { Correlator } from './correlator.js';
@@ -429,7 +429,7 @@ export class McpClient {
    * to `toolConcurrency` run at once and identical calls run once. With
    * `onProgress` set, each call's progress is reported under its id.
    */
-  executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+  executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
     return runToolCalls(
       {
         catalogue: () => firstValueFrom(this.listTools()),

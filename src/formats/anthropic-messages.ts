@@ -1,4 +1,4 @@
-import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
+import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../client/bridge.js';
 import { isObject } from '../util/values.js';
 
 /** A client tool as the Anthropic Messages API declares it (`tools` of `messages.create`). */
@@ -61,7 +61,7 @@ export async function toolsForAnthropic(provider: ToolProvider): Promise<Anthrop
 export async function executeAnthropicToolCalls(
   provider: ToolProvider,
   content: readonly { type: string }[],
-  options: { signal?: AbortSignal } = {},
+  options: ExecuteOptions = {},
 ): Promise<AnthropicToolResultBlock[]> {
   const calls: LlmToolCall[] = content.filter(isToolUse).map((block) => ({
     id: typeof block.id === 'string' ? block.id : '',

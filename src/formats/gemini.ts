@@ -1,4 +1,4 @@
-import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
+import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../client/bridge.js';
 import { isObject } from '../util/values.js';
 
 /** A function declaration as the Google Gemini API takes it. */
@@ -67,7 +67,7 @@ export async function toolsForGemini(provider: ToolProvider): Promise<GeminiFunc
 export async function executeGeminiToolCalls(
   provider: ToolProvider,
   parts: readonly GeminiFunctionCallPart[],
-  options: { signal?: AbortSignal } = {},
+  options: ExecuteOptions = {},
 ): Promise<GeminiFunctionResponsePart[]> {
   const found = parts.flatMap((part) => (isObject(part) && isObject(part.functionCall) ? [part.functionCall] : []));
   if (found.length === 0) return [];

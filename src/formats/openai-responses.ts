@@ -1,4 +1,4 @@
-import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
+import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../client/bridge.js';
 import { isObject } from '../util/values.js';
 
 /** A function tool as the OpenAI Responses API declares it (`tools` of `responses.create`). */
@@ -64,7 +64,7 @@ export async function toolsForOpenAIResponses(provider: ToolProvider): Promise<O
 export async function executeOpenAIResponsesToolCalls(
   provider: ToolProvider,
   output: readonly { type: string }[],
-  options: { signal?: AbortSignal } = {},
+  options: ExecuteOptions = {},
 ): Promise<OpenAIResponsesFunctionCallOutput[]> {
   const calls: LlmToolCall[] = output.filter(isFunctionCall).map((item) => ({
     id: typeof item.call_id === 'string' ? item.call_id : '',

@@ -1,4 +1,4 @@
-import { annotationsOf, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { annotationsOf, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';
 
@@ -47,7 +47,7 @@ export class Reasons implements ToolProvider {
     });
   }
 
-  executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+  executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
     return this.provider.executeToolCalls(
       calls.map((call) => this.strip(call)),
       options,

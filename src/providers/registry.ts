@@ -1,4 +1,4 @@
-import { annotationsOf, failure, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';
 import { messageOf } from '../util/values.js';
@@ -111,7 +111,7 @@ export class Registry implements ToolProvider {
   }
 
   /** Runs a batch: each call routed by prefix, each provider's calls as one batch, answers in the model's order. */
-  async executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+  async executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
     const answers: ToolMessage[] = new Array(calls.length);
     const batches = new Map<RegistryEntry, Array<{ index: number; call: LlmToolCall }>>();
     calls.forEach((call, index) => {

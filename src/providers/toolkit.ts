@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
 import { messageOf } from '../util/values.js';
@@ -113,7 +113,7 @@ export class Toolkit implements ToolProvider {
     return toLlmTools(this.tools);
   }
 
-  executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+  executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
     return runToolCalls(
       {
         catalogue: async () => this.tools,

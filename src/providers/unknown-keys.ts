@@ -1,4 +1,4 @@
-import { annotationsOf, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { annotationsOf, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';
 import { REASON_PARAM } from './reasons.js';
@@ -45,7 +45,7 @@ export class UnknownKeys implements ToolProvider {
     return tools;
   }
 
-  executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+  executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
     for (const call of calls) this.audit(call);
     return this.provider.executeToolCalls(calls, options);
   }

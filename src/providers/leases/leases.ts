@@ -1,4 +1,4 @@
-import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, type ToolMessage, type ToolProvider } from '../../client/bridge.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
@@ -113,7 +113,7 @@ export class Leases implements ToolProvider {
    * the model's order. A table that cannot answer refuses: no lease is
    * granted and no mutating call runs unchecked.
    */
-  async executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+  async executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
     const answers: ToolMessage[] = new Array(calls.length);
     const forwarded: Array<{ index: number; call: LlmToolCall }> = [];
     for (const [index, call] of calls.entries()) {

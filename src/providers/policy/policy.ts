@@ -1,4 +1,4 @@
-import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, type ToolMessage, type ToolProvider } from '../../client/bridge.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
 import type { InputRequest } from '../../client/input-hooks.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
@@ -190,7 +190,7 @@ export class Policy implements ToolProvider {
    * `is_error` results that say why. Arguments given as an object are
    * judged and forwarded as the JSON text they serialise to. Never rejects.
    */
-  async executeToolCalls(calls: LlmToolCall[], options: { signal?: AbortSignal } = {}): Promise<ToolMessage[]> {
+  async executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
     const answers: ToolMessage[] = new Array(calls.length);
     const allowed: Array<{ index: number; call: LlmToolCall }> = [];
     for (const [index, given] of calls.entries()) {
