@@ -167,6 +167,36 @@ function byTool(names: readonly string[], problems: Problem[][]): Record<string,
   return report;
 }
 
+// The checkers must not pass what a vendor refuses: each is held to an
+// example from the vendor's own documentation and to one it documents refusing.
+describe('the vendor rules', () => {
+  const weather = {
+    type: 'object',
+    properties: { location: { type: 'string', description: 'City and country' }, units: { type: ['string', 'null'], enum: ['celsius', 'fahrenheit', null] } },
+    required: ['location', 'units'],
+    additionalProperties: false,
+  };
+
+  it("accept OpenAI's strict get_weather example and refuse an optional property, an open object and default", () => {
+    expect(openAIFunctionProblems({ name: 'get_weather', parameters: weather, strict: true })).toEqual([]);
+    expect(openAIFunctionProblems({ name: 'get_weather', parameters: { ...weather, required: ['location'] }, strict: true })).toEqual(['parameters.required: strict mode needs "units" listed']);
+    expect(openAIFunctionProblems({ name: 'get_weather', parameters: { ...weather, additionalProperties: true }, strict: true })).toEqual(['parameters: strict mode needs additionalProperties: false']);
+    expect(openAIFunctionProblems({ name: 'get.weather', parameters: { ...weather, properties: { location: { type: 'string', default: 'Paris' } } }, strict: true })).toEqual([
+      'name "get.weather": OpenAI needs /^[a-zA-Z0-9_-]{1,64}$/',
+      'parameters.properties["location"].default: strict mode refuses this keyword',
+    ]);
+  });
+
+  it('refuse a top-level anyOf for Anthropic, a name starting with a digit and a required cycle for Gemini', () => {
+    expect(anthropicToolProblems({ name: 'lookup', input_schema: { type: 'object', anyOf: [{ required: ['a'] }] } })).toEqual(['input_schema.anyOf: Anthropic refuses it at the top level']);
+    const cycle = { type: 'object', $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } }, required: ['next'] } }, properties: { root: { $ref: '#/$defs/node' } } };
+    expect(geminiDeclarationProblems({ name: '3d', parametersJsonSchema: cycle })).toEqual([
+      'name "3d": Gemini needs /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/',
+      'parametersJsonSchema.$defs["node"]: refers to itself through required properties, which Gemini cannot unroll',
+    ]);
+  });
+});
+
 describe.each(corpus)('the schema corpus: $dump.server', ({ file, dump }) => {
   let client: McpClient;
   const names = dump.tools.map((tool) => tool.name);
