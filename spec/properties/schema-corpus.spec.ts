@@ -17,7 +17,7 @@ import {
   type ToolProvider,
 } from '../../src/index.js';
 import * as rxmcp from '../../src/index.js';
-import { schemaArbitrary } from '../support/schema-arbitrary.js';
+import { schemaValues } from '../support/schema-values.js';
 import { fixture } from '../support/servers.js';
 import {
   anthropicToolProblems,
@@ -242,7 +242,7 @@ describe.each(corpus)('the schema corpus: $dump.server', ({ file, dump }) => {
         const check = validator(tool.schema);
         try {
           const samples = fc.sample(
-            schemaArbitrary(tool.schema).filter((value) => typeof value === 'object' && value !== null && !Array.isArray(value) && check.validate(value).valid),
+            schemaValues(tool.schema).filter((value) => typeof value === 'object' && value !== null && !Array.isArray(value) && check.validate(value).valid),
             { seed: 28 + index, numRuns: SAMPLES },
           ) as Array<Record<string, unknown>>;
           samples.forEach((args, n) => calls.push({ id: `call_${index}_${n}`, name: tool.name, args, tool: index }));

@@ -34,7 +34,7 @@ const FORMATS: Record<string, fc.Arbitrary<string>> = {
 const smallJson = fc.jsonValue({ maxDepth: 2 });
 
 /** Candidate values for `schema`, whose local `$ref`s resolve against `root`. */
-export function schemaArbitrary(schema: unknown, root: Json = isObject(schema) ? schema : {}): fc.Arbitrary<unknown> {
+export function schemaValues(schema: unknown, root: Json = isObject(schema) ? schema : {}): fc.Arbitrary<unknown> {
   return build(schema, root, 0);
 }
 
