@@ -141,6 +141,21 @@ function refProblems(root: Json, schema: Json, path: string): Problem[] {
   return resolveLocalRef(root, $ref) ? [] : [`${path}.$ref ${JSON.stringify($ref)}: points at nothing in the document`];
 }
 
+/**
+ * Whether OpenAI's strict mode can say what `schema` says: it cannot where
+ * an object's keys are data (a map: `additionalProperties` as a schema or
+ * true, `patternProperties`, or an object without properties below the
+ * root), since every strict object must list its keys and set
+ * `additionalProperties: false`.
+ */
+export function strictCanExpress(schema: Json): boolean {
+  for (const { schema: sub, path } of walk(schema, '')) {
+    if (isObject(sub.additionalProperties) || sub.additionalProperties === true || isObject(sub.patternProperties)) return false;
+    if (path !== '' && typesOf(sub).includes('object') && !isObject(sub.properties)) return false;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------
 // OpenAI
 
@@ -269,23 +284,30 @@ export function anthropicToolProblems(tool: { name?: unknown; input_schema?: unk
 // Gemini
 
 /**
- * The JSON Schema keywords Gemini reads (`parametersJsonSchema`,
- * `responseJsonSchema` in @google/genai): "only the following properties
- * are supported: `$id` `$defs` `$ref` `$anchor` `type` `format` `title`
- * `description` `enum` (for strings and numbers) `items` `prefixItems`
- * `minItems` `maxItems` `minimum` `maximum` `anyOf` `oneOf` `properties`
- * `additionalProperties` `required`", and the non-standard
- * `propertyOrdering`.
+ * The fields of @google/genai's OpenAPI-style `Schema` (for `parameters`),
+ * which the Gemini API parses strictly: any other key fails the request
+ * ("Unknown name ... Cannot find field").
+ */
+export const GEMINI_SCHEMA_FIELDS = new Set([
+  'anyOf', 'default', 'description', 'enum', 'example', 'format', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minItems',
+  'minLength', 'minProperties', 'minimum', 'nullable', 'pattern', 'properties', 'propertyOrdering', 'required', 'title', 'type',
+]);
+
+/**
+ * The JSON Schema keywords Gemini documents for `parametersJsonSchema`: the
+ * list @google/genai gives for its JSON Schema fields ("only the following
+ * properties are supported: `$id` `$defs` `$ref` `$anchor` `type` `format`
+ * `title` `description` `enum` (for strings and numbers) `items`
+ * `prefixItems` `minItems` `maxItems` `minimum` `maximum` `anyOf` `oneOf`
+ * `properties` `additionalProperties` `required`", and the non-standard
+ * `propertyOrdering`), together with the fields of its `Schema`, the same
+ * model's schema written the OpenAPI way. Anything else is outside what
+ * Gemini says it reads.
  */
 export const GEMINI_JSON_SCHEMA_KEYWORDS = new Set([
   '$id', '$defs', '$ref', '$anchor', 'type', 'format', 'title', 'description', 'enum', 'items', 'prefixItems', 'minItems', 'maxItems',
   'minimum', 'maximum', 'anyOf', 'oneOf', 'properties', 'additionalProperties', 'required', 'propertyOrdering',
-]);
-
-/** The fields of @google/genai's OpenAPI-style `Schema` (for `parameters`). */
-export const GEMINI_SCHEMA_FIELDS = new Set([
-  'anyOf', 'default', 'description', 'enum', 'example', 'format', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minItems',
-  'minLength', 'minProperties', 'minimum', 'nullable', 'pattern', 'properties', 'propertyOrdering', 'required', 'title', 'type',
+  ...GEMINI_SCHEMA_FIELDS,
 ]);
 
 /** @google/genai's `Type` enum. */
