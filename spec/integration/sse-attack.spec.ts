@@ -1,0 +1,106 @@
+import type { Socket } from 'node:net';
+import { firstValueFrom, type Subscription } from 'rxjs';
+import { type ConnectionState, McpClient, McpProtocolError } from '../../src/index.js';
+import { eventually } from '../support/servers.js';
+import { benignAnswer, type Posted, type PostReply, type ScriptedSseServer, scriptedSseServer, type SseScript } from '../support/sse-script.js';
+
+// An attacker's review of the HTTP+SSE transport: hand-written hostile
+// servers (spec/support/sse-script.ts) doing what no honest server does, each
+// test stating a guarantee SECURITY.md gives and showing where it does not hold.
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('an attacker against the HTTP+SSE transport', () => {
+  let server: ScriptedSseServer | undefined;
+  const clients: McpClient[] = [];
+  const subscriptions: Subscription[] = [];
+  afterEach(async () => {
+    subscriptions.splice(0).forEach((subscription) => subscription.unsubscribe());
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await server?.close();
+    server = undefined;
+  });
+  const start = async (script: SseScript): Promise<ScriptedSseServer> => (server = await scriptedSseServer(script));
+  const connect = (url: string, options: Record<string, unknown> = {}): McpClient => {
+    const client = McpClient.connectHttp({ url, httpTransport: 'sse', requestTimeoutMs: 30_000, probeTimeoutMs: 30_000, ...options });
+    clients.push(client);
+    return client;
+  };
+  const echo = async (mcp: McpClient, text: string): Promise<unknown> => (await firstValueFrom(mcp.callTool('echo', { text }))).content;
+  const onFirstCall = (act: (message: Posted, reply: PostReply) => void): SseScript => {
+    let done = false;
+    return {
+      post: (message, reply) => {
+        if (message.method !== 'tools/call' || done) return false;
+        done = true;
+        act(message, reply);
+        return true;
+      },
+    };
+  };
+
+  it('refuses one message event over maxMessageBytes even when its data lines are interleaved with comments', async () => {
+    // 64 data lines of 1 KiB, each followed by a comment line, in one event:
+    // 64 KiB of answer against a limit of 4 KiB.
+    const { url } = await start(
+      onFirstCall((message, { res, stream }) => {
+        res.writeHead(202);
+        res.end('Accepted');
+        const head = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'big' }], pad: [] } });
+        const [open, close] = [head.slice(0, -3), head.slice(-3)];
+        let line = 0;
+        stream.write(`event: message\ndata: ${open}\n:\n`);
+        const drip = setInterval(() => {
+          if (stream.closed) return clearInterval(drip);
+          if (line++ < 64) return stream.write(`data: ${line > 1 ? ',' : ''}"${'x'.repeat(1024)}"\n: keep-alive\n`);
+          clearInterval(drip);
+          stream.write(`data: ${close}\n\n`);
+        }, 2);
+      }),
+    );
+    const mcp = connect(url, { maxMessageBytes: 4096 });
+    await firstValueFrom(mcp.describe());
+    await expect(firstValueFrom(mcp.callTool('echo', { text: 'hi' }))).rejects.toBeInstanceOf(McpProtocolError);
+  });
+
+  it('does not re-open the session in a tight loop under listen() when the server drops the stream after every handshake', async () => {
+    // An honest answer to initialize, then the stream ends: every session
+    // lives for one round trip.
+    const { url } = await start({
+      post: (message, { stream, benign }) => {
+        benign();
+        if (message.method === 'initialize') setTimeout(() => stream.end(), 20);
+        return true;
+      },
+    });
+    const mcp = connect(url);
+    const states: ConnectionState[] = [];
+    subscriptions.push(mcp.state$.subscribe((state) => states.push(state)));
+    subscriptions.push(mcp.listen({ toolsListChanged: true }).subscribe({ error: () => undefined }));
+    await settle(3000);
+    const gets = server?.seen.filter((request) => request.method === 'GET').length ?? 0;
+    // SECURITY.md: a dropped stream is re-opened no sooner than 500 ms, doubling: at most a handful in 3 s.
+    expect(gets).toBeLessThanOrEqual(5);
+    expect(states.filter((state) => state === 'restarting').length).toBeLessThanOrEqual(5);
+  }, 30_000);
+
+  it('holds no connection open per message when the server accepts every POST and never ends the acceptance', async () => {
+    const sockets = new Set<Socket>();
+    const { url } = await start({
+      post: (message, { res, stream }) => {
+        sockets.add(res.socket as Socket);
+        // 202 sent, body never ended; the answer comes on the stream as usual.
+        res.writeHead(202, { 'Content-Type': 'text/plain' });
+        res.write('Accep');
+        if (message.id !== undefined && message.method !== undefined) stream.event('message', benignAnswer(message));
+        return true;
+      },
+    });
+    const mcp = connect(url);
+    for (let i = 0; i < 20; i++) expect(await echo(mcp, `n${i}`)).toEqual([{ type: 'text', text: `n${i}` }]);
+    await settle(500);
+    const open = [...sockets].filter((socket) => !socket.destroyed).length;
+    // One keep-alive connection or a few are fine; one held per message, forever, is not.
+    expect(open).toBeLessThanOrEqual(4);
+  }, 60_000);
+});
