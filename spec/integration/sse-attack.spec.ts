@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import { firstValueFrom, type Subscription } from 'rxjs';
 import { type ConnectionState, McpClient, McpProtocolError } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
+import type { FetchLike } from '../../src/transport/sse.js';
 import { benignAnswer, type Posted, type PostReply, type ScriptedSseServer, scriptedSseServer, type SseScript } from '../support/sse-script.js';
 
 // An attacker's review of the HTTP+SSE transport: hand-written hostile
@@ -103,4 +104,61 @@ describe('an attacker against the HTTP+SSE transport', () => {
     // One keep-alive connection or a few are fine; one held per message, forever, is not.
     expect(open).toBeLessThanOrEqual(4);
   }, 60_000);
+
+  it('never lets the cancellation of a call reach the server before the call itself', async () => {
+    // A slow link: the POST carrying the call takes 400 ms longer than others
+    // (a proxy, a congested connection). The POST of the cancellation, sent on
+    // a connection of its own, overtakes it; the server then ignores a
+    // cancellation of an id it never saw, and runs the call to its end.
+    const slowLink: FetchLike = async (target, init) => {
+      if (typeof init.body === 'string' && init.body.includes('"tools/call"')) await settle(400);
+      return (globalThis.fetch as unknown as FetchLike)(target, init);
+    };
+    const { url } = await start(
+      onFirstCall((_message, { res }) => {
+        res.writeHead(202);
+        res.end('Accepted');
+      }),
+    );
+    const mcp = connect(url, { fetch: slowLink });
+    await firstValueFrom(mcp.describe());
+    const call = mcp.callTool('echo', { text: 'expensive' }).subscribe({ error: () => undefined });
+    await settle(50);
+    call.unsubscribe();
+    const methods = (): Array<string | undefined> => (server?.seen ?? []).filter((request) => request.method === 'POST').map((request) => (JSON.parse(request.body) as Posted).method);
+    await eventually(() => methods().includes('tools/call') && methods().includes('notifications/cancelled'));
+    expect(methods().indexOf('tools/call')).toBeLessThan(methods().indexOf('notifications/cancelled'));
+  });
+
+  it('is not wedged for good by a GET whose refusal drips forever: once the server is well again, the next call is answered', async () => {
+    let wedge = true;
+    const { url } = await start({
+      get: (res) => {
+        if (!wedge) return false;
+        // Not a stream: a 503 page that never finishes.
+        res.writeHead(503, { 'Content-Type': 'text/html' });
+        const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('.')), 200);
+        return true;
+      },
+    });
+    const mcp = connect(url, { connectTimeoutMs: 1000, requestTimeoutMs: 3000, probeTimeoutMs: 3000 });
+    await expect(firstValueFrom(mcp.describe())).rejects.toThrow();
+    wedge = false;
+    // The server is fine now: a new GET gets its stream and the call is answered.
+    expect(await echo(mcp, 'back')).toEqual([{ type: 'text', text: 'back' }]);
+  }, 30_000);
+
+  it('answers calls after the POST of a notification is refused with an error page that drips forever', async () => {
+    const { url } = await start({
+      post: (message, { res }) => {
+        if (message.method !== 'notifications/initialized') return false;
+        res.writeHead(500, { 'Content-Type': 'text/html' });
+        const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('.')), 200);
+        return true;
+      },
+    });
+    const mcp = connect(url, { connectTimeoutMs: 1000, requestTimeoutMs: 5000 });
+    await firstValueFrom(mcp.describe());
+    expect(await echo(mcp, 'hi')).toEqual([{ type: 'text', text: 'hi' }]);
+  }, 30_000);
 });
