@@ -161,4 +161,29 @@ describe('an attacker against the HTTP+SSE transport', () => {
     await firstValueFrom(mcp.describe());
     expect(await echo(mcp, 'hi')).toEqual([{ type: 'text', text: 'hi' }]);
   }, 30_000);
+
+  it('does not POST a call the caller gave up on before its POST could start', async () => {
+    // The server takes 1.5 s to accept notifications/initialized; calls made
+    // meanwhile wait behind it. One is cancelled while it waits: the server
+    // should never see it.
+    const { url } = await start({
+      post: (message, { res }) => {
+        if (message.method !== 'notifications/initialized') return false;
+        setTimeout(() => {
+          res.writeHead(202);
+          res.end('Accepted');
+        }, 1500);
+        return true;
+      },
+    });
+    const mcp = connect(url);
+    await firstValueFrom(mcp.describe());
+    const call = mcp.callTool('echo', { text: 'given up' }).subscribe({ error: () => undefined });
+    await settle(100);
+    call.unsubscribe();
+    await settle(2500);
+    const methods = (server?.seen ?? []).filter((request) => request.method === 'POST').map((request) => (JSON.parse(request.body) as Posted).method);
+    expect(methods).toContain('notifications/initialized');
+    expect(methods).not.toContain('tools/call');
+  }, 30_000);
 });
