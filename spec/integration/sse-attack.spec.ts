@@ -1,4 +1,5 @@
-import type { Socket } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { firstValueFrom, type Subscription } from 'rxjs';
 import { type ConnectionState, McpClient, McpProtocolError } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
@@ -186,4 +187,39 @@ describe('an attacker against the HTTP+SSE transport', () => {
     expect(methods).toContain('notifications/initialized');
     expect(methods).not.toContain('tools/call');
   }, 30_000);
+
+  it('refuses an answer over maxMessageBytes on a Streamable HTTP stream when comments are interleaved with its data lines', async () => {
+    // The same size check (src/transport/sse.ts) reads Streamable HTTP
+    // answers: a 2025-11-25 server, hand-written, whose tools/call answer is
+    // one 64 KiB SSE event cut by comment lines.
+    const streamable = createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += String(chunk);
+      if (req.method !== 'POST') return res.writeHead(405).end();
+      const message = JSON.parse(body) as Posted;
+      if (message.method === 'initialize') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'session-1' });
+        return res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'streamable', version: '1' } } }));
+      }
+      if (message.method !== 'tools/call') return res.writeHead(message.id === undefined ? 202 : 400).end();
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      const head = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'big' }], pad: [] } });
+      res.write(`data: ${head.slice(0, -3)}\n:\n`);
+      for (let line = 0; line < 64; line++) {
+        res.write(`data: ${line > 0 ? ',' : ''}"${'x'.repeat(1024)}"\n: keep-alive\n`);
+        await settle(2);
+      }
+      res.end(`data: ${head.slice(-3)}\n\n`);
+    });
+    await new Promise<void>((resolve) => streamable.listen(0, '127.0.0.1', resolve));
+    try {
+      const mcp = McpClient.connectHttp({ url: `http://127.0.0.1:${(streamable.address() as AddressInfo).port}/mcp`, maxMessageBytes: 4096, requestTimeoutMs: 30_000 });
+      clients.push(mcp);
+      expect((await firstValueFrom(mcp.describe())).wire).toBe('streamable-http');
+      await expect(firstValueFrom(mcp.callTool('echo', { text: 'hi' }))).rejects.toBeInstanceOf(McpProtocolError);
+    } finally {
+      streamable.closeAllConnections();
+      streamable.close();
+    }
+  });
 });
