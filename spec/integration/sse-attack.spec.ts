@@ -1,5 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { firstValueFrom, type Subscription } from 'rxjs';
 import { type ConnectionState, McpClient, McpProtocolError } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
@@ -222,4 +224,28 @@ describe('an attacker against the HTTP+SSE transport', () => {
       streamable.close();
     }
   });
+
+  it('keeps memory bounded when the server floods the stream with pings and never accepts the answers', async () => {
+    // 30,000 pings (about 2 MB from the server); the POST of each answer is
+    // left hanging, so answers queue up behind the first one.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { url } = await start({ post: (message) => message.id !== undefined && message.method === undefined });
+    const mcp = connect(url, { onWarn: () => undefined });
+    await firstValueFrom(mcp.describe());
+    const stream = server?.streams.at(-1);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let batch = 0; batch < 30; batch++) {
+      let text = '';
+      for (let i = 0; i < 1000; i++) text += `event: message\ndata: {"jsonrpc":"2.0","id":"p${batch}-${i}","method":"ping"}\n\n`;
+      stream?.write(text);
+      await settle(10);
+    }
+    await settle(2000);
+    gc();
+    const grownMb = (process.memoryUsage().heapUsed - before) / 1e6;
+    // What the server sent is about 2 MB; the client may keep a bounded queue, not 15x that.
+    expect(grownMb).toBeLessThan(12);
+  }, 60_000);
 });
