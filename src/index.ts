@@ -5,6 +5,9 @@
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from './client/mcp-client.js';
 export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
+export { toolsForOpenAIChat } from './formats/openai-chat.js';
+export type { OpenAIChatFunctionTool } from './formats/openai-chat.js';
+export type { OpenAIToolsOptions } from './formats/openai-strict.js';
 export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';
 export type {
   OpenAIResponsesFunctionCall,
