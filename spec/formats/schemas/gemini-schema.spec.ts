@@ -36,6 +36,7 @@ describe('the schema for Gemini', () => {
         kind: { const: 'bug' },
         level: { type: 'integer', enum: [1, 2, 3], exclusiveMinimum: 0 },
         site: { type: 'string', format: 'uri' },
+        due: { type: 'string', format: 'date-time', nullable: true },
       },
     };
     expect(toGeminiSchema(schema).properties).toEqual({
@@ -43,6 +44,7 @@ describe('the schema for Gemini', () => {
       kind: { type: 'string', enum: ['bug'] },
       level: { type: 'integer', description: '(exclusiveMinimum: 0; allowed values: [1,2,3])' },
       site: { type: 'string', description: '(format: "uri")' },
+      due: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
     });
   });
 

@@ -50,6 +50,11 @@ describe('the strict schema for OpenAI', () => {
     expect(toStrictSchema(schema)?.properties).toEqual({ name: { type: 'string', description: 'Who (default: "a"; minLength: 3; format: "uri")' } });
   });
 
+  it('reads OpenAPI\'s nullable: true as a null type, required or not', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string', nullable: true }, b: { type: 'integer', nullable: true } }, required: ['a'] };
+    expect(toStrictSchema(schema)?.properties).toEqual({ a: { type: ['string', 'null'] }, b: { type: ['integer', 'null'] } });
+  });
+
   it('declares a tool without arguments as an empty closed object', () => {
     expect(toStrictSchema({ type: 'object' })).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
   });

@@ -135,7 +135,8 @@ function typedNode(node: Record<string, unknown>, type: string, walk: SchemaWalk
 // The types a node allows: its `type` (string or list), or what its keywords imply.
 function typesOf(node: Record<string, unknown>): string[] {
   const declared = typeof node.type === 'string' ? [node.type] : isStrings(node.type) ? node.type : [];
-  const known = [...new Set(declared.filter((type) => TYPES.has(type)))];
+  // OpenAPI's `nullable: true`, which some servers write, is JSON Schema's null type.
+  const known = [...new Set([...declared, ...(node.nullable === true && declared.length > 0 ? ['null'] : [])].filter((type) => TYPES.has(type)))];
   if (known.length > 0) return known;
   if (isObject(node.properties)) return ['object'];
   if (isObject(node.items)) return ['array'];

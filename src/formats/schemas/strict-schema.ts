@@ -112,7 +112,8 @@ function strictNode(input: unknown, walk: StrictWalk, depth: number, objectDepth
   } else if (type === 'number' || type === 'integer') {
     for (const keyword of NUMBER_KEYWORDS) if (typeof node[keyword] === 'number') out[keyword] = node[keyword];
   }
-  return described(out, node, notes);
+  // OpenAPI's `nullable: true`, which some servers write, is JSON Schema's null type.
+  return described(node.nullable === true ? nullable(out) : out, node, notes);
 }
 
 function strictObject(node: Record<string, unknown>, walk: StrictWalk, depth: number, objectDepth: number): Record<string, unknown> | undefined {
