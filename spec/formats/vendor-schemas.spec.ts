@@ -82,14 +82,25 @@ describe('OpenAI strict mode', () => {
     });
   });
 
-  it('keeps strict: false and the schema as the server wrote it for a recursive type and a map whose keys are data', async () => {
+  it('writes a recursive type once, in $defs, and keeps strict: false and the schema as written for a map whose keys are data', async () => {
     const [raw, tools] = await Promise.all([schemas.toolsForLlm(), toolsForOpenAIResponses(schemas, { strict: true })]);
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect(byName.get('file_issue')?.strict).toBe(true);
-    for (const name of ['outline', 'set_env']) {
-      expect(byName.get(name)?.strict).toBe(false);
-      expect(byName.get(name)?.parameters).toEqual(raw.find((tool) => tool.function.name === name)?.function.parameters);
-    }
+    const outline = tools.find((tool) => tool.name === 'outline');
+    const node = {
+      type: 'object',
+      properties: { label: { type: 'string' }, children: { type: ['array', 'null'], items: { $ref: '#/$defs/__schema0' } } },
+      required: ['label', 'children'],
+      additionalProperties: false,
+    };
+    expect(outline).toEqual({
+      type: 'function',
+      name: 'outline',
+      description: 'Takes a tree of headings',
+      parameters: { type: 'object', properties: { root: node }, required: ['root'], additionalProperties: false, $defs: { __schema0: node } },
+      strict: true,
+    });
+    const setEnv = tools.find((tool) => tool.name === 'set_env');
+    expect(setEnv?.strict).toBe(false);
+    expect(setEnv?.parameters).toEqual(raw.find((tool) => tool.function.name === 'set_env')?.function.parameters);
   });
 
   it('without strict, gives the chat shape of toolsForLlm unchanged and Responses tools with strict: false', async () => {
@@ -106,6 +117,13 @@ describe('the way back: nulls that stand for "not given"', () => {
     const output = [{ type: 'function_call', call_id: 'call_1', name: 'file_issue', arguments: JSON.stringify(strictAnswer) }];
     const [answer] = await executeOpenAIResponsesToolCalls(schemas, output);
     expect(JSON.parse(answer!.output)).toEqual(received);
+  });
+
+  it('are dropped inside a recursive type too, following its $refs', async () => {
+    const tree = { root: { label: 'Intro', children: [{ label: 'Why', children: null }, { label: 'How', children: [{ label: 'Steps', children: null }] }] } };
+    const output = [{ type: 'function_call', call_id: 'call_2', name: 'outline', arguments: JSON.stringify(tree) }];
+    const [answer] = await executeOpenAIResponsesToolCalls(schemas, output);
+    expect(JSON.parse(answer!.output)).toEqual({ root: { label: 'Intro', children: [{ label: 'Why' }, { label: 'How', children: [{ label: 'Steps' }] }] } });
   });
 
   it('let server-everything fall back to its own default for a count the model left null', async () => {

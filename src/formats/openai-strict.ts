@@ -7,7 +7,7 @@ export interface OpenAIToolsOptions {
    * as strict mode demands: every property required, the optional ones
    * nullable, `additionalProperties: false` on every object, refused keywords
    * folded into descriptions. A tool whose schema cannot be made strict (an
-   * object whose keys are data, a recursive `$ref`…) is declared with
+   * object whose keys are data, a `$ref` to the network…) is declared with
    * `strict: false` and its schema as the server wrote it. The nulls a model
    * sends for the optional members are dropped before the server sees the
    * call. Default `false`: every schema as the server wrote it.

@@ -73,8 +73,28 @@ describe('the strict schema for OpenAI', () => {
     });
   });
 
+  it('writes a recursive type once, in $defs, and refers to it where it recurs', () => {
+    const schema = {
+      type: 'object',
+      properties: { root: { $ref: '#/definitions/Node' }, again: { $ref: '#' } },
+      required: ['root'],
+      definitions: { Node: { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/definitions/Node' } }, parent: { $ref: '#/definitions/Node' } }, required: ['label', 'children'] } },
+    };
+    const node = (parent: unknown) => ({
+      type: 'object',
+      properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } }, parent },
+      required: ['label', 'children', 'parent'],
+      additionalProperties: false,
+    });
+    const strict = toStrictSchema(schema);
+    expect(strict?.$defs).toEqual({ Node: node({ anyOf: [{ $ref: '#/$defs/Node' }, { type: 'null' }] }) });
+    expect((strict?.properties as Record<string, unknown>).root).toEqual(node({ anyOf: [{ $ref: '#/$defs/Node' }, { type: 'null' }] }));
+    const again = (strict?.properties as Record<string, { properties: Record<string, unknown> }>).again;
+    expect(again?.properties.again).toEqual({ anyOf: [{ $ref: '#' }, { type: 'null' }] });
+  });
+
   it.each([
-    ['a recursive reference', { type: 'object', properties: { node: { $ref: '#/$defs/Node' } }, $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } } } } }],
+    ['a ring of references with nothing in it', { type: 'object', properties: { ring: { $ref: '#/$defs/a' } }, $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } } }],
     ['a reference to the network', { type: 'object', properties: { a: { $ref: 'https://example.com/schema.json' } } }],
     ['a reference to nothing', { type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } }],
     ['an object whose keys are data', { type: 'object', properties: { env: { type: 'object', additionalProperties: { type: 'string' } } } }],

@@ -1,4 +1,4 @@
-import { setOwn } from '../../util/schema-refs.js';
+import { resolveLocalRef, setOwn } from '../../util/schema-refs.js';
 import { isObject, isStrings } from '../../util/values.js';
 import { foldNotes } from './fold.js';
 import { expandRef, type SchemaWalk, spend, startWalk, unwrapAllOf, within } from './schema-walk.js';
@@ -25,6 +25,8 @@ interface StrictWalk extends SchemaWalk {
   properties: number;
   enumValues: number;
   chars: number;
+  /** The recursive references met, each with the name of its entry in the output's `$defs`. */
+  readonly recursive: Map<string, string>;
 }
 
 /**
@@ -36,7 +38,9 @@ interface StrictWalk extends SchemaWalk {
  *   (`type: [t, 'null']`, or `anyOf` with `{ type: 'null' }`), and the way
  *   back drops those nulls before the server sees the call;
  * - local `$ref`s are expanded in place (a single-member `allOf` too), and
- *   `oneOf` is read as `anyOf`;
+ *   `oneOf` is read as `anyOf`; a recursive type is written once, in the
+ *   output's `$defs`, and referred to where it recurs (strict mode follows
+ *   such references);
  * - keywords strict mode refuses are folded into the description
  *   (`minLength`, `default`, formats it does not know…) or, when they only
  *   annotate (`title`, `$schema`, `x-…`), left out.
@@ -44,19 +48,45 @@ interface StrictWalk extends SchemaWalk {
  * Refused (`undefined`): an object whose keys are data (no `properties` but
  * `additionalProperties` or `patternProperties`, below the root), an
  * untyped value, a tuple, several non-null types, a multi-member `allOf`,
- * an enum of objects, a remote or missing `$ref`, a recursive one, and any
+ * an enum of objects, a remote or missing `$ref`, and any
  * schema past OpenAI's limits or this walk's own bounds.
  */
 export function toStrictSchema(schema: Record<string, unknown>): Record<string, unknown> | undefined {
-  const walk: StrictWalk = { ...startWalk(schema, MAX_NODES), properties: 0, enumValues: 0, chars: 0 };
+  const walk: StrictWalk = { ...startWalk(schema, MAX_NODES), properties: 0, enumValues: 0, chars: 0, recursive: new Map() };
   const strict = strictNode(schema, walk, 0, 0);
-  return strict && strict.type === 'object' ? strict : undefined;
+  if (!strict || strict.type !== 'object') return undefined;
+  if (walk.recursive.size === 0) return strict;
+  // Each recursive type once, in `$defs`, its own recursion a reference again
+  // (a Map's iteration also visits the entries added while it runs).
+  const $defs: Record<string, unknown> = {};
+  for (const [ref, name] of walk.recursive) {
+    const definition = within(walk, ref, () => strictNode(resolveLocalRef(schema, ref), walk, 1, 1));
+    // A ring of references with no schema in it describes nothing.
+    if (!definition || typeof definition.$ref === 'string') return undefined;
+    setOwn($defs, name, definition);
+  }
+  return { ...strict, $defs };
+}
+
+// Where a recursive reference points in the strict schema: the root itself,
+// or an entry of its `$defs` under a name made of the pointer's last segment.
+function recursionTo(ref: string, walk: StrictWalk): string {
+  if (ref === '#') return '#';
+  let name = walk.recursive.get(ref);
+  if (name === undefined) {
+    const stem = (ref.split('/').pop() ?? '').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 48) || 'def';
+    const taken = new Set(walk.recursive.values());
+    name = taken.has(stem) ? `${stem}_${walk.recursive.size}` : stem;
+    walk.recursive.set(ref, name);
+  }
+  return `#/$defs/${name}`;
 }
 
 function strictNode(input: unknown, walk: StrictWalk, depth: number, objectDepth: number): Record<string, unknown> | undefined {
   if (!isObject(input) || depth > MAX_DEPTH || !spend(walk)) return undefined;
   const expansion = expandRef(input, walk);
   if (expansion.kind === 'merged') return within(walk, expansion.ref, () => strictNode(expansion.node, walk, depth + 1, objectDepth));
+  if (expansion.kind === 'cycle') return { $ref: recursionTo(expansion.ref, walk) };
   if (expansion.kind !== 'none') return undefined;
   const node = unwrapAllOf(input);
   if (node !== input) return strictNode(node, walk, depth + 1, objectDepth);
@@ -140,6 +170,7 @@ function strictObject(node: Record<string, unknown>, walk: StrictWalk, depth: nu
 /** The schema, also accepting `null` (which the way back reads as "not given"). */
 function nullable(schema: Record<string, unknown>): Record<string, unknown> {
   const { type, anyOf } = schema;
+  if (typeof schema.$ref === 'string') return { anyOf: [schema, { type: 'null' }] };
   if (Array.isArray(anyOf)) {
     return anyOf.some((branch) => isObject(branch) && branch.type === 'null') ? schema : { ...schema, anyOf: [...anyOf, { type: 'null' }] };
   }
