@@ -8,6 +8,7 @@ export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } 
 export { toolsForOpenAIChat } from './formats/openai-chat.js';
 export type { OpenAIChatFunctionTool } from './formats/openai-chat.js';
 export type { OpenAIToolsOptions } from './formats/openai-strict.js';
+export { DEFAULT_MAX_RESULT_CHARS } from './client/result-budget.js';
 export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';
 export type {
   OpenAIResponsesFunctionCall,
