@@ -5,6 +5,7 @@
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from './client/mcp-client.js';
 export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
+export { DEFAULT_MAX_RESULT_CHARS } from './client/result-budget.js';
 export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';
 export type {
   OpenAIResponsesFunctionCall,

@@ -2,11 +2,17 @@ import { dynamicTool, type JSONSchema7, jsonSchema, type ToolSet } from 'ai';
 import type { LlmToolCall, ToolMessage, ToolProvider } from '../client/bridge.js';
 import { CallGatherer } from '../client/call-gatherer.js';
 import { pickTools } from '../client/pick-tools.js';
+import { resultBudgetOf } from '../client/result-budget.js';
 
 /** Options of `aiSdkTools`. */
 export interface AiSdkToolsOptions {
   /** Hand over only these of the provider's tools (default: all). Naming one the provider lacks rejects. */
   tools?: readonly string[];
+  /**
+   * The most characters of one result the model reads, passed on to every
+   * layer of the provider (see `ExecuteOptions.maxResultChars`; default 100,000).
+   */
+  maxResultChars?: number;
 }
 
 /** What a tool's `execute` resolves to: the answer `executeToolCalls` gives, as a value. */
@@ -36,7 +42,7 @@ export interface AiSdkToolOutput {
  *
  * Needs the `ai` package (v6 or v7), an optional peer dependency of rxmcp.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer.
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, or `options.maxResultChars` is no budget.
  * @example
  * ```ts
  * import { generateText, stepCountIs } from 'ai';
@@ -46,8 +52,9 @@ export interface AiSdkToolOutput {
  * ```
  */
 export async function aiSdkTools(provider: ToolProvider, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
+  const maxResultChars = resultBudgetOf(options);
   const declarations = pickTools(await provider.toolsForLlm(), options.tools);
-  const gatherer = new CallGatherer(provider);
+  const gatherer = new CallGatherer(provider, { maxResultChars });
   const tools: ToolSet = {};
   for (const { function: fn } of declarations) {
     tools[fn.name] = dynamicTool({

@@ -4,11 +4,17 @@ import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
 import { CallGatherer } from '../client/call-gatherer.js';
 import { pickTools } from '../client/pick-tools.js';
+import { resultBudgetOf } from '../client/result-budget.js';
 
 /** Options of `langchainTools`. */
 export interface LangchainToolsOptions {
   /** Hand over only these of the provider's tools (default: all). Naming one the provider lacks rejects. */
   tools?: readonly string[];
+  /**
+   * The most characters of one result the model reads, passed on to every
+   * layer of the provider (see `ExecuteOptions.maxResultChars`; default 100,000).
+   */
+  maxResultChars?: number;
 }
 
 /**
@@ -33,7 +39,7 @@ export interface LangchainToolsOptions {
  *
  * Needs `@langchain/core` (v1), an optional peer dependency of rxmcp.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer.
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, or `options.maxResultChars` is no budget.
  * @example
  * ```ts
  * import { ToolNode } from '@langchain/langgraph/prebuilt';
@@ -45,8 +51,9 @@ export interface LangchainToolsOptions {
  * ```
  */
 export async function langchainTools(provider: ToolProvider, options: LangchainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
+  const maxResultChars = resultBudgetOf(options);
   const declarations = pickTools(await provider.toolsForLlm(), options.tools);
-  const gatherer = new CallGatherer(provider);
+  const gatherer = new CallGatherer(provider, { maxResultChars });
   let direct = 0;
   return declarations.map(
     ({ function: fn }) =>
