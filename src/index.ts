@@ -88,6 +88,8 @@ export { McpAuthError } from './errors/auth-errors.js';
 export type { AuthStep } from './errors/auth-errors.js';
 export { McpCancelledError, McpInputLoopExceededError, McpTimeoutError } from './errors/call-errors.js';
 export { McpStoreError } from './errors/store-errors.js';
+export { McpOutputSchemaError } from './errors/output-schema-errors.js';
+export type { OutputSchemaProblem } from './errors/output-schema-errors.js';
 export { McpTaskError } from './errors/task-errors.js';
 export type { TaskEndReason } from './errors/task-errors.js';
 export { McpProtocolError, McpUnsupportedVersionError } from './errors/protocol-errors.js';
