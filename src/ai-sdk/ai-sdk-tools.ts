@@ -2,11 +2,14 @@ import { dynamicTool, type JSONSchema7, jsonSchema, type ToolSet } from 'ai';
 import type { LlmToolCall, ToolMessage, ToolProvider } from '../client/bridge.js';
 import { CallGatherer } from '../client/call-gatherer.js';
 import { pickTools } from '../client/pick-tools.js';
+import type { ToolNames } from '../client/tool-names.js';
 
 /** Options of `aiSdkTools`. */
 export interface AiSdkToolsOptions {
-  /** Hand over only these of the provider's tools (default: all). Naming one the provider lacks rejects. */
+  /** Hand over only these of the provider's tools, each by its shown or its real name (default: all). Naming one the provider lacks rejects. */
   tools?: readonly string[];
+  /** The rule for the names the model is shown (default: portable, see `PORTABLE_TOOL_NAMES`), or `'real'` for the providers' own names. */
+  names?: ToolNames;
 }
 
 /** What a tool's `execute` resolves to: the answer `executeToolCalls` gives, as a value. */
@@ -46,8 +49,8 @@ export interface AiSdkToolOutput {
  * ```
  */
 export async function aiSdkTools(provider: ToolProvider, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
-  const declarations = pickTools(await provider.toolsForLlm(), options.tools);
-  const gatherer = new CallGatherer(provider);
+  const declarations = await pickTools(provider, options.tools, options.names);
+  const gatherer = new CallGatherer(provider, options.names);
   const tools: ToolSet = {};
   for (const { function: fn } of declarations) {
     tools[fn.name] = dynamicTool({

@@ -1,4 +1,5 @@
-import { failure, type LlmToolCall, type ToolMessage, type ToolProvider } from './bridge.js';
+import { type ExecuteOptions, failure, type LlmToolCall, type ToolMessage, type ToolProvider } from './bridge.js';
+import type { ToolNames } from './tool-names.js';
 import { messageOf } from '../util/values.js';
 
 interface Waiting {
@@ -33,7 +34,11 @@ export class CallGatherer {
   private waiting: Waiting[] = [];
   private draining = false;
 
-  constructor(private readonly provider: ToolProvider) {}
+  /** @param names the names the calls use, passed on with each batch (see `ExecuteOptions.names`). */
+  constructor(
+    private readonly provider: ToolProvider,
+    private readonly names?: ToolNames,
+  ) {}
 
   /** Runs one call in the next batch; resolves with its answer, never rejects. */
   run(call: LlmToolCall, signal?: AbortSignal): Promise<ToolMessage> {
@@ -76,7 +81,9 @@ export class CallGatherer {
     const signal = group[0]?.signal;
     const calls = group.map((entry) => entry.call);
     // executeToolCalls never rejects by contract; a provider written elsewhere might, and that must not strand the calls.
-    const answers = await this.provider.executeToolCalls(calls, signal ? { signal } : {}).catch((error: unknown) => calls.map((call) => failure(call.id, messageOf(error))));
+    const options: ExecuteOptions = signal ? { signal } : {};
+    if (this.names !== undefined) options.names = this.names;
+    const answers = await this.provider.executeToolCalls(calls, options).catch((error: unknown) => calls.map((call) => failure(call.id, messageOf(error))));
     group.forEach((entry, index) => entry.answer(answers[index] ?? failure(entry.call.id, 'The provider gave no answer to this call')));
   }
 }

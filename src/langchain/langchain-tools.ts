@@ -4,11 +4,14 @@ import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
 import { CallGatherer } from '../client/call-gatherer.js';
 import { pickTools } from '../client/pick-tools.js';
+import type { ToolNames } from '../client/tool-names.js';
 
 /** Options of `langchainTools`. */
 export interface LangchainToolsOptions {
-  /** Hand over only these of the provider's tools (default: all). Naming one the provider lacks rejects. */
+  /** Hand over only these of the provider's tools, each by its shown or its real name (default: all). Naming one the provider lacks rejects. */
   tools?: readonly string[];
+  /** The rule for the names the model is shown (default: portable, see `PORTABLE_TOOL_NAMES`), or `'real'` for the providers' own names. */
+  names?: ToolNames;
 }
 
 /**
@@ -45,8 +48,8 @@ export interface LangchainToolsOptions {
  * ```
  */
 export async function langchainTools(provider: ToolProvider, options: LangchainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
-  const declarations = pickTools(await provider.toolsForLlm(), options.tools);
-  const gatherer = new CallGatherer(provider);
+  const declarations = await pickTools(provider, options.tools, options.names);
+  const gatherer = new CallGatherer(provider, options.names);
   let direct = 0;
   return declarations.map(
     ({ function: fn }) =>
