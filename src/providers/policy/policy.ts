@@ -203,22 +203,40 @@ export class Policy implements ToolProvider {
    * and denials all name the real tool. Never rejects.
    */
   async executeToolCalls(given: LlmToolCall[], givenOptions: ExecuteOptions = {}): Promise<ToolMessage[]> {
-    const read = await readBack(this.names, given, givenOptions, () => this.provider.toolsForLlm({ names: 'real' }));
+    // Each call is read once, as sent, before anything looks at its name:
+    // reading it back must not give a getter a second chance to change it.
+    const unreadable = new Map<number, string>();
+    const sent = given.map((call, index) => {
+      try {
+        return asSent(call);
+      } catch (error) {
+        unreadable.set(index, messageOf(error));
+        return null as unknown as LlmToolCall;
+      }
+    });
+    const read = await readBack(this.names, sent, givenOptions, () => this.provider.toolsForLlm({ names: 'real' }));
     if ('answers' in read) return read.answers;
     const { calls, options } = read;
     const answers: ToolMessage[] = new Array(calls.length);
     const allowed: Array<{ index: number; call: LlmToolCall }> = [];
-    for (const [index, given] of calls.entries()) {
-      let call = given;
+    for (const [index, call] of calls.entries()) {
       let verdict: Verdict;
-      try {
-        call = asSent(given);
-        verdict = await this.decide(call);
-      } catch (error) {
-        verdict = { allow: false, reason: `Permission could not be decided: ${messageOf(error)}` };
+      const broken = unreadable.get(index);
+      if (broken !== undefined) {
+        verdict = { allow: false, reason: `Permission could not be decided: ${broken}` };
+      } else {
+        try {
+          verdict = await this.decide(call);
+        } catch (error) {
+          verdict = { allow: false, reason: `Permission could not be decided: ${messageOf(error)}` };
+        }
       }
-      if (verdict.allow) allowed.push({ index, call });
-      else answers[index] = failure(typeof call?.id === 'string' ? call.id : '', verdict.reason);
+      if (verdict.allow) {
+        allowed.push({ index, call });
+      } else {
+        const id = (broken === undefined ? call : given[index])?.id;
+        answers[index] = failure(typeof id === 'string' ? id : '', verdict.reason);
+      }
     }
     if (allowed.length > 0) {
       let results: ToolMessage[];
