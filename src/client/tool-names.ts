@@ -51,7 +51,7 @@ const DEFAULT_RULE = compile(PORTABLE_TOOL_NAMES);
  *
  * @throws McpClientError for a value that is not `'real'` or a valid rule.
  */
-export function ruleOf(names: unknown): CompiledRule | undefined {
+function ruleOf(names: unknown): CompiledRule | undefined {
   if (names === undefined) return DEFAULT_RULE;
   if (names === 'real') return undefined;
   if (typeof names !== 'object' || names === null) throw new McpClientError(`option names must be 'real' or a name rule, not ${JSON.stringify(String(names))}`);
