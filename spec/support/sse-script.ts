@@ -38,8 +38,8 @@ export interface PostReply {
 
 /** Where the scripted server goes wrong; each part left out behaves as the SDK v1 does. */
 export interface SseScript {
-  /** Answers the GET itself instead of opening a stream (a redirect, say). */
-  get?(res: ServerResponse): void;
+  /** Answers the GET itself instead of opening a stream (a redirect, say); returning false opens the stream after all. */
+  get?(res: ServerResponse): void | boolean;
   /** What a new stream carries first (by default the event naming /message); `origin` is the server's. */
   open?(stream: SseStream, origin: string): void;
   /** Handles a POST to /message; the benign answer when it returns false. */
@@ -105,7 +105,7 @@ export async function scriptedSseServer(script: SseScript = {}): Promise<Scripte
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     seen.push({ method: req.method ?? '', path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
     if (req.method === 'GET' && path === '/sse') {
-      if (script.get) return script.get(res);
+      if (script.get && script.get(res) !== false) return;
       const stream = openStream(res);
       streams.push(stream);
       return (script.open ?? ((opened) => opened.event('endpoint', '/message')))(stream, origin);
