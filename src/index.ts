@@ -7,6 +7,7 @@ export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from '.
 export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
 export { PORTABLE_TOOL_NAMES, portableToolNames, toolNames } from './client/tool-names.js';
 export type { ToolNameRule, ToolNames, ToolsForLlmOptions } from './client/tool-names.js';
+export { DEFAULT_MAX_RESULT_CHARS } from './client/result-budget.js';
 export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';
 export type {
   OpenAIResponsesFunctionCall,

@@ -102,7 +102,8 @@ describe('an attacker against the HTTP+SSE transport', () => {
     });
     const mcp = connect(url);
     for (let i = 0; i < 20; i++) expect(await echo(mcp, `n${i}`)).toEqual([{ type: 'text', text: `n${i}` }]);
-    await settle(500);
+    // An acceptance's body is given a second to end.
+    await settle(1500);
     const open = [...sockets].filter((socket) => !socket.destroyed).length;
     // One keep-alive connection or a few are fine; one held per message, forever, is not.
     expect(open).toBeLessThanOrEqual(4);

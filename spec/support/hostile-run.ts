@@ -10,13 +10,14 @@
 // A problem is any call that ended in something other than an answer or an
 // McpClientError (a timeout counts: it means a call hung), an answer whose
 // prototype the server chose, a client that stopped answering, one that
-// speaks another wire than the transport named, or Node's warning that
-// listeners pile up (memory that grows with every call).
+// speaks another wire than the transport named, an executeToolCalls answer
+// longer than the default result budget or holding half a surrogate pair,
+// or Node's warning that listeners pile up (memory that grows with every call).
 //
 // http-sse connects with no httpTransport option, as a user would: the
 // client has to find the HTTP+SSE stream on its own.
 import { firstValueFrom } from 'rxjs';
-import { McpClient, McpClientError, McpTimeoutError } from '../../src/index.js';
+import { DEFAULT_MAX_RESULT_CHARS, McpClient, McpClientError, McpTimeoutError } from '../../src/index.js';
 import { callCases, handshakeCases, type HostileCase, hostileServer } from './hostile-corpus.js';
 import { startHttpServer } from './http-servers.js';
 import { watchProcessFaults } from './process-faults.js';
@@ -159,7 +160,16 @@ async function outcome(entry: HostileCase, call: string, run: () => Promise<unkn
   if (call === 'executeToolCalls' && entry.name === 'proto-result' && (value as Array<{ is_error: boolean }>)[0]?.is_error !== false) {
     problems.push(`${entry.name}: executeToolCalls reported an error the server never sent`);
   }
+  if (call === 'executeToolCalls') {
+    // What a model reads of one answer stays within the default result budget, whatever the server sent.
+    for (const message of value as Array<{ content: string }>) {
+      if (message.content.length > DEFAULT_MAX_RESULT_CHARS) problems.push(`${entry.name}: executeToolCalls answered with ${message.content.length} characters, past the result budget`);
+      if (LONE_SURROGATE.test(message.content)) problems.push(`${entry.name}: executeToolCalls answered with half a surrogate pair`);
+    }
+  }
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 // An object (or one of the first items of an array) whose prototype is not the ordinary one.
 function chosenPrototype(value: unknown): string | undefined {

@@ -3,6 +3,7 @@ import type { LlmToolCall, ToolMessage, ToolProvider } from '../client/bridge.js
 import { CallGatherer } from '../client/call-gatherer.js';
 import { pickTools } from '../client/pick-tools.js';
 import type { ToolNames } from '../client/tool-names.js';
+import { resultBudgetOf } from '../client/result-budget.js';
 
 /** Options of `aiSdkTools`. */
 export interface AiSdkToolsOptions {
@@ -10,6 +11,11 @@ export interface AiSdkToolsOptions {
   tools?: readonly string[];
   /** The rule for the names the model is shown (default: portable, see `PORTABLE_TOOL_NAMES`), or `'real'` for the providers' own names. */
   names?: ToolNames;
+  /**
+   * The most characters of one result the model reads, passed on to every
+   * layer of the provider (see `ExecuteOptions.maxResultChars`; default 100,000).
+   */
+  maxResultChars?: number;
 }
 
 /** What a tool's `execute` resolves to: the answer `executeToolCalls` gives, as a value. */
@@ -39,7 +45,7 @@ export interface AiSdkToolOutput {
  *
  * Needs the `ai` package (v6 or v7), an optional peer dependency of rxmcp.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer.
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, or `options.maxResultChars` is no budget.
  * @example
  * ```ts
  * import { generateText, stepCountIs } from 'ai';
@@ -49,8 +55,9 @@ export interface AiSdkToolOutput {
  * ```
  */
 export async function aiSdkTools(provider: ToolProvider, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
+  const maxResultChars = resultBudgetOf(options);
   const declarations = await pickTools(provider, options.tools, options.names);
-  const gatherer = new CallGatherer(provider, options.names);
+  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars } : { maxResultChars, names: options.names });
   const tools: ToolSet = {};
   for (const { function: fn } of declarations) {
     tools[fn.name] = dynamicTool({

@@ -2,6 +2,7 @@ import { firstValueFrom, isObservable } from 'rxjs';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
 import { type BatchJob, runBatch } from './batch-scheduler.js';
 import { flattenContent } from './flatten.js';
+import { boundText, resultBudgetOf } from './result-budget.js';
 import { messageOf } from '../util/values.js';
 import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
 
@@ -37,6 +38,15 @@ export interface ExecuteOptions {
    * what a layer passes to the provider it wraps).
    */
   names?: ToolNames;
+  /**
+   * The most characters (UTF-16 code units) of one call's answer the model
+   * reads; past it, the text is cut to its head and tail around a line saying
+   * how much was left out. Default 100,000 (`DEFAULT_MAX_RESULT_CHARS`);
+   * at least 100; `Infinity` turns the cut off. `structured_content` is not
+   * counted and never cut. Every layer passes it on, so set it once, on the
+   * outermost call (or the format function or adapter that makes it).
+   */
+  maxResultChars?: number;
 }
 
 /** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
@@ -79,6 +89,13 @@ export function toLlmTools(tools: readonly Tool[]): LlmTool[] {
  * whose content says why. An empty string is a call without arguments.
  */
 export async function runToolCalls(source: ToolSource, given: readonly unknown[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
+  let budget: number;
+  try {
+    budget = resultBudgetOf(options);
+  } catch (error) {
+    // No tool runs under a budget nobody can read.
+    return given.map((call) => failure(parseCall(call).id, messageOf(error)));
+  }
   const tools = await source.catalogue().catch(() => undefined);
   const catalogue = tools && new Map(tools.map((tool) => [tool.name, tool]));
   let calls: readonly unknown[];
@@ -111,23 +128,23 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
   const outcomes = await runBatch(jobs, source.concurrency);
   outcomes.forEach((outcome, n) => {
     const { index, id, name } = slots[n] as { index: number; id: string; name: string };
-    messages[index] = outcome.status === 'fulfilled' ? readResult(id, name, outcome.value) : failure(id, messageOf(outcome.reason));
+    messages[index] = outcome.status === 'fulfilled' ? readResult(id, name, outcome.value, budget) : failure(id, boundText(messageOf(outcome.reason), budget));
   });
   return messages as ToolMessage[];
 }
 
-/** The message for a tool's result. */
-export function fromResult(id: string, result: CallToolResult): ToolMessage {
-  const message: ToolMessage = { role: 'tool', tool_call_id: id, content: flattenContent(result.content), is_error: result.isError === true };
+/** The message for a tool's result, its text cut to `maxChars` characters (none by default); `structured_content` is kept whole. */
+export function fromResult(id: string, result: CallToolResult, maxChars = Infinity): ToolMessage {
+  const message: ToolMessage = { role: 'tool', tool_call_id: id, content: flattenContent(result.content, maxChars), is_error: result.isError === true };
   if (result.structuredContent !== undefined) message.structured_content = result.structuredContent;
   return message;
 }
 
 // A result too large to turn into text (past the longest string there can
 // be) fails its own call, not the batch.
-function readResult(id: string, name: string, result: CallToolResult): ToolMessage {
+function readResult(id: string, name: string, result: CallToolResult, maxChars: number): ToolMessage {
   try {
-    return fromResult(id, result);
+    return fromResult(id, result, maxChars);
   } catch (error) {
     return failure(id, `The result of ${name} could not be read: ${messageOf(error)}`);
   }

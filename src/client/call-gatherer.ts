@@ -1,5 +1,4 @@
 import { type ExecuteOptions, failure, type LlmToolCall, type ToolMessage, type ToolProvider } from './bridge.js';
-import type { ToolNames } from './tool-names.js';
 import { messageOf } from '../util/values.js';
 
 interface Waiting {
@@ -34,10 +33,10 @@ export class CallGatherer {
   private waiting: Waiting[] = [];
   private draining = false;
 
-  /** @param names the names the calls use, passed on with each batch (see `ExecuteOptions.names`). */
+  /** @param options passed on with every batch (each batch adds its own signal). */
   constructor(
     private readonly provider: ToolProvider,
-    private readonly names?: ToolNames,
+    private readonly options: Omit<ExecuteOptions, 'signal'> = {},
   ) {}
 
   /** Runs one call in the next batch; resolves with its answer, never rejects. */
@@ -81,9 +80,7 @@ export class CallGatherer {
     const signal = group[0]?.signal;
     const calls = group.map((entry) => entry.call);
     // executeToolCalls never rejects by contract; a provider written elsewhere might, and that must not strand the calls.
-    const options: ExecuteOptions = signal ? { signal } : {};
-    if (this.names !== undefined) options.names = this.names;
-    const answers = await this.provider.executeToolCalls(calls, options).catch((error: unknown) => calls.map((call) => failure(call.id, messageOf(error))));
+    const answers = await this.provider.executeToolCalls(calls, signal ? { ...this.options, signal } : this.options).catch((error: unknown) => calls.map((call) => failure(call.id, messageOf(error))));
     group.forEach((entry, index) => entry.answer(answers[index] ?? failure(entry.call.id, 'The provider gave no answer to this call')));
   }
 }

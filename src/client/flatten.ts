@@ -1,4 +1,5 @@
 import type { ContentBlock } from '../protocol/types.js';
+import { cutLines } from './result-budget.js';
 
 /**
  * The text a model reads for a tool's content blocks, one block per line.
@@ -10,9 +11,16 @@ import type { ContentBlock } from '../protocol/types.js';
  * Only strings, numbers and booleans a block holds are written out: an
  * object or array a server put where a string belongs is left out, since
  * turning it into text could walk a value nested too deep for the call stack.
+ *
+ * With `maxChars`, text past it is cut to its head and tail around a line
+ * saying how many characters were left out (characters as JavaScript counts
+ * them: UTF-16 code units). A result that fits is joined as it always was.
  */
-export function flattenContent(content: readonly ContentBlock[]): string {
-  return content.map(flattenBlock).join('\n');
+export function flattenContent(content: readonly ContentBlock[], maxChars = Infinity): string {
+  const lines = content.map(flattenBlock);
+  let total = Math.max(0, lines.length - 1);
+  for (const line of lines) total += line.length;
+  return total <= maxChars ? lines.join('\n') : cutLines(lines, total, maxChars);
 }
 
 function flattenBlock(block: ContentBlock): string {

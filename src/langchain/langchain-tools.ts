@@ -5,6 +5,7 @@ import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
 import { CallGatherer } from '../client/call-gatherer.js';
 import { pickTools } from '../client/pick-tools.js';
 import type { ToolNames } from '../client/tool-names.js';
+import { resultBudgetOf } from '../client/result-budget.js';
 
 /** Options of `langchainTools`. */
 export interface LangchainToolsOptions {
@@ -12,6 +13,11 @@ export interface LangchainToolsOptions {
   tools?: readonly string[];
   /** The rule for the names the model is shown (default: portable, see `PORTABLE_TOOL_NAMES`), or `'real'` for the providers' own names. */
   names?: ToolNames;
+  /**
+   * The most characters of one result the model reads, passed on to every
+   * layer of the provider (see `ExecuteOptions.maxResultChars`; default 100,000).
+   */
+  maxResultChars?: number;
 }
 
 /**
@@ -36,7 +42,7 @@ export interface LangchainToolsOptions {
  *
  * Needs `@langchain/core` (v1), an optional peer dependency of rxmcp.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer.
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, or `options.maxResultChars` is no budget.
  * @example
  * ```ts
  * import { ToolNode } from '@langchain/langgraph/prebuilt';
@@ -48,8 +54,9 @@ export interface LangchainToolsOptions {
  * ```
  */
 export async function langchainTools(provider: ToolProvider, options: LangchainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
+  const maxResultChars = resultBudgetOf(options);
   const declarations = await pickTools(provider, options.tools, options.names);
-  const gatherer = new CallGatherer(provider, options.names);
+  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars } : { maxResultChars, names: options.names });
   let direct = 0;
   return declarations.map(
     ({ function: fn }) =>

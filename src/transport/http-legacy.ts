@@ -6,6 +6,7 @@ import { buildNotification, buildRequest, cancelledNotification } from '../proto
 import type { FetchResponse } from './sse.js';
 import { type HttpSink, type HttpWire, isEventStream, type StreamCursor } from './http-wire.js';
 import { type ReconnectBackoff, STABLE_STREAM_MS } from './reconnect-backoff.js';
+import { pause } from '../util/pause.js';
 
 /** The budget of the DELETE that ends the session on close. */
 const DELETE_MS = 5000;
@@ -339,20 +340,4 @@ export class LegacyHttp {
 
 function whatIs(message: JsonRpcMessage): string {
   return 'method' in message ? `notification ${message.method}` : `the answer to server request ${JSON.stringify(message.id)}`;
-}
-
-/** Waits, unless the signal aborts first (then rejects with its reason). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', stop, { once: true });
-  });
 }

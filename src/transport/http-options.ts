@@ -29,7 +29,7 @@ export interface HttpTransportOptions {
   onWarn?: (message: string) => void;
   /** The largest message (a JSON body, or one SSE event) the server may send, in characters (default 64 MiB). */
   maxMessageBytes?: number;
-  /** How a 2025-11-25 server's dropped streams are re-opened: see docs/transports.md. */
+  /** How a 2025-11-25 server's dropped streams are re-opened, and how soon a new HTTP+SSE session follows a dropped one: see docs/transports.md. */
   reconnect?: ReconnectOptions;
   /** Sign in with OAuth when the server asks for it (a 401, or a 403 for more scopes). See docs/signing-in.md. */
   auth?: AuthOptions;

@@ -1,4 +1,4 @@
-/** How the legacy binding paces re-opening an SSE stream the server dropped. */
+/** How the 2025-11-25 binding paces re-opening an SSE stream the server dropped, and HTTP+SSE a new session after a dropped one. */
 export interface ReconnectOptions {
   /**
    * How many streams in a row may end within 10 s of being opened (whatever

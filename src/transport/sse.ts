@@ -45,31 +45,32 @@ export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGe
   const { createParser } = await import('eventsource-parser');
   const limit = options.limit ?? Infinity;
   const ready: SseEvent[] = [];
-  // Characters received since the last complete event: one event may not grow past the limit.
-  let pending = 0;
+  // The parser measures what it holds for the event under way (its data so
+  // far and the line not yet ended), comments and keep-alives left out; an
+  // event that arrived whole in one chunk is measured as it comes out.
+  let tooLong = false;
   const parser = createParser({
     onEvent: (event) => {
-      pending = 0;
+      if (event.data.length > limit) tooLong = true;
       const read: SseEvent = { data: event.data };
       if (event.id !== undefined) read.id = event.id;
       if (event.event !== undefined) read.event = event.event;
       ready.push(read);
     },
     onRetry: (ms) => options.onRetry?.(ms),
-    // A comment (a keep-alive) is a complete line too: it does not add to the next event's size.
-    onComment: () => {
-      pending = 0;
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') tooLong = true;
     },
+    ...(limit === Infinity ? {} : { maxBufferSize: limit }),
   });
   const decoder = new TextDecoder();
   for await (const chunk of chunksOf(body)) {
-    const text = decoder.decode(chunk, { stream: true });
-    pending += text.length;
-    parser.feed(text);
-    if (pending > limit) throw new MessageTooLongError(limit);
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (tooLong) throw new MessageTooLongError(limit);
     while (ready.length > 0) yield ready.shift() as SseEvent;
   }
   parser.feed(decoder.decode());
+  if (tooLong) throw new MessageTooLongError(limit);
   while (ready.length > 0) yield ready.shift() as SseEvent;
 }
 
