@@ -1,5 +1,6 @@
 import { firstValueFrom, isObservable } from 'rxjs';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
+import { dropAbsentNulls } from './absent-nulls.js';
 import { type BatchJob, runBatch } from './batch-scheduler.js';
 import { flattenContent } from './flatten.js';
 import { boundText, resultBudgetOf } from './result-budget.js';
@@ -113,11 +114,12 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
       messages[index] = failure(parsed.id, parsed.error);
       return;
     }
-    const { id, name, args } = parsed;
+    const { id, name } = parsed;
     if (catalogue && !catalogue.has(name)) {
       messages[index] = failure(id, `Unknown tool: ${name}`);
       return;
     }
+    const args = withoutAbsentNulls(parsed.args, catalogue?.get(name));
     slots.push({ index, id, name });
     jobs.push({
       key: jobKey(name, args, index),
@@ -131,6 +133,13 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
     messages[index] = outcome.status === 'fulfilled' ? readResult(id, name, outcome.value, budget) : failure(id, boundText(messageOf(outcome.reason), budget));
   });
   return messages as ToolMessage[];
+}
+
+// The nulls a model sends for "not given" (strict mode asks it to) never
+// reach the server where the tool's schema refuses them; without a
+// catalogue the arguments go as they are.
+function withoutAbsentNulls(args: Record<string, unknown>, tool: Tool | undefined): Record<string, unknown> {
+  return tool ? dropAbsentNulls(args, tool.inputSchema) : args;
 }
 
 /** The message for a tool's result, its text cut to `maxChars` characters (none by default); `structured_content` is kept whole. */
