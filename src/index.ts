@@ -5,6 +5,8 @@
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from './client/mcp-client.js';
 export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
+export { PORTABLE_TOOL_NAMES, portableToolNames, toolNames } from './client/tool-names.js';
+export type { ToolNameRule, ToolNames, ToolsForLlmOptions } from './client/tool-names.js';
 export { toolsForOpenAIChat } from './formats/openai-chat.js';
 export type { OpenAIChatFunctionTool } from './formats/openai-chat.js';
 export type { OpenAIToolsOptions } from './formats/openai-strict.js';

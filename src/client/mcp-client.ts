@@ -59,6 +59,7 @@ import { checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
+import { NameMapper, type ToolsForLlmOptions } from './tool-names.js';
 import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ExecuteOptions } from './bridge.js';
 import { CallPipeline } from './call-pipeline.js';
 import { type CallBounds, guarded } from './call-guard.js';
@@ -204,6 +205,7 @@ export class McpClient {
   private readonly deadlines = new Deadlines();
   private readonly tokens = new ProgressTokens();
   private readonly resourceSubscriptions = new ResourceSubscriptions();
+  private readonly names = new NameMapper();
   private readonly state = new BehaviorSubject<ConnectionState>('starting');
   private watching: Subscription | undefined;
   private closing: Promise<void> | undefined;
@@ -425,9 +427,17 @@ export class McpClient {
     return this.listTools(options).pipe(map((tools) => tools.find((tool) => tool.name === name)?.annotations));
   }
 
-  /** The server's tools as function declarations for an LLM (OpenAI style). */
-  async toolsForLlm(): Promise<LlmTool[]> {
-    return toLlmTools(await firstValueFrom(this.listTools()));
+  /**
+   * The server's tools as function declarations for an LLM (OpenAI style),
+   * under names every major model API accepts unless `options.names` says
+   * otherwise: a name that fits is unchanged, one that does not is mapped
+   * (see `toolNames`), and `executeToolCalls` reads the mapped names back.
+   *
+   * @throws McpClientError (as a rejection) for an invalid `options.names`.
+   */
+  async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
+    const tools = await firstValueFrom(this.listTools());
+    return this.names.show(toLlmTools(tools), options.names);
   }
 
   /**
@@ -444,6 +454,7 @@ export class McpClient {
         call: (name, args, { toolCallId, signal }) =>
           firstValueFrom(this.callTool(name, args, signal ? { toolCallId, signal } : { toolCallId })),
         concurrency: this.settings.toolConcurrency,
+        names: this.names,
       },
       calls,
       options,
