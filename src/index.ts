@@ -5,6 +5,11 @@
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from './client/mcp-client.js';
 export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
+export { PORTABLE_TOOL_NAMES, portableToolNames, toolNames } from './client/tool-names.js';
+export type { ToolNameRule, ToolNames, ToolsForLlmOptions } from './client/tool-names.js';
+export { toolsForOpenAIChat } from './formats/openai-chat.js';
+export type { OpenAIChatFunctionTool } from './formats/openai-chat.js';
+export type { OpenAIToolsOptions } from './formats/openai-strict.js';
 export { DEFAULT_MAX_RESULT_CHARS } from './client/result-budget.js';
 export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';
 export type {
@@ -85,6 +90,8 @@ export { McpAuthError } from './errors/auth-errors.js';
 export type { AuthStep } from './errors/auth-errors.js';
 export { McpCancelledError, McpInputLoopExceededError, McpTimeoutError } from './errors/call-errors.js';
 export { McpStoreError } from './errors/store-errors.js';
+export { McpOutputSchemaError } from './errors/output-schema-errors.js';
+export type { OutputSchemaProblem } from './errors/output-schema-errors.js';
 export { McpTaskError } from './errors/task-errors.js';
 export type { TaskEndReason } from './errors/task-errors.js';
 export { McpProtocolError, McpUnsupportedVersionError } from './errors/protocol-errors.js';

@@ -86,6 +86,29 @@ describe('a hostile server over stdio', () => {
     expect(() => stdio('none', { maxListItems: 1.5 })).toThrow('option maxListItems must be a whole number, 0 or more; got 1.5');
   });
 
+  it('shows tools named with escapes, "__proto__", nothing, 100,000 dots or another tool\'s shown name under distinct portable names, and runs calls made under them', async () => {
+    const mcp = stdio('tool-names');
+    try {
+      const shown = (await mcp.toolsForLlm()).map((tool) => tool.function.name);
+      expect(shown).toHaveLength(7);
+      expect(new Set(shown).size).toBe(7);
+      for (const name of shown) expect(name).toMatch(/^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/);
+      // Names that fit stay, the name another tool's would map to among them; that tool's is salted.
+      expect(shown.slice(0, 1)).toEqual(['echo']);
+      expect(shown[2]).toBe('__proto__');
+      expect(shown[5]).toBe('get_weather_ufgpcjui');
+      expect(shown[6]).toMatch(/^get_weather_[0-9a-v]{8}$/);
+      expect(shown[6]).not.toBe(shown[5]);
+      expect(shown[1]).toMatch(/^bell_2J_[0-9a-v]{8}$/);
+      const answers = await mcp.executeToolCalls(shown.map((name, n) => ({ id: `c${n}`, function: { name, arguments: {} } })));
+      // The tool named nothing is shown and read back, and then refused as a call without a name.
+      expect(answers.map((answer) => answer.is_error)).toEqual([false, false, false, true, false, false, false]);
+      expect(answers[3]?.content).toBe('Malformed tool call: it needs an id and a function name');
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('fails at once a call whose answer has a result that is not an object', async () => {
     const mcp = stdio('result-not-object');
     try {

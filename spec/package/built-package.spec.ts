@@ -112,6 +112,38 @@ describe('the built package', () => {
     expect(httpLoads).toMatch(/cross-fetch/);
   });
 
+  it('loads the JSON Schema validator only when a listed tool with an outputSchema answers, in both builds', () => {
+    const server = JSON.stringify(join(root, 'spec/fixtures/modern-server.mjs'));
+    const hooks = JSON.stringify(pathToFileURL(join(root, 'spec/support/record-loads.mjs')).href);
+    const calls = `
+      register(${hooks});
+      const mcp = McpClient.connectStdio({ command: process.execPath, args: [${server}] });
+      await firstValueFrom(mcp.listTools());
+      await firstValueFrom(mcp.callTool('echo', { text: 'hi' }));
+      appendFileSync(process.env.RXMCP_LOAD_LOG, '--- add\\n');
+      await firstValueFrom(mcp.callTool('add', { a: 1, b: 2 }));
+      await mcp.close();`;
+    const esm = `
+      import { register } from 'node:module';
+      import { appendFileSync } from 'node:fs';
+      import { firstValueFrom } from 'rxjs';
+      import { McpClient } from 'rxmcp';
+      ${calls}`;
+    const cjs = `
+      const { register } = require('node:module');
+      const { appendFileSync } = require('node:fs');
+      const { firstValueFrom } = require('rxjs');
+      const { McpClient } = require('rxmcp');
+      (async () => { ${calls} })();`;
+    for (const args of [['--input-type=module', '-e', esm], ['-e', cjs]]) {
+      const log = join(mkdtempSync(join(tmpdir(), 'rxmcp-loads-')), 'loads.txt');
+      execFileSync(process.execPath, args, { cwd: root, env: { ...process.env, RXMCP_LOAD_LOG: log } });
+      const [beforeAdd = '', afterAdd = ''] = readFileSync(log, 'utf8').split('--- add\n');
+      expect(beforeAdd).not.toMatch(/@cfworker\/json-schema/);
+      expect(afterAdd).toMatch(/@cfworker\/json-schema/);
+    }
+  });
+
   it('keeps rxmcp/testing out of the root entry, and serves it from both builds', () => {
     const graph = staticGraph(join(root, 'dist/esm/index.js'));
     expect([...graph.keys()].filter((file) => file.includes('/testing/'))).toEqual([]);
@@ -177,7 +209,7 @@ describe('the built package', () => {
     }
     const probe = "console.log(Object.keys(require.cache).filter((file) => /node_modules[\\\\/](ai|@ai-sdk|@langchain|openai|@anthropic-ai|@google)[\\\\/]/.test(file)).length)";
     expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('0');
-    const names = "console.log(['toolsForOpenAIResponses', 'executeOpenAIResponsesToolCalls', 'toolsForAnthropic', 'executeAnthropicToolCalls', 'toolsForGemini', 'executeGeminiToolCalls'].every((name) => typeof m[name] === 'function'))";
+    const names = "console.log(['toolsForOpenAIChat', 'toolsForOpenAIResponses', 'executeOpenAIResponsesToolCalls', 'toolsForAnthropic', 'executeAnthropicToolCalls', 'toolsForGemini', 'executeGeminiToolCalls'].every((name) => typeof m[name] === 'function'))";
     expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp'; ${names}`]).trim()).toBe('true');
   });
 

@@ -56,8 +56,12 @@ describe('Registry', () => {
   it('nests, removes and lists providers', async () => {
     const inner = new Registry({ separator: '.' }).add(kit('git', 'log'), { prefix: 'git' });
     const outer = new Registry().add(inner, { prefix: 'vcs' }).add(kit('fs', 'read'), { prefix: 'fs' });
-    expect((await outer.toolsForLlm()).map((t) => t.function.name)).toEqual(['vcs_git.log', 'fs_read']);
+    expect((await outer.toolsForLlm({ names: 'real' })).map((t) => t.function.name)).toEqual(['vcs_git.log', 'fs_read']);
     expect((await outer.executeToolCalls([call('1', 'vcs_git.log')]))[0]?.content).toBe('git:log');
+    // A separator a model API refuses is shown under a portable name, which runs the same tool.
+    const [shown] = (await outer.toolsForLlm()).map((t) => t.function.name);
+    expect(shown).toMatch(/^vcs_git_log_[0-9a-v]{8}$/);
+    expect((await outer.executeToolCalls([call('2', shown as string)]))[0]?.content).toBe('git:log');
     expect(outer.providers.map((p) => p.prefix)).toEqual(['vcs', 'fs']);
     expect(outer.remove('vcs')).toBe(inner);
     expect(outer.remove('vcs')).toBeUndefined();

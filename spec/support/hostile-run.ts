@@ -17,7 +17,7 @@
 // http-sse connects with no httpTransport option, as a user would: the
 // client has to find the HTTP+SSE stream on its own.
 import { firstValueFrom } from 'rxjs';
-import { DEFAULT_MAX_RESULT_CHARS, McpClient, McpClientError, McpTimeoutError } from '../../src/index.js';
+import { DEFAULT_MAX_RESULT_CHARS, McpClient, McpClientError, McpTimeoutError, toolsForAnthropic, toolsForGemini, toolsForOpenAIResponses } from '../../src/index.js';
 import { callCases, handshakeCases, type HostileCase, hostileServer } from './hostile-corpus.js';
 import { startHttpServer } from './http-servers.js';
 import { watchProcessFaults } from './process-faults.js';
@@ -62,6 +62,11 @@ const PUBLIC_CALLS: Array<[string, string[], (client: McpClient) => Promise<unkn
   ['toolAnnotations', ['tools/list'], (client) => firstValueFrom(client.toolAnnotations('echo'))],
   ['toolsForLlm', ['tools/list'], (client) => client.toolsForLlm()],
   ['executeToolCalls', ['tools/list', 'tools/call'], (client) => client.executeToolCalls([{ id: 'c1', function: { name: 'echo', arguments: '{"text":"hi"}' } }])],
+  // The vendor schemas and the way back walk whatever inputSchema the server sent.
+  ['toolsForOpenAIResponses strict', ['tools/list'], (client) => toolsForOpenAIResponses(client, { strict: true })],
+  ['toolsForGemini', ['tools/list'], (client) => toolsForGemini(client)],
+  ['toolsForAnthropic', ['tools/list'], (client) => toolsForAnthropic(client)],
+  ['executeToolCalls with nulls', ['tools/list', 'tools/call'], (client) => client.executeToolCalls([{ id: 'c1', function: { name: 'echo', arguments: '{"text":"hi","p":null,"__proto__":null,"constructor":null}' } }])],
 ];
 
 const reaches = (entry: HostileCase, methods: string[]): boolean => methods.length === 0 || methods.some((method) => entry.on[method] !== undefined);

@@ -2,12 +2,15 @@ import { dynamicTool, type JSONSchema7, jsonSchema, type ToolSet } from 'ai';
 import type { LlmToolCall, ToolMessage, ToolProvider } from '../client/bridge.js';
 import { CallGatherer } from '../client/call-gatherer.js';
 import { pickTools } from '../client/pick-tools.js';
+import type { ToolNames } from '../client/tool-names.js';
 import { resultBudgetOf } from '../client/result-budget.js';
 
 /** Options of `aiSdkTools`. */
 export interface AiSdkToolsOptions {
-  /** Hand over only these of the provider's tools (default: all). Naming one the provider lacks rejects. */
+  /** Hand over only these of the provider's tools, each by its shown or its real name (default: all). Naming one the provider lacks rejects. */
   tools?: readonly string[];
+  /** The rule for the names the model is shown (default: portable, see `PORTABLE_TOOL_NAMES`), or `'real'` for the providers' own names. */
+  names?: ToolNames;
   /**
    * The most characters of one result the model reads, passed on to every
    * layer of the provider (see `ExecuteOptions.maxResultChars`; default 100,000).
@@ -53,8 +56,8 @@ export interface AiSdkToolOutput {
  */
 export async function aiSdkTools(provider: ToolProvider, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
   const maxResultChars = resultBudgetOf(options);
-  const declarations = pickTools(await provider.toolsForLlm(), options.tools);
-  const gatherer = new CallGatherer(provider, { maxResultChars });
+  const declarations = await pickTools(provider, options.tools, options.names);
+  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars } : { maxResultChars, names: options.names });
   const tools: ToolSet = {};
   for (const { function: fn } of declarations) {
     tools[fn.name] = dynamicTool({

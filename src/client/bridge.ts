@@ -1,9 +1,11 @@
 import { firstValueFrom, isObservable } from 'rxjs';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
+import { dropAbsentNulls } from './absent-nulls.js';
 import { type BatchJob, runBatch } from './batch-scheduler.js';
 import { flattenContent } from './flatten.js';
 import { boundText, resultBudgetOf } from './result-budget.js';
 import { messageOf } from '../util/values.js';
+import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
 
 /** A tool as an LLM API declares it (OpenAI-style function calling). */
 export interface LlmTool {
@@ -32,6 +34,12 @@ export interface ExecuteOptions {
   /** Aborts the calls still running. */
   signal?: AbortSignal;
   /**
+   * The names the calls use: those `toolsForLlm` showed under the default
+   * rule when left out, under the given rule, or the real ones (`'real'`,
+   * what a layer passes to the provider it wraps).
+   */
+  names?: ToolNames;
+  /**
    * The most characters (UTF-16 code units) of one call's answer the model
    * reads; past it, the text is cut to its head and tail around a line saying
    * how much was left out. Default 100,000 (`DEFAULT_MAX_RESULT_CHARS`);
@@ -44,8 +52,8 @@ export interface ExecuteOptions {
 
 /** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
 export interface ToolProvider {
-  /** The tools, as function declarations. */
-  toolsForLlm(): Promise<LlmTool[]>;
+  /** The tools, as function declarations, under names a model accepts unless told otherwise. */
+  toolsForLlm(options?: ToolsForLlmOptions): Promise<LlmTool[]>;
   /** Runs a batch of calls; never rejects, and has run the whole batch when it resolves. */
   executeToolCalls(calls: LlmToolCall[], options?: ExecuteOptions): Promise<ToolMessage[]>;
 }
@@ -58,6 +66,8 @@ export interface ToolSource {
   call(name: string, args: Record<string, unknown>, context: { toolCallId: string; signal?: AbortSignal }): Promise<CallToolResult>;
   /** How many calls of a safe batch may overlap. */
   concurrency: number;
+  /** Reads calls made under shown names back to the catalogue's names. */
+  names: NameMapper;
 }
 
 /** The declarations of a catalogue. */
@@ -79,18 +89,22 @@ export function toLlmTools(tools: readonly Tool[]): LlmTool[] {
  * and any error of the call itself all come back as `is_error` messages
  * whose content says why. An empty string is a call without arguments.
  */
-export async function runToolCalls(source: ToolSource, calls: readonly unknown[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
+export async function runToolCalls(source: ToolSource, given: readonly unknown[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
   let budget: number;
   try {
     budget = resultBudgetOf(options);
   } catch (error) {
     // No tool runs under a budget nobody can read.
-    return calls.map((call) => failure(parseCall(call).id, messageOf(error)));
+    return given.map((call) => failure(parseCall(call).id, messageOf(error)));
   }
-  const catalogue = await source.catalogue().then(
-    (tools) => new Map(tools.map((tool) => [tool.name, tool])),
-    () => undefined,
-  );
+  const tools = await source.catalogue().catch(() => undefined);
+  const catalogue = tools && new Map(tools.map((tool) => [tool.name, tool]));
+  let calls: readonly unknown[];
+  try {
+    calls = await source.names.toReal(given, options.names, async () => (tools ?? []).map(({ name }) => ({ function: { name } })));
+  } catch (error) {
+    return given.map((call) => failure(parseCall(call).id, `The tool names could not be read back: ${messageOf(error)}`));
+  }
   const messages: Array<ToolMessage | undefined> = [];
   const jobs: BatchJob<CallToolResult>[] = [];
   const slots: Array<{ index: number; id: string; name: string }> = [];
@@ -100,11 +114,12 @@ export async function runToolCalls(source: ToolSource, calls: readonly unknown[]
       messages[index] = failure(parsed.id, parsed.error);
       return;
     }
-    const { id, name, args } = parsed;
+    const { id, name } = parsed;
     if (catalogue && !catalogue.has(name)) {
       messages[index] = failure(id, `Unknown tool: ${name}`);
       return;
     }
+    const args = withoutAbsentNulls(parsed.args, catalogue?.get(name));
     slots.push({ index, id, name });
     jobs.push({
       key: jobKey(name, args, index),
@@ -118,6 +133,13 @@ export async function runToolCalls(source: ToolSource, calls: readonly unknown[]
     messages[index] = outcome.status === 'fulfilled' ? readResult(id, name, outcome.value, budget) : failure(id, boundText(messageOf(outcome.reason), budget));
   });
   return messages as ToolMessage[];
+}
+
+// The nulls a model sends for "not given" (strict mode asks it to) never
+// reach the server where the tool's schema refuses them; without a
+// catalogue the arguments go as they are.
+function withoutAbsentNulls(args: Record<string, unknown>, tool: Tool | undefined): Record<string, unknown> {
+  return tool ? dropAbsentNulls(args, tool.inputSchema) : args;
 }
 
 /** The message for a tool's result, its text cut to `maxChars` characters (none by default); `structured_content` is kept whole. */
@@ -205,5 +227,27 @@ export async function annotationsOf(provider: object, tool: string): Promise<Too
     return (await (isObservable(answer) ? firstValueFrom(answer) : answer)) as ToolAnnotations | undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * What a layer does first with a batch: reads the calls back to its real
+ * names (those of `listReal`, listed only when a call's name looks mapped)
+ * and gives the options to pass them on with, which say the names are real.
+ * When the calls cannot be read back (an invalid `names` option, a listing
+ * that failed) every call is answered with why: none runs under a name
+ * nobody could check.
+ */
+export async function readBack(
+  names: NameMapper,
+  calls: LlmToolCall[],
+  options: ExecuteOptions,
+  listReal: () => Promise<LlmTool[]>,
+): Promise<{ calls: LlmToolCall[]; options: ExecuteOptions } | { answers: ToolMessage[] }> {
+  try {
+    return { calls: await names.toReal(calls, options.names, listReal), options: { ...options, names: 'real' } };
+  } catch (error) {
+    const reason = `The tool names could not be read back: ${messageOf(error)}`;
+    return { answers: calls.map((call) => failure(typeof call?.id === 'string' ? call.id : '', reason)) };
   }
 }

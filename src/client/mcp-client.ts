@@ -1,6 +1,7 @@
 import {
   BehaviorSubject,
   catchError,
+  concatMap,
   defer,
   distinctUntilChanged,
   EMPTY,
@@ -58,6 +59,7 @@ import { checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
+import { NameMapper, type ToolsForLlmOptions } from './tool-names.js';
 import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ExecuteOptions } from './bridge.js';
 import { CallPipeline } from './call-pipeline.js';
 import { type CallBounds, guarded } from './call-guard.js';
@@ -80,6 +82,7 @@ import {
   splitOptions,
   type Settings,
 } from './options.js';
+import { OutputSchemas } from './output-schemas.js';
 import { allPages } from './pagination.js';
 import { serveServerRequests } from './server-requests.js';
 import { probe, type Session } from './session.js';
@@ -195,12 +198,14 @@ export class McpClient {
   private readonly correlator: Correlator;
   private readonly calls: CallPipeline;
   private readonly tasks: TaskCalls;
+  private readonly outputs: OutputSchemas;
   private readonly probing$: Observable<Session>;
   private session: Session | undefined;
   private readonly cache = new ResultCache();
   private readonly deadlines = new Deadlines();
   private readonly tokens = new ProgressTokens();
   private readonly resourceSubscriptions = new ResourceSubscriptions();
+  private readonly names = new NameMapper();
   private readonly state = new BehaviorSubject<ConnectionState>('starting');
   private watching: Subscription | undefined;
   private closing: Promise<void> | undefined;
@@ -218,6 +223,7 @@ export class McpClient {
     // A wire that reads lists of its own keeps to the same bounds.
     this.transport.limitLists?.(settings.listLimits);
     this.calls = new CallPipeline(this.correlator, this.cache, settings);
+    this.outputs = new OutputSchemas(settings.validateStructuredContent);
     this.notifications$ = this.correlator.notifications$;
     this.progress$ = progressOf(this.notifications$);
     this.log$ = logOf(this.notifications$);
@@ -229,6 +235,7 @@ export class McpClient {
       run: (method, options, allowed, body) => this.run(method, options, allowed, body),
       toolCall: (options, body) => this.toolCall(options, body),
       listTools: () => this.listTools(),
+      outputCheck: (session, name) => this.outputs.checkFor(session, name),
     });
 
     // One probe shared by every caller waiting for it. If they all leave, the
@@ -318,9 +325,12 @@ export class McpClient {
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
     if (this.settings.tasks) return this.tasks.callTool(name, args, options);
     const params = { name, arguments: args };
-    return this.beginToolCall<CallToolResult>(options, (session, meta, subscriber) =>
-      this.calls.begin(session, 'tools/call', params, meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>),
-    );
+    return this.beginToolCall<CallToolResult>(options, (session, meta, subscriber) => {
+      // Only a tool whose listed outputSchema asks for it pays for the check.
+      const check = this.outputs.checkFor(session, name);
+      if (check) return this.calls.run<CallToolResult>(session, 'tools/call', params, meta, callToolResultSchema).pipe(concatMap(check)).subscribe(subscriber);
+      return this.calls.begin(session, 'tools/call', params, meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>);
+    });
   }
 
   /**
@@ -417,9 +427,17 @@ export class McpClient {
     return this.listTools(options).pipe(map((tools) => tools.find((tool) => tool.name === name)?.annotations));
   }
 
-  /** The server's tools as function declarations for an LLM (OpenAI style). */
-  async toolsForLlm(): Promise<LlmTool[]> {
-    return toLlmTools(await firstValueFrom(this.listTools()));
+  /**
+   * The server's tools as function declarations for an LLM (OpenAI style),
+   * under names every major model API accepts unless `options.names` says
+   * otherwise: a name that fits is unchanged, one that does not is mapped
+   * (see `toolNames`), and `executeToolCalls` reads the mapped names back.
+   *
+   * @throws McpClientError (as a rejection) for an invalid `options.names`.
+   */
+  async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
+    const tools = await firstValueFrom(this.listTools());
+    return this.names.show(toLlmTools(tools), options.names);
   }
 
   /**
@@ -436,6 +454,7 @@ export class McpClient {
         call: (name, args, { toolCallId, signal }) =>
           firstValueFrom(this.callTool(name, args, signal ? { toolCallId, signal } : { toolCallId })),
         concurrency: this.settings.toolConcurrency,
+        names: this.names,
       },
       calls,
       options,
@@ -579,11 +598,13 @@ export class McpClient {
           return this.calls.run(session, method, params, options.meta, schema, refresh);
         };
         const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
+        const learnOutputs = method === 'tools/list' ? this.outputs.learner(session) : undefined;
         return allPages<T>(method, key, this.settings.listLimits, page)
           .pipe(
             tap((all) => {
               this.cache.storeList(method, all, pages);
               learn?.(all as Tool[]);
+              learnOutputs?.(all as Tool[]);
             }),
           )
           .subscribe(subscriber);
@@ -616,5 +637,6 @@ export class McpClient {
     });
     this.watching.add(watchNotifications({ notifications$: this.notifications$, cache: this.cache, tokens: this.tokens, onLog, onProgress, warn }));
     this.watching.add(this.tasks.watch());
+    this.watching.add(this.outputs.watch(this.notifications$));
   }
 }

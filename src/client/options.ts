@@ -73,6 +73,15 @@ export interface ClientOptions {
    * Off by default: without it nothing about calls changes.
    */
   tasks?: boolean;
+  /**
+   * Check each tool result's `structuredContent` against the tool's
+   * `outputSchema` (JSON Schema 2020-12) before handing it over (default
+   * true). A result that breaks it, or lacks it, fails the call with
+   * `McpOutputSchemaError`; results with `isError` are not checked. The
+   * schemas are those of the `tools/list` answers the client has seen in the
+   * session: a tool never listed is not checked.
+   */
+  validateStructuredContent?: boolean;
   /** Called with problems the client papered over: a late answer dropped, a line that was not JSON-RPC, … */
   onWarn?: (message: string) => void;
 }
@@ -160,6 +169,7 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'maxListPages',
   'maxListItems',
   'tasks',
+  'validateStructuredContent',
   'onWarn',
 ];
 
@@ -231,6 +241,7 @@ export interface Settings {
   maxPendingRequests: number;
   listLimits: ListLimits;
   tasks: boolean;
+  validateStructuredContent: boolean;
   warn: (message: string) => void;
 }
 
@@ -258,6 +269,9 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     throw new McpClientError(`option era must be 'modern' or 'legacy'; got ${JSON.stringify(options.era)}`);
   }
   if (options.tasks !== undefined && typeof options.tasks !== 'boolean') throw new McpClientError('option tasks must be a boolean');
+  if (options.validateStructuredContent !== undefined && typeof options.validateStructuredContent !== 'boolean') {
+    throw new McpClientError('option validateStructuredContent must be a boolean');
+  }
   const hooks: InputHooks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
   const declared = options.clientCapabilities ?? capabilitiesOf(hooks);
   return {
@@ -279,6 +293,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
       maxListItems: checkCount('maxListItems', options.maxListItems, DEFAULT_LIST_LIMITS.maxListItems),
     },
     tasks: options.tasks === true,
+    validateStructuredContent: options.validateStructuredContent !== false,
     warn: warnHook(options.onWarn),
   };
 }

@@ -1,4 +1,4 @@
-import { filter, map, mergeMap, type Observable, type Subscription, throwError } from 'rxjs';
+import { concatMap, filter, map, mergeMap, type Observable, of, type Subscription, throwError } from 'rxjs';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { readTask, type Task, type TaskEvent } from '../protocol/tasks.js';
@@ -14,6 +14,7 @@ import {
   type Settings,
 } from './options.js';
 import { allPages } from './pagination.js';
+import type { OutputCheck } from './output-schemas.js';
 import type { Session } from './session.js';
 import { eventsOf, followTask, type TaskContext } from './tasks.js';
 import { type TaskSupport, taskSupportOf, ToolTaskSupport } from './tool-task-support.js';
@@ -33,6 +34,8 @@ export interface TaskCallsContext {
   /** The same for a tool call, with its progress token (given or minted) in `meta`. */
   toolCall<T>(options: CallToolOptions, body: (session: Session, meta: Meta) => Observable<T>): Observable<T>;
   listTools(): Observable<Tool[]>;
+  /** The check of a tool's results against its listed outputSchema, if it has one. */
+  outputCheck(session: Session, name: string): OutputCheck | undefined;
 }
 
 const CALL_TOOL_AS_TASK = [...CALL_TOOL_KEYS, 'detach'];
@@ -135,7 +138,10 @@ export class TaskCalls {
     const context = this.taskContext(session);
     const plain = { name, arguments: args };
     const send = (params: Record<string, unknown>): Observable<TaskEvent> =>
-      this.context.callTool(session, params, meta).pipe(mergeMap((answer) => eventsOf(context, answer, { detach })));
+      this.context.callTool(session, params, meta).pipe(
+        mergeMap((answer) => eventsOf(context, answer, { detach })),
+        concatMap((event) => (event.kind === 'result' ? this.checked(session, name, event) : of(event))),
+      );
     const sendAs = (support: TaskSupport): Observable<TaskEvent> => {
       const augment = support === 'required' || (support === 'optional' && task !== undefined && task !== false);
       if (!augment) return send(plain);
@@ -147,6 +153,13 @@ export class TaskCalls {
     if (known !== undefined) return sendAs(known);
     // Listing teaches `support` too (the client hands every list to learner()).
     return this.context.listTools().pipe(mergeMap((tools) => sendAs(taskSupportOf(tools.find((tool) => tool.name === name)))));
+  }
+
+  // A task's result is checked as a direct answer is; the schema is looked
+  // up when the result arrives, since listing may have taught it meanwhile.
+  private checked(session: Session, name: string, event: TaskEvent & { kind: 'result' }): Observable<TaskEvent> | Promise<TaskEvent> {
+    const check = this.context.outputCheck(session, name);
+    return check ? check(event.result).then((result) => ({ ...event, result })) : of(event);
   }
 
   private taskContext(session: Session): TaskContext {

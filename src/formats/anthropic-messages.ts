@@ -38,8 +38,7 @@ export async function toolsForAnthropic(provider: ToolProvider): Promise<Anthrop
   return (await provider.toolsForLlm()).map(({ function: fn }) => ({
     name: fn.name,
     ...(fn.description === undefined ? {} : { description: fn.description }),
-    // An MCP tool's input schema is always an object schema; the API insists on saying so.
-    input_schema: { ...fn.parameters, type: 'object' },
+    input_schema: objectSchema(fn.parameters),
   }));
 }
 
@@ -77,6 +76,13 @@ export async function executeAnthropicToolCalls(
     content: answer.content,
     ...(answer.is_error ? { is_error: true as const } : {}),
   }));
+}
+
+// The API takes only an object schema, and insists on saying so: whatever
+// the provider declared (no type, a list of types, not an object at all)
+// is declared as an object.
+function objectSchema(parameters: unknown): AnthropicTool['input_schema'] {
+  return isObject(parameters) ? { ...parameters, type: 'object' } : { type: 'object' };
 }
 
 function isToolUse(block: { type: string }): block is { type: string } & Record<string, unknown> {

@@ -1,11 +1,12 @@
 import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../client/bridge.js';
 import { isObject } from '../util/values.js';
+import { toGeminiSchema } from './schemas/gemini-schema.js';
 
 /** A function declaration as the Google Gemini API takes it. */
 export interface GeminiFunctionDeclaration {
   name: string;
   description?: string;
-  /** The MCP input schema as it is: Gemini reads JSON Schema here (instead of its OpenAPI-style `parameters`). */
+  /** The MCP input schema in the part of JSON Schema Gemini accepts (`$ref`s expanded, unsupported keywords left out or folded into descriptions). */
   parametersJsonSchema: Record<string, unknown>;
 }
 
@@ -31,7 +32,9 @@ export interface GeminiFunctionResponsePart {
 }
 
 /**
- * The provider's tools as one Gemini `Tool` of function declarations.
+ * The provider's tools as one Gemini `Tool` of function declarations, each
+ * schema reduced to what Gemini's API accepts (see docs/llm-bridge.md,
+ * "Schemas each vendor accepts").
  *
  * @example
  * ```ts
@@ -43,7 +46,7 @@ export async function toolsForGemini(provider: ToolProvider): Promise<GeminiFunc
     functionDeclarations: (await provider.toolsForLlm()).map(({ function: fn }) => ({
       name: fn.name,
       ...(fn.description === undefined ? {} : { description: fn.description }),
-      parametersJsonSchema: fn.parameters,
+      parametersJsonSchema: toGeminiSchema(fn.parameters),
     })),
   };
 }

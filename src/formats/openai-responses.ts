@@ -1,5 +1,6 @@
 import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../client/bridge.js';
 import { isObject } from '../util/values.js';
+import { openAIParameters, type OpenAIToolsOptions } from './openai-strict.js';
 
 /** A function tool as the OpenAI Responses API declares it (`tools` of `responses.create`). */
 export interface OpenAIResponsesFunctionTool {
@@ -7,8 +8,8 @@ export interface OpenAIResponsesFunctionTool {
   name: string;
   description?: string;
   parameters: Record<string, unknown>;
-  /** Always false: strict mode needs schemas (every key required, no extra keys) that MCP tools rarely have. */
-  strict: false;
+  /** False unless asked for with the `strict` option and the tool's schema could be made strict. */
+  strict: boolean;
 }
 
 /** What the model's output holds about one function call (a `function_call` item of `response.output`). */
@@ -29,20 +30,22 @@ export interface OpenAIResponsesFunctionCallOutput {
 }
 
 /**
- * The provider's tools as function tools for the OpenAI Responses API.
+ * The provider's tools as function tools for the OpenAI Responses API:
+ * `strict: false` and the schemas as the server wrote them, or, with
+ * `{ strict: true }`, in strict mode wherever a schema allows (see
+ * {@link OpenAIToolsOptions}).
  *
  * @example
  * ```ts
- * const response = await openai.responses.create({ model, input, tools: await toolsForOpenAIResponses(provider) });
+ * const response = await openai.responses.create({ model, input, tools: await toolsForOpenAIResponses(provider, { strict: true }) });
  * ```
  */
-export async function toolsForOpenAIResponses(provider: ToolProvider): Promise<OpenAIResponsesFunctionTool[]> {
+export async function toolsForOpenAIResponses(provider: ToolProvider, options: OpenAIToolsOptions = {}): Promise<OpenAIResponsesFunctionTool[]> {
   return (await provider.toolsForLlm()).map(({ function: fn }) => ({
     type: 'function',
     name: fn.name,
     ...(fn.description === undefined ? {} : { description: fn.description }),
-    parameters: fn.parameters,
-    strict: false,
+    ...openAIParameters(fn.parameters, options),
   }));
 }
 

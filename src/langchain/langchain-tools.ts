@@ -4,12 +4,15 @@ import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
 import { CallGatherer } from '../client/call-gatherer.js';
 import { pickTools } from '../client/pick-tools.js';
+import type { ToolNames } from '../client/tool-names.js';
 import { resultBudgetOf } from '../client/result-budget.js';
 
 /** Options of `langchainTools`. */
 export interface LangchainToolsOptions {
-  /** Hand over only these of the provider's tools (default: all). Naming one the provider lacks rejects. */
+  /** Hand over only these of the provider's tools, each by its shown or its real name (default: all). Naming one the provider lacks rejects. */
   tools?: readonly string[];
+  /** The rule for the names the model is shown (default: portable, see `PORTABLE_TOOL_NAMES`), or `'real'` for the providers' own names. */
+  names?: ToolNames;
   /**
    * The most characters of one result the model reads, passed on to every
    * layer of the provider (see `ExecuteOptions.maxResultChars`; default 100,000).
@@ -52,8 +55,8 @@ export interface LangchainToolsOptions {
  */
 export async function langchainTools(provider: ToolProvider, options: LangchainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
   const maxResultChars = resultBudgetOf(options);
-  const declarations = pickTools(await provider.toolsForLlm(), options.tools);
-  const gatherer = new CallGatherer(provider, { maxResultChars });
+  const declarations = await pickTools(provider, options.tools, options.names);
+  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars } : { maxResultChars, names: options.names });
   let direct = 0;
   return declarations.map(
     ({ function: fn }) =>

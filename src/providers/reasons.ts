@@ -1,4 +1,5 @@
-import { annotationsOf, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
+import { annotationsOf, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../client/tool-names.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';
 
@@ -27,14 +28,31 @@ const REASON_SCHEMA = {
 export class Reasons implements ToolProvider {
   private readonly provider: ToolProvider;
   private readonly augmented = new Set<string>();
+  private readonly names = new NameMapper();
 
   constructor(options: { provider: ToolProvider }) {
     if (typeof options?.provider?.executeToolCalls !== 'function') throw new McpClientError('option provider must be a tool provider');
     this.provider = options.provider;
   }
 
-  async toolsForLlm(): Promise<LlmTool[]> {
-    const tools = await this.provider.toolsForLlm();
+  /** The inner provider's tools with `reason` added, under portable names unless `options.names` says otherwise. */
+  async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
+    return this.names.show(await this.augment(), options.names);
+  }
+
+  /** Strips `reason` from each call (under its real name) and passes the batch on. */
+  async executeToolCalls(given: LlmToolCall[], givenOptions: ExecuteOptions = {}): Promise<ToolMessage[]> {
+    const read = await readBack(this.names, given, givenOptions, () => this.augment());
+    if ('answers' in read) return read.answers;
+    return this.provider.executeToolCalls(
+      read.calls.map((call) => this.strip(call)),
+      read.options,
+    );
+  }
+
+  // The declarations under their real names, `reason` added; remembers which tools got it.
+  private async augment(): Promise<LlmTool[]> {
+    const tools = await this.provider.toolsForLlm({ names: 'real' });
     return tools.map((tool) => {
       const parameters = tool.function.parameters as { properties?: Record<string, unknown> };
       if (parameters.properties && REASON_PARAM in parameters.properties) {
@@ -45,13 +63,6 @@ export class Reasons implements ToolProvider {
       const properties = { ...parameters.properties, [REASON_PARAM]: REASON_SCHEMA };
       return { ...tool, function: { ...tool.function, parameters: { ...parameters, properties } } };
     });
-  }
-
-  executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
-    return this.provider.executeToolCalls(
-      calls.map((call) => this.strip(call)),
-      options,
-    );
   }
 
   /** What the provider below says about a tool. */

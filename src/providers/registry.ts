@@ -1,4 +1,5 @@
-import { annotationsOf, failure, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../client/tool-names.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';
 import { messageOf } from '../util/values.js';
@@ -36,6 +37,7 @@ export class Registry implements ToolProvider {
   private readonly entries: RegistryEntry[] = [];
   private readonly separator: string;
   private readonly warn: (message: string) => void;
+  private readonly names = new NameMapper();
 
   constructor(options: RegistryOptions = {}) {
     this.separator = options.separator ?? '_';
@@ -71,14 +73,16 @@ export class Registry implements ToolProvider {
 
   /**
    * Every provider's tools under its prefix. A provider whose tools cannot be
-   * listed is left out and reported through `onWarn`.
+   * listed is left out and reported through `onWarn`. The prefixed names are
+   * then made portable as a whole (unless `options.names` says otherwise),
+   * so a prefix that pushes a name past the limit is mapped here, once.
    *
-   * @throws McpClientError (as a rejection) when two tools end up with one name.
+   * @throws McpClientError (as a rejection) when two tools end up with one real name, or for an invalid `options.names`.
    */
-  async toolsForLlm(): Promise<LlmTool[]> {
+  async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
     const lists = await Promise.all(
       this.entries.map(({ prefix, provider }) =>
-        provider.toolsForLlm().catch((error: unknown) => {
+        provider.toolsForLlm({ names: 'real' }).catch((error: unknown) => {
           this.warn(`left out the tools of ${JSON.stringify(prefix)}: ${messageOf(error)}`);
           return [] as LlmTool[];
         }),
@@ -101,7 +105,7 @@ export class Registry implements ToolProvider {
         tools.push({ ...tool, function: { ...tool.function, name } });
       }
     });
-    return tools;
+    return this.names.show(tools, options.names);
   }
 
   /** What the provider behind a prefixed name says about that tool, or `undefined`. */
@@ -111,7 +115,10 @@ export class Registry implements ToolProvider {
   }
 
   /** Runs a batch: each call routed by prefix, each provider's calls as one batch, answers in the model's order. */
-  async executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
+  async executeToolCalls(given: LlmToolCall[], givenOptions: ExecuteOptions = {}): Promise<ToolMessage[]> {
+    const read = await readBack(this.names, given, givenOptions, () => this.toolsForLlm({ names: 'real' }));
+    if ('answers' in read) return read.answers;
+    const { calls, options } = read;
     const answers: ToolMessage[] = new Array(calls.length);
     const batches = new Map<RegistryEntry, Array<{ index: number; call: LlmToolCall }>>();
     calls.forEach((call, index) => {

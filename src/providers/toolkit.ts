@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../client/tool-names.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
 import { messageOf } from '../util/values.js';
@@ -58,6 +59,7 @@ export class Toolkit implements ToolProvider {
   readonly name: string;
   private readonly registered = new Map<string, Registered>();
   private readonly toolConcurrency: number;
+  private readonly names = new NameMapper();
 
   constructor(options: { name: string; toolConcurrency?: number }) {
     if (typeof options?.name !== 'string' || options.name === '') throw new McpClientError('option name must be a non-empty string');
@@ -109,8 +111,9 @@ export class Toolkit implements ToolProvider {
     return this.registered.get(name)?.tool.annotations;
   }
 
-  async toolsForLlm(): Promise<LlmTool[]> {
-    return toLlmTools(this.tools);
+  /** The tools as function declarations, under names a model accepts unless `options.names` says otherwise (as `McpClient`'s). */
+  async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
+    return this.names.show(toLlmTools(this.tools), options.names);
   }
 
   executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
@@ -119,6 +122,7 @@ export class Toolkit implements ToolProvider {
         catalogue: async () => this.tools,
         call: (name, args, context) => this.callTool(name, args, context),
         concurrency: this.toolConcurrency,
+        names: this.names,
       },
       calls,
       options,

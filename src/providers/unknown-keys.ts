@@ -1,4 +1,5 @@
-import { annotationsOf, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
+import { annotationsOf, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../client/tool-names.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';
 import { REASON_PARAM } from './reasons.js';
@@ -29,6 +30,7 @@ export class UnknownKeys implements ToolProvider {
   private readonly onWarn: (warning: UnknownKeysWarning) => void;
   private readonly declared = new Map<string, string[]>();
   private readonly reported = new Set<string>();
+  private readonly names = new NameMapper();
 
   constructor(options: { provider: ToolProvider; onWarn?: (warning: UnknownKeysWarning) => void }) {
     if (typeof options?.provider?.executeToolCalls !== 'function') throw new McpClientError('option provider must be a tool provider');
@@ -36,18 +38,26 @@ export class UnknownKeys implements ToolProvider {
     this.onWarn = options.onWarn ?? (() => undefined);
   }
 
-  async toolsForLlm(): Promise<LlmTool[]> {
-    const tools = await this.provider.toolsForLlm();
+  /** The inner provider's tools, remembered under their real names, shown under portable names unless `options.names` says otherwise. */
+  async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
+    return this.names.show(await this.learn(), options.names);
+  }
+
+  /** Audits each call under its real name (warnings name the real tool) and passes the batch on. */
+  async executeToolCalls(given: LlmToolCall[], givenOptions: ExecuteOptions = {}): Promise<ToolMessage[]> {
+    const read = await readBack(this.names, given, givenOptions, () => this.learn());
+    if ('answers' in read) return read.answers;
+    for (const call of read.calls) this.audit(call);
+    return this.provider.executeToolCalls(read.calls, read.options);
+  }
+
+  private async learn(): Promise<LlmTool[]> {
+    const tools = await this.provider.toolsForLlm({ names: 'real' });
     for (const tool of tools) {
       const properties = (tool.function.parameters as { properties?: Record<string, unknown> }).properties;
       this.declared.set(tool.function.name, Object.keys(properties ?? {}));
     }
     return tools;
-  }
-
-  executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
-    for (const call of calls) this.audit(call);
-    return this.provider.executeToolCalls(calls, options);
   }
 
   /** What the provider below says about a tool. */

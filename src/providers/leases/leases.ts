@@ -1,4 +1,5 @@
-import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../../client/tool-names.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
@@ -86,6 +87,7 @@ export class Leases implements ToolProvider {
   private readonly options: LeasesOptions;
   private readonly roots: Array<[string, string]>;
   private readonly enforced: readonly string[];
+  private readonly names = new NameMapper();
 
   /** @throws McpClientError for an unknown option or a missing inner provider, table or agent id. */
   constructor(options: LeasesOptions) {
@@ -98,8 +100,13 @@ export class Leases implements ToolProvider {
     this.enforced = options.enforcedTools ?? DEFAULT_ENFORCED_TOOLS;
   }
 
-  async toolsForLlm(): Promise<LlmTool[]> {
-    return [...LOCK_TOOLS, ...(await this.options.inner.toolsForLlm())];
+  /** The lock tools, then the inner provider's, under portable names unless `options.names` says otherwise. */
+  async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
+    return this.names.show(await this.realTools(), options.names);
+  }
+
+  private async realTools(): Promise<LlmTool[]> {
+    return [...LOCK_TOOLS, ...(await this.options.inner.toolsForLlm({ names: 'real' }))];
   }
 
   /** What the inner provider says about a tool. */
@@ -111,9 +118,13 @@ export class Leases implements ToolProvider {
    * Answers the lock tools itself, checks mutating calls against the table,
    * and forwards the rest to the inner provider as one batch, answering in
    * the model's order. A table that cannot answer refuses: no lease is
-   * granted and no mutating call runs unchecked.
+   * granted and no mutating call runs unchecked. Calls under shown names
+   * are read back to the real names first.
    */
-  async executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
+  async executeToolCalls(given: LlmToolCall[], givenOptions: ExecuteOptions = {}): Promise<ToolMessage[]> {
+    const read = await readBack(this.names, given, givenOptions, () => this.realTools());
+    if ('answers' in read) return read.answers;
+    const { calls, options } = read;
     const answers: ToolMessage[] = new Array(calls.length);
     const forwarded: Array<{ index: number; call: LlmToolCall }> = [];
     for (const [index, call] of calls.entries()) {

@@ -1,4 +1,5 @@
-import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../../client/tool-names.js';
 import type { InputRequest } from '../../client/input-hooks.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
@@ -130,6 +131,7 @@ export class Policy implements ToolProvider {
   private readonly locationKeys: readonly string[];
   private readonly caseInsensitivePaths: boolean;
   private asking: Promise<unknown> = Promise.resolve();
+  private readonly names = new NameMapper();
 
   /** @throws McpClientError for an unknown option or an invalid rule or grant, naming it. */
   constructor(options: PolicyOptions) {
@@ -178,32 +180,63 @@ export class Policy implements ToolProvider {
     return annotationsOf(this.provider, name);
   }
 
-  /** The inner provider's tools, without those a rule denies whatever the call. */
-  async toolsForLlm(): Promise<LlmTool[]> {
-    const tools = await this.provider.toolsForLlm();
-    return tools.filter((tool) => !this.rules.some((rule) => deniesOutright(rule, tool.function.name)));
+  /**
+   * The inner provider's tools, without those a rule denies whatever the
+   * call. Rules read the real names; the names are made portable over the
+   * whole inner list before any is left out, so a call under the shown name
+   * of a tool left out is still read back to its real name and denied.
+   *
+   * @throws McpClientError (as a rejection) for an invalid `options.names`.
+   */
+  async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
+    const tools = await this.provider.toolsForLlm({ names: 'real' });
+    const shown = this.names.show(tools, options.names);
+    return shown.filter((_tool, n) => !this.rules.some((rule) => deniesOutright(rule, (tools[n] as LlmTool).function.name)));
   }
 
   /**
    * Decides every call in order (asking as needed), forwards the allowed
    * ones to the inner provider as one batch, and answers the others with
    * `is_error` results that say why. Arguments given as an object are
-   * judged and forwarded as the JSON text they serialise to. Never rejects.
+   * judged and forwarded as the JSON text they serialise to. Calls under
+   * shown names are read back to the real names first, so rules, questions
+   * and denials all name the real tool. Never rejects.
    */
-  async executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
+  async executeToolCalls(given: LlmToolCall[], givenOptions: ExecuteOptions = {}): Promise<ToolMessage[]> {
+    // Each call is read once, as sent, before anything looks at its name:
+    // reading it back must not give a getter a second chance to change it.
+    const unreadable = new Map<number, string>();
+    const sent = given.map((call, index) => {
+      try {
+        return asSent(call);
+      } catch (error) {
+        unreadable.set(index, messageOf(error));
+        return null as unknown as LlmToolCall;
+      }
+    });
+    const read = await readBack(this.names, sent, givenOptions, () => this.provider.toolsForLlm({ names: 'real' }));
+    if ('answers' in read) return read.answers;
+    const { calls, options } = read;
     const answers: ToolMessage[] = new Array(calls.length);
     const allowed: Array<{ index: number; call: LlmToolCall }> = [];
-    for (const [index, given] of calls.entries()) {
-      let call = given;
+    for (const [index, call] of calls.entries()) {
       let verdict: Verdict;
-      try {
-        call = asSent(given);
-        verdict = await this.decide(call);
-      } catch (error) {
-        verdict = { allow: false, reason: `Permission could not be decided: ${messageOf(error)}` };
+      const broken = unreadable.get(index);
+      if (broken !== undefined) {
+        verdict = { allow: false, reason: `Permission could not be decided: ${broken}` };
+      } else {
+        try {
+          verdict = await this.decide(call);
+        } catch (error) {
+          verdict = { allow: false, reason: `Permission could not be decided: ${messageOf(error)}` };
+        }
       }
-      if (verdict.allow) allowed.push({ index, call });
-      else answers[index] = failure(typeof call?.id === 'string' ? call.id : '', verdict.reason);
+      if (verdict.allow) {
+        allowed.push({ index, call });
+      } else {
+        const id = (broken === undefined ? call : given[index])?.id;
+        answers[index] = failure(typeof id === 'string' ? id : '', verdict.reason);
+      }
     }
     if (allowed.length > 0) {
       let results: ToolMessage[];

@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import { toGeminiSchema } from '../../../src/formats/schemas/gemini-schema.js';
+import { anySchema, objectSchema, schemaNodes } from '../../support/schema-arbitrary.js';
+
+// The fields of @google/genai's `Schema` (the OpenAPI subset Gemini's function
+// declarations take) that mean the same in JSON Schema.
+const GEMINI_KEYWORDS = new Set([
+  'type', 'properties', 'required', 'items', 'anyOf', 'enum', 'format', 'pattern', 'minimum', 'maximum',
+  'minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties', 'title', 'description', 'default',
+]);
+const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+
+const deepSchema = (levels: number): string => '{"type":"object","properties":{"p":'.repeat(levels) + '{"type":"string"}' + '}}'.repeat(levels);
+
+describe('the schema for Gemini', () => {
+  it('keeps what Gemini reads and leaves out additionalProperties, $schema and annotations', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      additionalProperties: false,
+      properties: { path: { type: 'string', minLength: 1, $comment: 'internal' }, head: { type: 'integer', minimum: 1, format: 'int32' } },
+      required: ['path', 'missing'],
+    };
+    expect(toGeminiSchema(schema)).toEqual({
+      type: 'object',
+      properties: { path: { type: 'string', minLength: 1 }, head: { type: 'integer', format: 'int32', minimum: 1 } },
+      required: ['path'],
+    });
+  });
+
+  it('writes a list of types as anyOf, const as a one-value enum, and folds what it cannot say into the description', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        milestone: { type: ['string', 'null'], description: 'null clears it' },
+        kind: { const: 'bug' },
+        level: { type: 'integer', enum: [1, 2, 3], exclusiveMinimum: 0 },
+        site: { type: 'string', format: 'uri' },
+        due: { type: 'string', format: 'date-time', nullable: true },
+      },
+    };
+    expect(toGeminiSchema(schema).properties).toEqual({
+      milestone: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'null clears it' },
+      kind: { type: 'string', enum: ['bug'] },
+      level: { type: 'integer', description: '(exclusiveMinimum: 0; allowed values: [1,2,3])' },
+      site: { type: 'string', description: '(format: "uri")' },
+      due: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
+    });
+  });
+
+  it('expands local references, reads oneOf as anyOf, and cuts a recursive type where it meets itself', () => {
+    const schema = {
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/Node' }, pick: { oneOf: [{ type: 'string' }, { $ref: '#/definitions/Id' }] } },
+      $defs: { Node: { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } },
+      definitions: { Id: { type: 'integer' } },
+    };
+    expect(toGeminiSchema(schema).properties).toEqual({
+      root: {
+        type: 'object',
+        properties: { label: { type: 'string' }, children: { type: 'array', items: { description: '(recursive, same shape as: "#/$defs/Node")' } } },
+      },
+      pick: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+    });
+  });
+
+  it('names a network reference without fetching it', () => {
+    const schema = { type: 'object', properties: { a: { $ref: 'http://127.0.0.1:9/never.json', description: 'A' } } };
+    expect(toGeminiSchema(schema).properties).toEqual({ a: { description: 'A (not fetched: "http://127.0.0.1:9/never.json")' } });
+  });
+
+  it('keeps a map whose keys are data as an object without properties, saying what its values are', () => {
+    const schema = { type: 'object', properties: { env: { type: 'object', additionalProperties: { type: 'string' } } } };
+    expect(toGeminiSchema(schema).properties).toEqual({ env: { type: 'object', description: '(other keys allowed: {"type":"string"})' } });
+  });
+
+  it('declares an object whatever the root was, and only an object past its bounds', () => {
+    expect(toGeminiSchema({ anyOf: [{ type: 'object' }, { type: 'null' }] })).toEqual({ type: 'object' });
+    expect(toGeminiSchema({ properties: { a: { type: 'string' } } })).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(toGeminiSchema(JSON.parse(deepSchema(100_000)))).toEqual({ type: 'object' });
+    const $defs = Object.fromEntries(Array.from({ length: 40 }, (_, n) => [`d${n}`, { type: 'object', properties: { l: { $ref: `#/$defs/d${n + 1}` }, r: { $ref: `#/$defs/d${n + 1}` } } }]));
+    expect(toGeminiSchema({ type: 'object', properties: { root: { $ref: '#/$defs/d0' } }, $defs })).toEqual({ type: 'object' });
+  });
+
+  it('keeps __proto__ as an ordinary property name, off every prototype', () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","x-mcp-header":"P"}},"required":["__proto__"]}');
+    const gemini = toGeminiSchema(schema) as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.getOwnPropertyDescriptor(gemini.properties, '__proto__')?.value).toEqual({ type: 'string' });
+    expect(Object.getPrototypeOf(gemini.properties)).toBe(Object.prototype);
+    expect(gemini.required).toEqual(['__proto__']);
+  });
+
+  it('writes only keywords Gemini reads, single types, string enums, and no reference, whatever the schema', () => {
+    fc.assert(
+      fc.property(fc.oneof(objectSchema, anySchema), (schema) => {
+        const gemini = toGeminiSchema(schema);
+        expect(gemini.type).toBe('object');
+        for (const node of schemaNodes(gemini)) {
+          for (const keyword of Object.keys(node)) expect(GEMINI_KEYWORDS).toContain(keyword);
+          if (node.type !== undefined) expect(TYPES).toContain(node.type);
+          if (node.enum !== undefined) {
+            expect(node.type).toBe('string');
+            for (const value of node.enum as unknown[]) expect(typeof value).toBe('string');
+          }
+          if (node.required !== undefined) for (const key of node.required as string[]) expect(Object.hasOwn(node.properties as object, key)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

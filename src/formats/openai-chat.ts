@@ -1,0 +1,34 @@
+import type { ToolProvider } from '../client/bridge.js';
+import { openAIParameters, type OpenAIToolsOptions } from './openai-strict.js';
+
+/** A function tool as the OpenAI Chat Completions API declares it (`tools` of `chat.completions.create`). */
+export interface OpenAIChatFunctionTool {
+  type: 'function';
+  function: {
+    name: string;
+    description?: string;
+    parameters: Record<string, unknown>;
+    /** Present only with the `strict` option: whether this tool could be declared strict. */
+    strict?: boolean;
+  };
+}
+
+/**
+ * The provider's tools as function tools for the OpenAI Chat Completions API.
+ * Without options this is `provider.toolsForLlm()`, unchanged; with
+ * `{ strict: true }` each tool is declared in strict mode where its schema
+ * allows (see {@link OpenAIToolsOptions}). The calls the model makes go to
+ * `provider.executeToolCalls(message.tool_calls)` as before: the nulls
+ * strict mode makes the model send for optional members are dropped there.
+ *
+ * @example
+ * ```ts
+ * const tools = await toolsForOpenAIChat(provider, { strict: true });
+ * const completion = await openai.chat.completions.create({ model, messages, tools });
+ * ```
+ */
+export async function toolsForOpenAIChat(provider: ToolProvider, options: OpenAIToolsOptions = {}): Promise<OpenAIChatFunctionTool[]> {
+  const tools = await provider.toolsForLlm();
+  if (options.strict !== true) return tools;
+  return tools.map(({ type, function: fn }) => ({ type, function: { ...fn, ...openAIParameters(fn.parameters, options) } }));
+}

@@ -1,0 +1,157 @@
+import { setOwn } from '../../util/schema-refs.js';
+import { isObject, isStrings } from '../../util/values.js';
+import { foldNotes } from './fold.js';
+import { expandRef, type SchemaWalk, spend, startWalk, unwrapAllOf, withoutRef, within } from './schema-walk.js';
+
+// The node budget bounds what `$ref` expansion may write; the depth bound
+// keeps the walk off a deep document's stack. Past either, the declaration
+// says only that the tool takes an object.
+const MAX_NODES = 10_000;
+const MAX_DEPTH = 32;
+
+const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+// The formats Gemini's Schema documents, by type; it refuses others.
+const FORMATS: Record<string, ReadonlySet<string>> = {
+  string: new Set(['enum', 'date-time']),
+  number: new Set(['float', 'double']),
+  integer: new Set(['int32', 'int64']),
+};
+// Constraints Gemini's Schema has no field for but a model can still honour when told.
+const FOLDED = ['exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'uniqueItems', 'patternProperties', 'prefixItems', 'propertyNames', 'contains', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'examples'];
+
+type Notes = Array<[string, unknown]>;
+
+/**
+ * A tool's input schema in the part of JSON Schema that Gemini's function
+ * declarations accept: only the keywords its `Schema` has a field for (type,
+ * properties, required, items, anyOf, enum of strings, format, pattern,
+ * minimum and maximum, the length and count bounds, title, description,
+ * default), written as JSON Schema for `parametersJsonSchema`.
+ *
+ * - local `$ref`s are expanded in place; a reference met again inside its
+ *   own expansion (a recursive type) is cut there, the node saying so in its
+ *   description; remote references are never fetched, only named;
+ * - `type` lists become `anyOf` (`['string', 'null']` is
+ *   `anyOf: [{ type: 'string' }, { type: 'null' }]`), `oneOf` is read as
+ *   `anyOf`, `const` as a one-value enum;
+ * - `additionalProperties`, `$schema`, `$defs` and other annotations are
+ *   left out; constraints with no field (`exclusiveMinimum`, a number enum,
+ *   an unknown format…) are folded into the description;
+ * - the root is always `type: 'object'`; a schema past this walk's bounds
+ *   (10,000 nodes once expanded, 32 levels) becomes `{ type: 'object' }`.
+ */
+export function toGeminiSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const root = geminiNode(schema, startWalk(schema, MAX_NODES), 0);
+  if (root?.type === 'object') return root;
+  return { type: 'object' };
+}
+
+function geminiNode(input: unknown, walk: SchemaWalk, depth: number): Record<string, unknown> | undefined {
+  if (!isObject(input)) return {};
+  if (depth > MAX_DEPTH || !spend(walk)) return undefined;
+  const notes: Notes = [];
+  let node = input;
+  const expansion = expandRef(input, walk);
+  if (expansion.kind === 'merged') return within(walk, expansion.ref, () => geminiNode(expansion.node, walk, depth + 1));
+  if (expansion.kind !== 'none') {
+    notes.push([expansion.kind === 'cycle' ? 'recursive, same shape as' : expansion.kind === 'remote' ? 'not fetched' : 'not found', expansion.ref]);
+    node = withoutRef(input);
+  }
+  const unwrapped = unwrapAllOf(node);
+  if (unwrapped !== node) return geminiNode(unwrapped, walk, depth + 1);
+  if (Object.hasOwn(node, 'allOf')) notes.push(['allOf', node.allOf]);
+  for (const keyword of FOLDED) if (Object.hasOwn(node, keyword)) notes.push([keyword, node[keyword]]);
+  if (node.default !== undefined && !isPrimitive(node.default)) notes.push(['default', node.default]);
+
+  const out: Record<string, unknown> = {};
+  const branches = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined;
+  const types = typesOf(node);
+  if (branches && branches.length > 0) {
+    const mapped = branches.map((branch) => geminiNode(branch, walk, depth + 1));
+    if (mapped.some((branch) => branch === undefined)) return undefined;
+    out.anyOf = mapped;
+  } else if (types.length === 1) {
+    const typed = typedNode(node, types[0] as string, walk, depth, notes);
+    if (!typed) return undefined;
+    Object.assign(out, typed);
+  } else if (types.length > 1) {
+    // Each branch keeps the keywords of its own type; the notes are said once, outside.
+    const mapped = types.map((type) => typedNode(node, type, walk, depth, []));
+    if (mapped.some((branch) => branch === undefined)) return undefined;
+    out.anyOf = mapped;
+  } else {
+    const values = enumOf(node);
+    if (values && isStrings(values)) Object.assign(out, { type: 'string', enum: [...values] });
+    else if (values) notes.push(['allowed values', values]);
+  }
+  if (typeof node.title === 'string') out.title = node.title;
+  const description = foldNotes(node.description, notes);
+  if (description !== undefined) out.description = description;
+  if (isPrimitive(node.default)) out.default = node.default;
+  return out;
+}
+
+function typedNode(node: Record<string, unknown>, type: string, walk: SchemaWalk, depth: number, notes: Notes): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = { type };
+  const values = enumOf(node);
+  if (values && type === 'string' && isStrings(values)) out.enum = [...values];
+  else if (values) notes.push(['allowed values', values]);
+  if (typeof node.format === 'string') {
+    if (FORMATS[type]?.has(node.format)) out.format = node.format;
+    else notes.push(['format', node.format]);
+  }
+  if (type === 'object') {
+    // An object without `properties` (a map whose keys are data) stays without: Gemini refuses an empty list on a nested object.
+    const properties = isObject(node.properties) ? node.properties : undefined;
+    const mapped: Record<string, unknown> = {};
+    for (const key of Object.keys(properties ?? {})) {
+      const property = geminiNode(properties?.[key], walk, depth + 1);
+      if (!property) return undefined;
+      setOwn(mapped, key, property);
+    }
+    if (properties) out.properties = mapped;
+    const required = isStrings(node.required) ? [...new Set(node.required.filter((key) => Object.hasOwn(mapped, key)))] : [];
+    if (required.length > 0) out.required = required;
+    if (isObject(node.additionalProperties)) notes.push(['other keys allowed', node.additionalProperties]);
+    copyNumbers(node, out, ['minProperties', 'maxProperties']);
+  } else if (type === 'array') {
+    if (isObject(node.items) || node.items === true) {
+      const items = geminiNode(node.items, walk, depth + 1);
+      if (!items) return undefined;
+      out.items = items;
+    } else if (node.items !== undefined) {
+      notes.push(['items', node.items]);
+    }
+    copyNumbers(node, out, ['minItems', 'maxItems']);
+  } else if (type === 'string') {
+    if (typeof node.pattern === 'string') out.pattern = node.pattern;
+    copyNumbers(node, out, ['minLength', 'maxLength']);
+  } else if (type === 'number' || type === 'integer') {
+    copyNumbers(node, out, ['minimum', 'maximum']);
+  }
+  return out;
+}
+
+// The types a node allows: its `type` (string or list), or what its keywords imply.
+function typesOf(node: Record<string, unknown>): string[] {
+  const declared = typeof node.type === 'string' ? [node.type] : isStrings(node.type) ? node.type : [];
+  // OpenAPI's `nullable: true`, which some servers write, is JSON Schema's null type.
+  const known = [...new Set([...declared, ...(node.nullable === true && declared.length > 0 ? ['null'] : [])].filter((type) => TYPES.has(type)))];
+  if (known.length > 0) return known;
+  if (isObject(node.properties)) return ['object'];
+  if (isObject(node.items)) return ['array'];
+  return [];
+}
+
+function enumOf(node: Record<string, unknown>): unknown[] | undefined {
+  if (Array.isArray(node.enum)) return node.enum;
+  return Object.hasOwn(node, 'const') ? [node.const] : undefined;
+}
+
+function copyNumbers(from: Record<string, unknown>, to: Record<string, unknown>, keywords: readonly string[]): void {
+  for (const keyword of keywords) if (typeof from[keyword] === 'number') to[keyword] = from[keyword];
+}
+
+function isPrimitive(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
