@@ -144,7 +144,7 @@ describe('the way back: nulls that stand for "not given"', () => {
 });
 
 describe('Gemini declarations', () => {
-  const GEMINI_KEYWORDS = new Set(['type', 'properties', 'required', 'items', 'anyOf', 'enum', 'format', 'pattern', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'title', 'description', 'default']);
+  const GEMINI_KEYWORDS = new Set(['type', 'properties', 'required', 'items', 'anyOf', 'enum', 'format', 'pattern', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'title', 'description', 'default', 'additionalProperties', 'prefixItems']);
 
   it('use only the keywords Gemini reads, for every tool of the three servers', async () => {
     for (const server of [schemas, everything, filesystem]) {

@@ -1,5 +1,6 @@
 import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../client/bridge.js';
 import { isObject } from '../util/values.js';
+import { toRootObject } from './schemas/root-object.js';
 
 /** A client tool as the Anthropic Messages API declares it (`tools` of `messages.create`). */
 export interface AnthropicTool {
@@ -79,10 +80,10 @@ export async function executeAnthropicToolCalls(
 }
 
 // The API takes only an object schema, and insists on saying so: whatever
-// the provider declared (no type, a list of types, not an object at all)
-// is declared as an object.
+// the provider declared (no type, a list of types, a union at the root, not
+// an object at all) is declared as an object.
 function objectSchema(parameters: unknown): AnthropicTool['input_schema'] {
-  return isObject(parameters) ? { ...parameters, type: 'object' } : { type: 'object' };
+  return isObject(parameters) ? { ...toRootObject(parameters), type: 'object' } : { type: 'object' };
 }
 
 function isToolUse(block: { type: string }): block is { type: string } & Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { ToolProvider } from '../client/bridge.js';
 import { openAIParameters, type OpenAIToolsOptions } from './openai-strict.js';
+import { toRootObject } from './schemas/root-object.js';
 
 /** A function tool as the OpenAI Chat Completions API declares it (`tools` of `chat.completions.create`). */
 export interface OpenAIChatFunctionTool {
@@ -15,7 +16,9 @@ export interface OpenAIChatFunctionTool {
 
 /**
  * The provider's tools as function tools for the OpenAI Chat Completions API.
- * Without options this is `provider.toolsForLlm()`, unchanged; with
+ * Without options this is `provider.toolsForLlm()`, unchanged but for a
+ * schema OpenAI would refuse at its root (no `type: 'object'`, a union
+ * there, an array without `items`), which is made an object schema; with
  * `{ strict: true }` each tool is declared in strict mode where its schema
  * allows (see {@link OpenAIToolsOptions}). The calls the model makes go to
  * `provider.executeToolCalls(message.tool_calls)` as before: the nulls
@@ -29,6 +32,11 @@ export interface OpenAIChatFunctionTool {
  */
 export async function toolsForOpenAIChat(provider: ToolProvider, options: OpenAIToolsOptions = {}): Promise<OpenAIChatFunctionTool[]> {
   const tools = await provider.toolsForLlm();
-  if (options.strict !== true) return tools;
+  if (options.strict !== true) {
+    return tools.map((tool) => {
+      const parameters = toRootObject(tool.function.parameters);
+      return parameters === tool.function.parameters ? tool : { type: tool.type, function: { ...tool.function, parameters } };
+    });
+  }
   return tools.map(({ type, function: fn }) => ({ type, function: { ...fn, ...openAIParameters(fn.parameters, options) } }));
 }

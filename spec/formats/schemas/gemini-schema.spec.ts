@@ -7,13 +7,15 @@ import { anySchema, objectSchema, schemaNodes } from '../../support/schema-arbit
 const GEMINI_KEYWORDS = new Set([
   'type', 'properties', 'required', 'items', 'anyOf', 'enum', 'format', 'pattern', 'minimum', 'maximum',
   'minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties', 'title', 'description', 'default',
+  // Documented for parametersJsonSchema, the JSON Schema form the declarations use.
+  'additionalProperties', 'prefixItems',
 ]);
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 
 const deepSchema = (levels: number): string => '{"type":"object","properties":{"p":'.repeat(levels) + '{"type":"string"}' + '}}'.repeat(levels);
 
 describe('the schema for Gemini', () => {
-  it('keeps what Gemini reads and leaves out additionalProperties, $schema and annotations', () => {
+  it('keeps what Gemini reads, additionalProperties too, and leaves out $schema and annotations', () => {
     const schema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
@@ -25,6 +27,7 @@ describe('the schema for Gemini', () => {
       type: 'object',
       properties: { path: { type: 'string', minLength: 1 }, head: { type: 'integer', format: 'int32', minimum: 1 } },
       required: ['path'],
+      additionalProperties: false,
     });
   });
 
@@ -34,16 +37,16 @@ describe('the schema for Gemini', () => {
       properties: {
         milestone: { type: ['string', 'null'], description: 'null clears it' },
         kind: { const: 'bug' },
-        level: { type: 'integer', enum: [1, 2, 3], exclusiveMinimum: 0 },
-        site: { type: 'string', format: 'uri' },
+        level: { type: 'integer', enum: [1, 2, 3], multipleOf: 1 },
+        ratio: { type: 'number', exclusiveMinimum: 0 },
         due: { type: 'string', format: 'date-time', nullable: true },
       },
     };
     expect(toGeminiSchema(schema).properties).toEqual({
       milestone: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'null clears it' },
       kind: { type: 'string', enum: ['bug'] },
-      level: { type: 'integer', description: '(exclusiveMinimum: 0; allowed values: [1,2,3])' },
-      site: { type: 'string', description: '(format: "uri")' },
+      level: { type: 'integer', description: '(multipleOf: 1; allowed values: [1,2,3])' },
+      ratio: { type: 'number', description: '(exclusiveMinimum: 0)' },
       due: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
     });
   });
@@ -69,9 +72,25 @@ describe('the schema for Gemini', () => {
     expect(toGeminiSchema(schema).properties).toEqual({ a: { description: 'A (not fetched: "http://127.0.0.1:9/never.json")' } });
   });
 
-  it('keeps a map whose keys are data as an object without properties, saying what its values are', () => {
-    const schema = { type: 'object', properties: { env: { type: 'object', additionalProperties: { type: 'string' } } } };
-    expect(toGeminiSchema(schema).properties).toEqual({ env: { type: 'object', description: '(other keys allowed: {"type":"string"})' } });
+  it('keeps a map whose keys are data as an object without properties, its values described by additionalProperties', () => {
+    const schema = { type: 'object', properties: { env: { type: 'object', additionalProperties: { $ref: '#/$defs/value' } } }, $defs: { value: { type: 'string', minLength: 1 } } };
+    expect(toGeminiSchema(schema).properties).toEqual({ env: { type: 'object', additionalProperties: { type: 'string', minLength: 1 } } });
+  });
+
+  it('keeps every format, a tuple\'s prefixItems, and writes an integer\'s exclusive bounds as inclusive ones', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        site: { type: 'string', format: 'uri' },
+        width: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 100, maximum: 50 },
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] },
+      },
+    };
+    expect(toGeminiSchema(schema).properties).toEqual({
+      site: { type: 'string', format: 'uri' },
+      width: { type: 'integer', minimum: 1, maximum: 50 },
+      pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] },
+    });
   });
 
   it('declares an object whatever the root was, and only an object past its bounds', () => {

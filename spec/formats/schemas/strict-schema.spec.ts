@@ -55,6 +55,22 @@ describe('the strict schema for OpenAI', () => {
     expect(toStrictSchema(schema)?.properties).toEqual({ a: { type: ['string', 'null'] }, b: { type: ['integer', 'null'] } });
   });
 
+  it('writes several types as an anyOf of one branch per type, each with the keywords of its type', () => {
+    // server-sequential-thinking's flags, and a value that is a string or a bounded integer.
+    const schema = {
+      type: 'object',
+      properties: {
+        nextThoughtNeeded: { description: 'Whether another thought step is needed', type: ['boolean', 'string'] },
+        id: { type: ['string', 'integer', 'null'], pattern: '^[a-z]+$', minimum: 1, minLength: 2 },
+      },
+      required: ['nextThoughtNeeded'],
+    };
+    expect(toStrictSchema(schema)?.properties).toEqual({
+      nextThoughtNeeded: { anyOf: [{ type: 'boolean' }, { type: 'string' }], description: 'Whether another thought step is needed' },
+      id: { anyOf: [{ type: 'string', pattern: '^[a-z]+$' }, { type: 'integer', minimum: 1 }, { type: 'null' }], description: '(minLength: 2)' },
+    });
+  });
+
   it('declares a tool without arguments as an empty closed object', () => {
     expect(toStrictSchema({ type: 'object' })).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
   });
@@ -101,7 +117,7 @@ describe('the strict schema for OpenAI', () => {
     ['an open nested object', { type: 'object', properties: { meta: { type: 'object' } } }],
     ['an untyped value', { type: 'object', properties: { value: {} } }],
     ['a tuple', { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }] } } }],
-    ['several types', { type: 'object', properties: { id: { type: ['string', 'integer'] } } }],
+    ['several types beside an enum', { type: 'object', properties: { id: { type: ['string', 'integer'], enum: ['a', 1] } } }],
     ['an allOf of two schemas', { type: 'object', properties: { a: { allOf: [{ type: 'string' }, { minLength: 1 }] } } }],
     ['an enum of objects', { type: 'object', properties: { a: { enum: [{ x: 1 }] } } }],
     ['objects nested eleven deep', JSON.parse(deepSchema(11))],

@@ -10,23 +10,23 @@ const MAX_NODES = 10_000;
 const MAX_DEPTH = 32;
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
-// The formats Gemini's Schema documents, by type; it refuses others.
-const FORMATS: Record<string, ReadonlySet<string>> = {
-  string: new Set(['enum', 'date-time']),
-  number: new Set(['float', 'double']),
-  integer: new Set(['int32', 'int64']),
-};
-// Constraints Gemini's Schema has no field for but a model can still honour when told.
-const FOLDED = ['exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'uniqueItems', 'patternProperties', 'prefixItems', 'propertyNames', 'contains', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'examples'];
+// Constraints Gemini documents no keyword for but a model can still honour
+// when told (an integer's exclusive bounds are written as inclusive ones).
+const FOLDED = ['multipleOf', 'uniqueItems', 'patternProperties', 'propertyNames', 'contains', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'examples'];
+const EXCLUSIVE: ReadonlyArray<readonly [string, string, number]> = [
+  ['exclusiveMinimum', 'minimum', 1],
+  ['exclusiveMaximum', 'maximum', -1],
+];
 
 type Notes = Array<[string, unknown]>;
 
 /**
  * A tool's input schema in the part of JSON Schema that Gemini's function
- * declarations accept: only the keywords its `Schema` has a field for (type,
- * properties, required, items, anyOf, enum of strings, format, pattern,
- * minimum and maximum, the length and count bounds, title, description,
- * default), written as JSON Schema for `parametersJsonSchema`.
+ * declarations accept: the keywords @google/genai documents for
+ * `parametersJsonSchema` and its `Schema` has a field for (type,
+ * properties, required, additionalProperties, items, prefixItems, anyOf,
+ * enum of strings, format, pattern, minimum and maximum, the length and
+ * count bounds, title, description, default).
  *
  * - local `$ref`s are expanded in place; a reference met again inside its
  *   own expansion (a recursive type) is cut there, the node saying so in its
@@ -34,9 +34,10 @@ type Notes = Array<[string, unknown]>;
  * - `type` lists become `anyOf` (`['string', 'null']` is
  *   `anyOf: [{ type: 'string' }, { type: 'null' }]`), `oneOf` is read as
  *   `anyOf`, `const` as a one-value enum;
- * - `additionalProperties`, `$schema`, `$defs` and other annotations are
- *   left out; constraints with no field (`exclusiveMinimum`, a number enum,
- *   an unknown format…) are folded into the description;
+ * - an integer's `exclusiveMinimum`/`exclusiveMaximum` become the inclusive
+ *   bound next to them; `$schema`, `$defs` and other annotations are left
+ *   out; constraints with no keyword (a number's exclusive bound, a number
+ *   enum, `uniqueItems`…) are folded into the description;
  * - the root is always `type: 'object'`; a schema past this walk's bounds
  *   (10,000 nodes once expanded, 32 levels) becomes `{ type: 'object' }`.
  */
@@ -96,10 +97,7 @@ function typedNode(node: Record<string, unknown>, type: string, walk: SchemaWalk
   const values = enumOf(node);
   if (values && type === 'string' && isStrings(values)) out.enum = [...values];
   else if (values) notes.push(['allowed values', values]);
-  if (typeof node.format === 'string') {
-    if (FORMATS[type]?.has(node.format)) out.format = node.format;
-    else notes.push(['format', node.format]);
-  }
+  if (typeof node.format === 'string' && (type === 'string' || type === 'number' || type === 'integer')) out.format = node.format;
   if (type === 'object') {
     // An object without `properties` (a map whose keys are data) stays without: Gemini refuses an empty list on a nested object.
     const properties = isObject(node.properties) ? node.properties : undefined;
@@ -112,7 +110,12 @@ function typedNode(node: Record<string, unknown>, type: string, walk: SchemaWalk
     if (properties) out.properties = mapped;
     const required = isStrings(node.required) ? [...new Set(node.required.filter((key) => Object.hasOwn(mapped, key)))] : [];
     if (required.length > 0) out.required = required;
-    if (isObject(node.additionalProperties)) notes.push(['other keys allowed', node.additionalProperties]);
+    if (typeof node.additionalProperties === 'boolean') out.additionalProperties = node.additionalProperties;
+    else if (isObject(node.additionalProperties)) {
+      const other = geminiNode(node.additionalProperties, walk, depth + 1);
+      if (!other) return undefined;
+      out.additionalProperties = other;
+    }
     copyNumbers(node, out, ['minProperties', 'maxProperties']);
   } else if (type === 'array') {
     if (isObject(node.items) || node.items === true) {
@@ -122,12 +125,28 @@ function typedNode(node: Record<string, unknown>, type: string, walk: SchemaWalk
     } else if (node.items !== undefined) {
       notes.push(['items', node.items]);
     }
+    if (Array.isArray(node.prefixItems)) {
+      const prefix = node.prefixItems.map((item) => geminiNode(item, walk, depth + 1));
+      if (prefix.some((item) => item === undefined)) return undefined;
+      out.prefixItems = prefix;
+    }
     copyNumbers(node, out, ['minItems', 'maxItems']);
   } else if (type === 'string') {
     if (typeof node.pattern === 'string') out.pattern = node.pattern;
     copyNumbers(node, out, ['minLength', 'maxLength']);
   } else if (type === 'number' || type === 'integer') {
     copyNumbers(node, out, ['minimum', 'maximum']);
+    for (const [exclusive, inclusive, step] of EXCLUSIVE) {
+      const bound = node[exclusive];
+      if (typeof bound !== 'number') continue;
+      if (type === 'integer' && Number.isSafeInteger(bound)) {
+        const own = out[inclusive];
+        const tighter = bound + step;
+        out[inclusive] = typeof own !== 'number' ? tighter : step > 0 ? Math.max(own, tighter) : Math.min(own, tighter);
+      } else {
+        notes.push([exclusive, bound]);
+      }
+    }
   }
   return out;
 }

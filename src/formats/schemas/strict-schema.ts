@@ -37,8 +37,9 @@ interface StrictWalk extends SchemaWalk {
  *   `additionalProperties: false`; an optional property becomes nullable
  *   (`type: [t, 'null']`, or `anyOf` with `{ type: 'null' }`), and the way
  *   back drops those nulls before the server sees the call;
- * - local `$ref`s are expanded in place (a single-member `allOf` too), and
- *   `oneOf` is read as `anyOf`; a recursive type is written once, in the
+ * - local `$ref`s are expanded in place (a single-member `allOf` too),
+ *   `oneOf` is read as `anyOf`, and a list of types (`['boolean',
+ *   'string']`) is written as an `anyOf` of one branch per type; a recursive type is written once, in the
  *   output's `$defs`, and referred to where it recurs (strict mode follows
  *   such references);
  * - keywords strict mode refuses are folded into the description
@@ -47,7 +48,7 @@ interface StrictWalk extends SchemaWalk {
  *
  * Refused (`undefined`): an object whose keys are data (no `properties` but
  * `additionalProperties` or `patternProperties`, below the root), an
- * untyped value, a tuple, several non-null types, a multi-member `allOf`,
+ * untyped value, a tuple, several types beside an enum, a multi-member `allOf`,
  * an enum of objects, a remote or missing `$ref`, and any
  * schema past OpenAI's limits or this walk's own bounds.
  */
@@ -120,7 +121,11 @@ function strictNode(input: unknown, walk: StrictWalk, depth: number, objectDepth
     return described(out, node, notes);
   }
   const concrete = types.filter((type) => type !== 'null');
-  if (!types.every((type) => TYPES.has(type)) || concrete.length > 1) return undefined;
+  if (!types.every((type) => TYPES.has(type))) return undefined;
+  if (concrete.length > 1) {
+    const union = typeUnion(node, types, walk, depth, objectDepth);
+    return union && described(union, node, notes);
+  }
   out.type = typeof node.type === 'string' ? node.type : [...types];
   const type = concrete[0];
 
@@ -144,6 +149,18 @@ function strictNode(input: unknown, walk: StrictWalk, depth: number, objectDepth
   }
   // OpenAPI's `nullable: true`, which some servers write, is JSON Schema's null type.
   return described(node.nullable === true ? nullable(out) : out, node, notes);
+}
+
+// Several types (`['boolean', 'string']`), which strict mode refuses in one
+// schema, as an `anyOf` with one branch per type, each keeping the keywords
+// of its type; the notes are said once, outside. Refused with an enum,
+// whose values would have to be split by type.
+function typeUnion(node: Record<string, unknown>, types: readonly string[], walk: StrictWalk, depth: number, objectDepth: number): Record<string, unknown> | undefined {
+  if (Object.hasOwn(node, 'enum') || Object.hasOwn(node, 'const')) return undefined;
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(node)) if (key !== 'type' && key !== 'description' && key !== 'nullable' && !FOLDED.includes(key)) setOwn(rest, key, node[key]);
+  const branches = [...new Set(types)].map((type) => strictNode({ ...rest, type }, walk, depth + 1, objectDepth));
+  return branches.every((branch) => branch !== undefined) ? { anyOf: branches } : undefined;
 }
 
 function strictObject(node: Record<string, unknown>, walk: StrictWalk, depth: number, objectDepth: number): Record<string, unknown> | undefined {
