@@ -31,7 +31,8 @@ export interface OpenAIResponsesFunctionCallOutput {
 
 /**
  * The provider's tools as function tools for the OpenAI Responses API:
- * `strict: false` and the schemas as the server wrote them, or, with
+ * `strict: false` and the schemas as the server wrote them (but for a root
+ * OpenAI refuses, declared as an object: see {@link OpenAIToolsOptions}), or, with
  * `{ strict: true }`, in strict mode wherever a schema allows (see
  * {@link OpenAIToolsOptions}).
  *

@@ -1,3 +1,5 @@
+import type { ToolProvider } from '../../../src/client/bridge.js';
+import { toolsForAnthropic } from '../../../src/formats/anthropic-messages.js';
 import { openAIParameters } from '../../../src/formats/openai-strict.js';
 
 // What OpenAI's function calling and Anthropic's input_schema refuse at the
@@ -5,12 +7,9 @@ import { openAIParameters } from '../../../src/formats/openai-strict.js';
 // declare parameters with (strict or not, and the strict fallback).
 
 describe('the root of a declared schema', () => {
-  it('leaves a schema that already fits as the very object the server sent', () => {
-    const schema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } }, required: ['tags'] };
-    expect(openAIParameters(schema, {}).parameters).toBe(schema);
-  });
-
-  it('declares an object where the schema has no type, and items where an array has none', () => {
+  it('declares an object where the schema has no type, and items where an array has none, leaving a schema that fits as the very object sent', () => {
+    const fits = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } }, required: ['tags'] };
+    expect(openAIParameters(fits, {}).parameters).toBe(fits);
     const schema = { properties: { x: { type: 'number' }, loose: { type: 'array' }, deep: { type: 'object', properties: { list: { type: ['array', 'null'] } } } } };
     expect(openAIParameters(schema, {})).toEqual({
       parameters: {
@@ -65,6 +64,21 @@ describe('the root of a declared schema', () => {
         description: '(the arguments match all of: [{"required":["env"]}]; enum: [{}])',
       },
       strict: false,
+    });
+  });
+
+  it('declares for Anthropic an object without the root union it refuses', async () => {
+    // Only the declarations are read here; the calls go through real servers in the corpus spec.
+    const provider: ToolProvider = {
+      toolsForLlm: async () => [
+        { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { email: { type: 'string' }, phone: { type: 'string' } }, oneOf: [{ required: ['email'] }, { required: ['phone'] }] } } },
+      ],
+      executeToolCalls: async () => [],
+    };
+    expect((await toolsForAnthropic(provider))[0]?.input_schema).toEqual({
+      type: 'object',
+      properties: { email: { type: 'string' }, phone: { type: 'string' } },
+      description: '(the arguments match one of: [{"required":["email"]},{"required":["phone"]}])',
     });
   });
 });
