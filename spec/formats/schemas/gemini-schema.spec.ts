@@ -94,11 +94,20 @@ describe('the schema for Gemini', () => {
   });
 
   it('declares an object whatever the root was, and only an object past its bounds', () => {
-    expect(toGeminiSchema({ anyOf: [{ type: 'object' }, { type: 'null' }] })).toEqual({ type: 'object' });
+    expect(toGeminiSchema({ anyOf: [{ type: 'object' }, { type: 'null' }] })).toEqual({ type: 'object', description: '(the arguments match one of: [{"type":"object"},{"type":"null"}])' });
     expect(toGeminiSchema({ properties: { a: { type: 'string' } } })).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
     expect(toGeminiSchema(JSON.parse(deepSchema(100_000)))).toEqual({ type: 'object' });
     const $defs = Object.fromEntries(Array.from({ length: 40 }, (_, n) => [`d${n}`, { type: 'object', properties: { l: { $ref: `#/$defs/d${n + 1}` }, r: { $ref: `#/$defs/d${n + 1}` } } }]));
     expect(toGeminiSchema({ type: 'object', properties: { root: { $ref: '#/$defs/d0' } }, $defs })).toEqual({ type: 'object' });
+  });
+
+  it('keeps the properties beside a root union, the union said in the description', () => {
+    const schema = { type: 'object', properties: { email: { type: 'string', format: 'email' }, phone: { type: 'string' } }, anyOf: [{ required: ['email'] }, { required: ['phone'] }] };
+    expect(toGeminiSchema(schema)).toEqual({
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email' }, phone: { type: 'string' } },
+      description: '(the arguments match one of: [{"required":["email"]},{"required":["phone"]}])',
+    });
   });
 
   it('keeps __proto__ as an ordinary property name, off every prototype', () => {

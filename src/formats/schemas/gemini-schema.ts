@@ -1,6 +1,7 @@
 import { setOwn } from '../../util/schema-refs.js';
 import { isObject, isStrings } from '../../util/values.js';
 import { foldNotes } from './fold.js';
+import { toRootObject } from './root-object.js';
 import { expandRef, type SchemaWalk, spend, startWalk, unwrapAllOf, withoutRef, within } from './schema-walk.js';
 
 // The node budget bounds what `$ref` expansion may write; the depth bound
@@ -38,11 +39,14 @@ type Notes = Array<[string, unknown]>;
  *   bound next to them; `$schema`, `$defs` and other annotations are left
  *   out; constraints with no keyword (a number's exclusive bound, a number
  *   enum, `uniqueItems`…) are folded into the description;
- * - the root is always `type: 'object'`; a schema past this walk's bounds
+ * - the root is always `type: 'object'`, a root union merged into one
+ *   object as for OpenAI (see `toRootObject`); a schema past this walk's bounds
  *   (10,000 nodes once expanded, 32 levels) becomes `{ type: 'object' }`.
  */
 export function toGeminiSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  const root = geminiNode(schema, startWalk(schema, MAX_NODES), 0);
+  // A union at the root would be read as no object at all: merged into one first.
+  const fitted = toRootObject(schema);
+  const root = geminiNode(fitted, startWalk(fitted, MAX_NODES), 0);
   if (root?.type === 'object') return root;
   return { type: 'object' };
 }
