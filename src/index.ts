@@ -7,7 +7,7 @@ export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from '.
 export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
 export { PORTABLE_TOOL_NAMES, portableToolNames, toolNames } from './client/tool-names.js';
 export type { ToolNameRule, ToolNames, ToolsForLlmOptions } from './client/tool-names.js';
-export { toolsForOpenAIChat } from './formats/openai-chat.js';
+export { executeOpenAIChatToolCalls, toolsForOpenAIChat } from './formats/openai-chat.js';
 export type { OpenAIChatFunctionTool } from './formats/openai-chat.js';
 export type { OpenAIToolsOptions } from './formats/openai-strict.js';
 export { DEFAULT_MAX_RESULT_CHARS } from './client/result-budget.js';

@@ -1,6 +1,7 @@
 import { firstValueFrom, isObservable } from 'rxjs';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
 import { dropAbsentNulls } from './absent-nulls.js';
+import { argumentCheckers, argumentViolation } from './argument-check.js';
 import { type BatchJob, runBatch } from './batch-scheduler.js';
 import { flattenContent } from './flatten.js';
 import { boundText, resultBudgetOf } from './result-budget.js';
@@ -48,6 +49,19 @@ export interface ExecuteOptions {
    * outermost call (or the format function or adapter that makes it).
    */
   maxResultChars?: number;
+  /**
+   * Checks each call's arguments (after the nulls that stand for "not
+   * given" are dropped) against the tool's own inputSchema before it runs:
+   * arguments that break it are answered `is_error` with the first
+   * violation and never reach the server. A schema the check cannot read to
+   * a conclusion (too deep, too large, a `$ref` to another document, too
+   * costly) leaves the call unchecked: the server is the authority on its
+   * own arguments. Default `false`; the vendor way-back functions
+   * (`executeOpenAIChatToolCalls`, `executeOpenAIResponsesToolCalls`,
+   * `executeAnthropicToolCalls`, `executeGeminiToolCalls`) turn it on, since
+   * what they declared may be looser than the tools' schemas.
+   */
+  checkArguments?: boolean;
 }
 
 /** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
@@ -108,8 +122,12 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
   const messages: Array<ToolMessage | undefined> = [];
   const jobs: BatchJob<CallToolResult>[] = [];
   const slots: Array<{ index: number; id: string; name: string }> = [];
-  calls.forEach((call, index) => {
-    const parsed = parseCall(call);
+  const parsedCalls = calls.map(parseCall);
+  const checkers =
+    options.checkArguments === true && catalogue
+      ? await argumentCheckers(catalogue, parsedCalls.flatMap((parsed) => ('error' in parsed ? [] : [parsed.name])))
+      : undefined;
+  parsedCalls.forEach((parsed, index) => {
     if ('error' in parsed) {
       messages[index] = failure(parsed.id, parsed.error);
       return;
@@ -120,6 +138,12 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
       return;
     }
     const args = withoutAbsentNulls(parsed.args, catalogue?.get(name));
+    const checker = checkers?.get(name);
+    const violation = checker && argumentViolation(name, checker, args);
+    if (violation !== undefined) {
+      messages[index] = failure(id, boundText(violation, budget));
+      return;
+    }
     slots.push({ index, id, name });
     jobs.push({
       key: jobKey(name, args, index),

@@ -2,7 +2,8 @@ import type * as JsonSchemaLibrary from '@cfworker/json-schema';
 import { quote } from '../util/quote.js';
 import { messageOf } from '../util/values.js';
 
-// A tool's outputSchema and its structuredContent both come from the server,
+// A tool's outputSchema and its structuredContent both come from the server
+// (as do an inputSchema and, from a model, the arguments checked against it),
 // and the validator (@cfworker/json-schema) recurses over both. So the schema
 // is read first, iteratively and within bounds, into a copy the validator may
 // annotate (it adds properties to the schema objects it is given); and what
@@ -48,14 +49,14 @@ const OUT_OF_STEPS = Symbol('out of steps');
 /** The result of checking a value: `undefined` when it matches, else what breaks the schema or why it was not checked. */
 export type Verdict = undefined | { problem: 'mismatch' | 'unchecked'; violation: string };
 
-/** A compiled outputSchema: checks one value. */
+/** A compiled schema: checks one value. */
 export type Checker = (value: unknown) => Verdict;
 
 let loading: Promise<Library> | undefined;
 
 /**
  * The validator, loaded on first need: a client whose servers declare no
- * outputSchema never loads it. A failed load is forgotten, so a later check
+ * outputSchema, and whose bridge checks no arguments, never loads it. A failed load is forgotten, so a later check
  * tries again.
  */
 export function loadValidator(): Promise<Library> {
@@ -69,6 +70,18 @@ export function loadValidator(): Promise<Library> {
   return loading;
 }
 
+/** What a checked schema and the value it checks are called in the sentences a check writes. */
+export interface Subject {
+  /** The schema: `outputSchema`, `inputSchema`. */
+  schema: string;
+  /** The value: `structuredContent`, `the arguments`. */
+  value: string;
+  /** The JSON Schema version to read the schema as. */
+  draft: JsonSchemaLibrary.SchemaDraft;
+}
+
+const OUTPUT: Subject = { schema: 'outputSchema', value: 'structuredContent', draft: '2020-12' };
+
 /**
  * Compiles an outputSchema with the validator: the checker, or a sentence
  * saying why the schema cannot be checked (too deep, too large, a `$ref` that
@@ -76,11 +89,16 @@ export function loadValidator(): Promise<Library> {
  * descends into the value).
  */
 export function compileOutputSchema(library: Library, schema: unknown): Checker | string {
+  return compileSchema(library, schema, OUTPUT);
+}
+
+/** Compiles any schema a server sent, within the same bounds as an outputSchema; `subject` names it in what the check says. */
+export function compileSchema(library: Library, schema: unknown, subject: Subject): Checker | string {
   // The step counter rides on a property the validator (4.1.6, pinned)
   // reads from every object subschema it applies; the hostile corpus's
   // exponential-output-schema case fails if that stops being so.
   const steps = { left: 0 };
-  const copied = copySchema(library, schema, () => {
+  const copied = copySchema(library, schema, subject.schema, () => {
     if (--steps.left < 0) throw OUT_OF_STEPS;
     return undefined;
   });
@@ -90,33 +108,33 @@ export function compileOutputSchema(library: Library, schema: unknown): Checker 
   try {
     lookup = library.dereference(root as JsonSchemaLibrary.Schema);
   } catch (error) {
-    return `its outputSchema could not be read: ${quote(messageOf(error))}`;
+    return `its ${subject.schema} could not be read: ${quote(messageOf(error))}`;
   }
   for (const subschema of schemas) {
     if (subschema.$ref === undefined) continue;
     const target = (subschema as { __absolute_ref__?: string }).__absolute_ref__;
     if (typeof subschema.$ref !== 'string' || target === undefined || lookup[target] === undefined) {
-      return `its outputSchema has a $ref outside itself (never fetched): ${quote(subschema.$ref)}`;
+      return `its ${subject.schema} has a $ref outside itself (never fetched): ${quote(subschema.$ref)}`;
     }
   }
   const chain = longestChain(schemas, (subschema) => sameValueChildren(subschema, lookup));
-  if (chain === undefined) return 'its outputSchema has a $ref cycle that never descends into the value';
-  if (chain + 1 > FRAMES) return `its outputSchema chains more than ${FRAMES} subschemas on one value`;
+  if (chain === undefined) return `its ${subject.schema} has a $ref cycle that never descends into the value`;
+  if (chain + 1 > FRAMES) return `its ${subject.schema} chains more than ${FRAMES} subschemas on one value`;
   const unique = schemas.some((subschema) => subschema.uniqueItems);
   return (value) => {
     const shape = measure(value);
     // A level of the value takes one validator call, plus one per subschema
     // chained on it; comparing values (const, enum, uniqueItems) one per level.
     if (shape.depth >= FRAMES || (shape.depth + 1) * (chain + 1) + shape.depth > FRAMES) {
-      return { problem: 'unchecked', violation: `structuredContent nests too deep (${shape.depth >= FRAMES ? `over ${FRAMES}` : shape.depth} levels) to check against this schema` };
+      return { problem: 'unchecked', violation: `${subject.value} nests too deep (${shape.depth >= FRAMES ? `over ${FRAMES}` : shape.depth} levels) to check against this schema` };
     }
     if (unique && shape.pairs > UNIQUE_PAIRS) {
-      return { problem: 'unchecked', violation: 'structuredContent has arrays too long to check uniqueItems on' };
+      return { problem: 'unchecked', violation: `${subject.value} has arrays too long to check uniqueItems on` };
     }
     steps.left = Math.min(STEPS_MAX, STEPS_BASE + STEPS_PER_VALUE * shape.values);
     let result: JsonSchemaLibrary.ValidationResult;
     try {
-      result = library.validate(value, root as JsonSchemaLibrary.Schema, '2020-12', lookup as Record<string, JsonSchemaLibrary.Schema>, true);
+      result = library.validate(value, root as JsonSchemaLibrary.Schema, subject.draft, lookup as Record<string, JsonSchemaLibrary.Schema>, true);
     } catch (error) {
       const why = error === OUT_OF_STEPS ? 'checking it would take too many steps' : `the validator failed: ${quote(messageOf(error))}`;
       return { problem: 'unchecked', violation: why };
@@ -145,7 +163,7 @@ interface Pending {
  * a key), telling subschemas apart from data as the validator does, and
  * giving every subschema the step counter the validator reads on each call.
  */
-function copySchema(library: Library, schema: unknown, tick: () => undefined): { root: unknown; schemas: Json[] } | string {
+function copySchema(library: Library, schema: unknown, name: string, tick: () => undefined): { root: unknown; schemas: Json[] } | string {
   const { ignoredKeyword, schemaArrayKeyword, schemaMapKeyword } = library;
   const holder: Json = {};
   const schemas: Json[] = [];
@@ -154,13 +172,13 @@ function copySchema(library: Library, schema: unknown, tick: () => undefined): {
   let ids = 0;
   while (stack.length > 0) {
     const { value, depth, kind, parent, key } = stack.pop() as Pending;
-    if (depth > SCHEMA_DEPTH) return `its outputSchema nests deeper than ${SCHEMA_DEPTH} levels`;
+    if (depth > SCHEMA_DEPTH) return `its ${name} nests deeper than ${SCHEMA_DEPTH} levels`;
     if (typeof value !== 'object' || value === null) {
       (parent as Json)[key] = value;
       continue;
     }
     values += Array.isArray(value) ? value.length : Object.keys(value).length;
-    if (values > SCHEMA_VALUES) return `its outputSchema holds more than ${SCHEMA_VALUES} values`;
+    if (values > SCHEMA_VALUES) return `its ${name} holds more than ${SCHEMA_VALUES} values`;
     const entries = Array.isArray(value) ? value.map((item, index) => [index, item] as const) : Object.entries(value as Json);
     const copy: Json | unknown[] = Array.isArray(value) ? [] : (Object.create(null) as Json);
     (parent as Json)[key] = copy;
@@ -169,7 +187,7 @@ function copySchema(library: Library, schema: unknown, tick: () => undefined): {
       schemas.push(copy as Json);
       Object.defineProperty(copy, '__absolute_recursive_ref__', { get: tick, configurable: true });
       const own = value as Json;
-      if (depth > 0 && (own.$id || own.id) && ++ids > SCHEMA_IDS) return `its outputSchema has more than ${SCHEMA_IDS} subschemas with an $id`;
+      if (depth > 0 && (own.$id || own.id) && ++ids > SCHEMA_IDS) return `its ${name} has more than ${SCHEMA_IDS} subschemas with an $id`;
     }
     for (const [member, inner] of entries) {
       let innerKind: Pending['kind'] = 'data';

@@ -70,7 +70,8 @@ export async function executeAnthropicToolCalls(
     function: { name: typeof block.name === 'string' ? block.name : '', arguments: isObject(block.input) ? block.input : JSON.stringify(block.input ?? {}) },
   }));
   if (calls.length === 0) return [];
-  const answers = await provider.executeToolCalls(calls, options);
+  // What was declared may be looser than the tools' own schemas.
+  const answers = await provider.executeToolCalls(calls, { ...options, checkArguments: options.checkArguments ?? true });
   return answers.map((answer) => ({
     type: 'tool_result',
     tool_use_id: answer.tool_call_id,

@@ -80,7 +80,8 @@ export async function executeGeminiToolCalls(
     type: 'function',
     function: { name: typeof call.name === 'string' ? call.name : '', arguments: call.args === undefined ? {} : (call.args as object) },
   }));
-  const answers = await provider.executeToolCalls(calls, options);
+  // What was declared may be looser than the tools' own schemas.
+  const answers = await provider.executeToolCalls(calls, { ...options, checkArguments: options.checkArguments ?? true });
   return answers.map((answer, index) => {
     const call = found[index] ?? {};
     return {

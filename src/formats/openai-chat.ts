@@ -1,4 +1,4 @@
-import type { ToolProvider } from '../client/bridge.js';
+import type { ExecuteOptions, LlmToolCall, ToolMessage, ToolProvider } from '../client/bridge.js';
 import { openAIParameters, type OpenAIToolsOptions } from './openai-strict.js';
 import { toRootObject } from './schemas/root-object.js';
 
@@ -21,8 +21,9 @@ export interface OpenAIChatFunctionTool {
  * there, an array without `items`), which is made an object schema; with
  * `{ strict: true }` each tool is declared in strict mode where its schema
  * allows (see {@link OpenAIToolsOptions}). The calls the model makes go to
- * `provider.executeToolCalls(message.tool_calls)` as before: the nulls
- * strict mode makes the model send for optional members are dropped there.
+ * {@link executeOpenAIChatToolCalls}: the nulls strict mode makes the model
+ * send for optional members are dropped there, and the arguments are checked
+ * against each tool's own schema.
  *
  * @example
  * ```ts
@@ -39,4 +40,24 @@ export async function toolsForOpenAIChat(provider: ToolProvider, options: OpenAI
     });
   }
   return tools.map(({ type, function: fn }) => ({ type, function: { ...fn, ...openAIParameters(fn.parameters, options) } }));
+}
+
+/**
+ * Runs the tool calls of a chat completion (`message.tool_calls`) and answers
+ * each as a `tool` message. It is `provider.executeToolCalls` with the
+ * arguments checked against each tool's own inputSchema (`checkArguments`,
+ * unless `options` turn it off): what {@link toolsForOpenAIChat} declared in
+ * strict mode can be looser than the tool's schema, and arguments the tool
+ * would refuse are answered `is_error` without reaching the server.
+ *
+ * @param toolCalls the assistant message's `tool_calls`.
+ * @returns the messages to append after the assistant message, in order.
+ * @example
+ * ```ts
+ * const message = completion.choices[0].message;
+ * messages.push(message, ...(await executeOpenAIChatToolCalls(provider, message.tool_calls ?? [])));
+ * ```
+ */
+export function executeOpenAIChatToolCalls(provider: ToolProvider, toolCalls: readonly LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
+  return provider.executeToolCalls([...toolCalls], { ...options, checkArguments: options.checkArguments ?? true });
 }

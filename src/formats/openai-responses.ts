@@ -76,7 +76,8 @@ export async function executeOpenAIResponsesToolCalls(
     function: { name: typeof item.name === 'string' ? item.name : '', arguments: typeof item.arguments === 'string' ? item.arguments : '' },
   }));
   if (calls.length === 0) return [];
-  const answers = await provider.executeToolCalls(calls, options);
+  // What was declared may be looser than the tools' own schemas.
+  const answers = await provider.executeToolCalls(calls, { ...options, checkArguments: options.checkArguments ?? true });
   return answers.map((answer) => ({ type: 'function_call_output', call_id: answer.tool_call_id, output: answer.content }));
 }
 
