@@ -209,7 +209,7 @@ describe('the built package', () => {
     }
     const probe = "console.log(Object.keys(require.cache).filter((file) => /node_modules[\\\\/](ai|@ai-sdk|@langchain|openai|@anthropic-ai|@google)[\\\\/]/.test(file)).length)";
     expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('0');
-    const names = "console.log(['toolsForOpenAIChat', 'toolsForOpenAIResponses', 'executeOpenAIResponsesToolCalls', 'toolsForAnthropic', 'executeAnthropicToolCalls', 'toolsForGemini', 'executeGeminiToolCalls'].every((name) => typeof m[name] === 'function'))";
+    const names = "console.log(['toolsForOpenAIChat', 'executeOpenAIChatToolCalls', 'toolsForOpenAIResponses', 'executeOpenAIResponsesToolCalls', 'toolsForAnthropic', 'executeAnthropicToolCalls', 'toolsForGemini', 'executeGeminiToolCalls'].every((name) => typeof m[name] === 'function'))";
     expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp'; ${names}`]).trim()).toBe('true');
   });
 

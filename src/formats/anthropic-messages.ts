@@ -50,6 +50,11 @@ export async function toolsForAnthropic(provider: ToolProvider): Promise<Anthrop
  * blocks (text, thinking…) are passed over. Never rejects: a failure is a
  * `tool_result` with `is_error: true` whose content says why.
  *
+ * The arguments are checked against each tool's own inputSchema first
+ * (`checkArguments` of {@link ExecuteOptions}, on unless `options` turn it
+ * off): the declaration may be looser, and arguments the tool would refuse
+ * are answered as a failure without reaching the server.
+ *
  * @param content the assistant message's `content`.
  * @returns the blocks for the next user message, which must answer every `tool_use`.
  * @example

@@ -59,6 +59,11 @@ export async function toolsForGemini(provider: ToolProvider): Promise<GeminiFunc
  * by name and position, as Gemini matches them. Never rejects: a failure is a
  * response `{ error }` that says why.
  *
+ * The arguments are checked against each tool's own inputSchema first
+ * (`checkArguments` of {@link ExecuteOptions}, on unless `options` turn it
+ * off): the declaration may be looser, and arguments the tool would refuse
+ * are answered as a failure without reaching the server.
+ *
  * @param parts the candidate's `content.parts`.
  * @returns the parts of the next `user` turn.
  * @example

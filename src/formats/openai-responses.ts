@@ -57,6 +57,11 @@ export async function toolsForOpenAIResponses(provider: ToolProvider, options: O
  * Items other than `function_call` (messages, reasoning…) are passed over.
  * Never rejects: a failure is an answer whose output says why.
  *
+ * The arguments are checked against each tool's own inputSchema first
+ * (`checkArguments` of {@link ExecuteOptions}, on unless `options` turn it
+ * off): the declaration may be looser, and arguments the tool would refuse
+ * are answered as a failure without reaching the server.
+ *
  * @param output `response.output`, or any list of items holding the calls.
  * @returns the items to append to the next request's `input`, after the model's own output.
  * @example
