@@ -144,7 +144,7 @@ describe('the way back: nulls that stand for "not given"', () => {
 });
 
 describe('Gemini declarations', () => {
-  const GEMINI_KEYWORDS = new Set(['type', 'properties', 'required', 'items', 'anyOf', 'enum', 'format', 'pattern', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'title', 'description', 'default', 'additionalProperties', 'prefixItems']);
+  const GEMINI_KEYWORDS = new Set(['$defs', '$ref', 'type', 'properties', 'required', 'items', 'anyOf', 'enum', 'format', 'pattern', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'title', 'description', 'default', 'additionalProperties', 'prefixItems']);
 
   it('use only the keywords Gemini reads, for every tool of the three servers', async () => {
     for (const server of [schemas, everything, filesystem]) {
@@ -156,15 +156,13 @@ describe('Gemini declarations', () => {
     }
   });
 
-  it('write a nullable member as anyOf, expand $defs and cut the recursion', async () => {
+  it('write a nullable member as anyOf, expand $defs and write a recursive type once in $defs', async () => {
     const { functionDeclarations } = await toolsForGemini(schemas);
-    const schemaOf = (name: string) => functionDeclarations.find((declaration) => declaration.name === name)?.parametersJsonSchema as { properties: Record<string, unknown> };
+    const schemaOf = (name: string) => functionDeclarations.find((declaration) => declaration.name === name)?.parametersJsonSchema as { properties: Record<string, unknown>; $defs?: unknown };
     expect(schemaOf('file_issue').properties.milestone).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }], description: 'null clears the milestone' });
-    expect(schemaOf('outline').properties.root).toEqual({
-      type: 'object',
-      properties: { label: { type: 'string' }, children: { type: 'array', items: { description: '(recursive, same shape as: "#/$defs/__schema0")' } } },
-      required: ['label'],
-    });
+    const node = { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/__schema0' } } }, required: ['label'] };
+    expect(schemaOf('outline').properties.root).toEqual(node);
+    expect(schemaOf('outline').$defs).toEqual({ __schema0: node });
   });
 });
 

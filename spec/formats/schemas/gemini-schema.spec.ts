@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { toGeminiSchema } from '../../../src/formats/schemas/gemini-schema.js';
 import { anySchema, objectSchema, schemaNodes } from '../../support/schema-arbitrary.js';
+import { geminiDeclarationProblems } from '../../support/vendor-rules.js';
 
 // The fields of @google/genai's `Schema` (the OpenAPI subset Gemini's function
 // declarations take) that mean the same in JSON Schema.
@@ -51,20 +52,31 @@ describe('the schema for Gemini', () => {
     });
   });
 
-  it('expands local references, reads oneOf as anyOf, and cuts a recursive type where it meets itself', () => {
+  it('expands local references, reads oneOf as anyOf, and writes a recursive type once in $defs when its cycle passes through an optional property', () => {
     const schema = {
       type: 'object',
       properties: { root: { $ref: '#/$defs/Node' }, pick: { oneOf: [{ type: 'string' }, { $ref: '#/definitions/Id' }] } },
-      $defs: { Node: { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } },
+      $defs: { Node: { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node', description: 'A child' } } } } },
       definitions: { Id: { type: 'integer' } },
     };
-    expect(toGeminiSchema(schema).properties).toEqual({
-      root: {
-        type: 'object',
-        properties: { label: { type: 'string' }, children: { type: 'array', items: { description: '(recursive, same shape as: "#/$defs/Node")' } } },
-      },
-      pick: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+    const node = { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } } };
+    const declared = toGeminiSchema(schema);
+    expect(declared).toEqual({ type: 'object', properties: { root: node, pick: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, $defs: { Node: node } });
+    expect(geminiDeclarationProblems({ name: 'outline', parametersJsonSchema: declared })).toEqual([]);
+  });
+
+  it('cuts a recursive type where it meets itself when its cycle runs through required members, which Gemini cannot unroll', () => {
+    const schema = {
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/Node' } },
+      $defs: { Node: { type: 'object', properties: { label: { type: 'string' }, next: { $ref: '#/$defs/Node' } }, required: ['label', 'next'] } },
+    };
+    const declared = toGeminiSchema(schema);
+    expect(declared).toEqual({
+      type: 'object',
+      properties: { root: { type: 'object', properties: { label: { type: 'string' }, next: { description: '(recursive, same shape as: "#/$defs/Node")' } }, required: ['label', 'next'] } },
     });
+    expect(geminiDeclarationProblems({ name: 'chain', parametersJsonSchema: declared })).toEqual([]);
   });
 
   it('names a network reference without fetching it', () => {

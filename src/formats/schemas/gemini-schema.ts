@@ -1,6 +1,7 @@
-import { setOwn } from '../../util/schema-refs.js';
+import { resolveLocalRef, setOwn } from '../../util/schema-refs.js';
 import { isObject, isStrings } from '../../util/values.js';
 import { foldNotes } from './fold.js';
+import { hasRequiredCycle } from './gemini-cycles.js';
 import { toRootObject } from './root-object.js';
 import { expandRef, type SchemaWalk, spend, startWalk, unwrapAllOf, withoutRef, within } from './schema-walk.js';
 
@@ -30,14 +31,17 @@ type Notes = Array<[string, unknown]>;
  * count bounds, title, description, default).
  *
  * - local `$ref`s are expanded in place; a reference met again inside its
- *   own expansion (a recursive type) is cut there, the node saying so in its
+ *   own expansion (a recursive type) is written once in the declaration's
+ *   `$defs` and referred to where it recurs when every such cycle passes
+ *   through an optional property (Gemini refuses a type that must contain
+ *   itself), and is otherwise cut there, the node saying so in its
  *   description; remote references are never fetched, only named;
  * - `type` lists become `anyOf` (`['string', 'null']` is
  *   `anyOf: [{ type: 'string' }, { type: 'null' }]`), `oneOf` is read as
  *   `anyOf`, `const` as a one-value enum;
  * - an integer's `exclusiveMinimum`/`exclusiveMaximum` become the inclusive
- *   bound next to them; `$schema`, `$defs` and other annotations are left
- *   out; constraints with no keyword (a number's exclusive bound, a number
+ *   bound next to them; `$schema`, the input's `$defs` and other annotations
+ *   are left out; constraints with no keyword (a number's exclusive bound, a number
  *   enum, `uniqueItems`…) are folded into the description;
  * - the root is always `type: 'object'`, a root union merged into one
  *   object as for OpenAI (see `toRootObject`); a schema past this walk's bounds
@@ -46,18 +50,60 @@ type Notes = Array<[string, unknown]>;
 export function toGeminiSchema(schema: Record<string, unknown>): Record<string, unknown> {
   // A union at the root would be read as no object at all: merged into one first.
   const fitted = toRootObject(schema);
-  const root = geminiNode(fitted, startWalk(fitted, MAX_NODES), 0);
-  if (root?.type === 'object') return root;
-  return { type: 'object' };
+  const walk: GeminiWalk = { ...startWalk(fitted, MAX_NODES), recursive: new Map() };
+  const root = geminiNode(fitted, walk, 0);
+  if (root?.type !== 'object') return { type: 'object' };
+  if (walk.recursive?.size === 0) return root;
+  const cut = (): Record<string, unknown> => {
+    const again = geminiNode(fitted, { ...startWalk(fitted, MAX_NODES), recursive: undefined }, 0);
+    return again?.type === 'object' ? again : { type: 'object' };
+  };
+  return withDefinitions(fitted, root, walk) ?? cut();
 }
 
-function geminiNode(input: unknown, walk: SchemaWalk, depth: number): Record<string, unknown> | undefined {
+/** A walk that writes each recursive type once, in `$defs` (`recursive`), or cuts it where it recurs (no map). */
+type GeminiWalk = SchemaWalk & { recursive: Map<string, string> | undefined };
+
+// The declaration with each recursive type its walk met written once in
+// `$defs`, as Gemini can follow when every cycle passes through an optional
+// property; `undefined` when Gemini could not unroll it (the caller then
+// cuts it where it recurs).
+function withDefinitions(fitted: Record<string, unknown>, root: Record<string, unknown>, walk: GeminiWalk): Record<string, unknown> | undefined {
+  const recursive = walk.recursive as Map<string, string>;
+  const $defs: Record<string, unknown> = {};
+  // A Map's iteration also visits the entries added while it runs.
+  for (const [ref, name] of recursive) {
+    const definition = within(walk, ref, () => geminiNode(resolveLocalRef(fitted, ref), walk, 1));
+    // A ring of references with no schema in it describes nothing.
+    if (!definition || typeof definition.$ref === 'string') return undefined;
+    setOwn($defs, name, definition);
+  }
+  const declared = { ...root, $defs };
+  return hasRequiredCycle(declared, [...recursive.values()].map((name) => `#/$defs/${name}`)) ? undefined : declared;
+}
+
+// Where a recursive reference points in the declaration: an entry of its
+// `$defs` under a name made of the pointer's last segment.
+function recursionTo(ref: string, recursive: Map<string, string>): string {
+  let name = recursive.get(ref);
+  if (name === undefined) {
+    const stem = (ref.split('/').pop() ?? '').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 48) || 'def';
+    const taken = new Set(recursive.values());
+    name = taken.has(stem) ? `${stem}_${recursive.size}` : stem;
+    recursive.set(ref, name);
+  }
+  return `#/$defs/${name}`;
+}
+
+function geminiNode(input: unknown, walk: GeminiWalk, depth: number): Record<string, unknown> | undefined {
   if (!isObject(input)) return {};
   if (depth > MAX_DEPTH || !spend(walk)) return undefined;
   const notes: Notes = [];
   let node = input;
   const expansion = expandRef(input, walk);
   if (expansion.kind === 'merged') return within(walk, expansion.ref, () => geminiNode(expansion.node, walk, depth + 1));
+  // Beside a $ref Gemini reads only $-keywords: the node is the reference alone.
+  if (expansion.kind === 'cycle' && walk.recursive && expansion.ref !== '#') return { $ref: recursionTo(expansion.ref, walk.recursive) };
   if (expansion.kind !== 'none') {
     notes.push([expansion.kind === 'cycle' ? 'recursive, same shape as' : expansion.kind === 'remote' ? 'not fetched' : 'not found', expansion.ref]);
     node = withoutRef(input);
@@ -96,7 +142,7 @@ function geminiNode(input: unknown, walk: SchemaWalk, depth: number): Record<str
   return out;
 }
 
-function typedNode(node: Record<string, unknown>, type: string, walk: SchemaWalk, depth: number, notes: Notes): Record<string, unknown> | undefined {
+function typedNode(node: Record<string, unknown>, type: string, walk: GeminiWalk, depth: number, notes: Notes): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = { type };
   const values = enumOf(node);
   if (values && type === 'string' && isStrings(values)) out.enum = [...values];
