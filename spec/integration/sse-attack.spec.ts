@@ -6,7 +6,7 @@ import { firstValueFrom, type Subscription } from 'rxjs';
 import { type ConnectionState, McpClient, McpProtocolError } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
 import type { FetchLike } from '../../src/transport/sse.js';
-import { benignAnswer, type Posted, type PostReply, type ScriptedSseServer, scriptedSseServer, type SseScript } from '../support/sse-script.js';
+import { benignAnswer, onFirstCall, type Posted, type ScriptedSseServer, scriptedSseServer, type SseScript } from '../support/sse-script.js';
 
 // An attacker's review of the HTTP+SSE transport: hand-written hostile
 // servers (spec/support/sse-script.ts) doing what no honest server does, each
@@ -31,17 +31,6 @@ describe('an attacker against the HTTP+SSE transport', () => {
     return client;
   };
   const echo = async (mcp: McpClient, text: string): Promise<unknown> => (await firstValueFrom(mcp.callTool('echo', { text }))).content;
-  const onFirstCall = (act: (message: Posted, reply: PostReply) => void): SseScript => {
-    let done = false;
-    return {
-      post: (message, reply) => {
-        if (message.method !== 'tools/call' || done) return false;
-        done = true;
-        act(message, reply);
-        return true;
-      },
-    };
-  };
 
   it('refuses one message event over maxMessageBytes even when its data lines are interleaved with comments', async () => {
     // 64 data lines of 1 KiB, each followed by a comment line, in one event:

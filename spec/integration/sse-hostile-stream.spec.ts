@@ -1,7 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpClientError, McpHttpError, McpNetworkError, McpProtocolError, McpTimeoutError } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
-import { benignAnswer, type Posted, type PostReply, type ScriptedSseServer, scriptedSseServer, type SseScript } from '../support/sse-script.js';
+import { benignAnswer, onFirstCall, type ScriptedSseServer, scriptedSseServer, type SseScript } from '../support/sse-script.js';
 
 // What an HTTP+SSE server sends once the endpoint is known, and how it
 // answers the POSTs: hand-written servers (spec/support/sse-script.ts) that
@@ -27,18 +27,6 @@ describe('the stream and the POSTs of a hostile HTTP+SSE server', () => {
     return client;
   };
   const echo = async (mcp: McpClient, text: string): Promise<unknown> => (await firstValueFrom(mcp.callTool('echo', { text }))).content;
-  // Scripts the answer to the first tools/call; every other message is answered benignly.
-  const onFirstCall = (act: (message: Posted, reply: PostReply) => void): SseScript => {
-    let done = false;
-    return {
-      post: (message, reply) => {
-        if (message.method !== 'tools/call' || done) return false;
-        done = true;
-        act(message, reply);
-        return true;
-      },
-    };
-  };
 
   it('takes only `message` events as messages: events of other types are skipped, even ones carrying an answer', async () => {
     const { url } = await start(

@@ -190,3 +190,16 @@ export async function elsewhere(): Promise<{ origin: string; seen: Array<{ metho
       }),
   };
 }
+
+/** Scripts the answer to the first tools/call with `act`; every other message is answered benignly. */
+export function onFirstCall(act: (message: Posted, reply: PostReply) => void): SseScript {
+  let done = false;
+  return {
+    post: (message, reply) => {
+      if (message.method !== 'tools/call' || done) return false;
+      done = true;
+      act(message, reply);
+      return true;
+    },
+  };
+}
