@@ -26,7 +26,6 @@ interface Stream {
 
 /** A request sent on the current stream and not answered yet. */
 interface Pending {
-  readonly method: string;
   /** True once its POST began: a cancellation must then reach the server, after it. */
   started: boolean;
   /** Settles once the server accepted (or refused) its POST. */
@@ -103,7 +102,7 @@ export class SseHttp {
 
   private request(request: JsonRpcRequest, body: string): void {
     const stream = this.current();
-    const pending: Pending = { method: request.method, started: false };
+    const pending: Pending = { started: false };
     this.inflight.set(request.id, pending);
     const before = this.notices;
     const accepted = stream.endpoint.then(async (endpoint) => {
