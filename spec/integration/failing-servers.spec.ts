@@ -36,6 +36,23 @@ describe('a server that exits mid-request', () => {
   });
 });
 
+describe('a server that floods stderr', () => {
+  it('gives onStderr the first 64 KiB of an endless line, drops the rest unread, and still works', async () => {
+    const lines: string[] = [];
+    const mcp = McpClient.connectStdio({ ...fixture('stderr-flood-server.mjs'), onStderr: (line) => lines.push(line) });
+    try {
+      const tools = await firstValueFrom(mcp.listTools());
+      expect(tools.length).toBeGreaterThan(0);
+      // stderr and stdout are separate pipes: wait for the line after the flood.
+      for (const started = Date.now(); !lines.includes('started') && Date.now() - started < 10000; ) await new Promise((r) => setTimeout(r, 20));
+      expect(lines.map((line) => line.length)).toEqual([64 * 1024, 'started'.length]);
+      expect(lines).toEqual(['x'.repeat(64 * 1024), 'started']);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
 describe('a server that never answers', () => {
   it('yields McpTimeoutError within the probe and request budgets', async () => {
     const mcp = McpClient.connectStdio({ ...fixture('silent-server.mjs'), probeTimeoutMs: 100, requestTimeoutMs: 300 });

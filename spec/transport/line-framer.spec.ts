@@ -58,4 +58,31 @@ describe('LineFramer', () => {
     expect(framer.push(encoder.encode('\n\r\none\n\ntwo'))).toEqual(['one']);
     expect(framer.end()).toEqual(['two']);
   });
+
+  it('cuts a line past the limit to its first bytes when told to, and drops the rest up to its newline', () => {
+    const ascii = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(fc.array(ascii, { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 20 }), fc.array(fc.nat(), { maxLength: 12 }), (lines, limit, rawCuts) => {
+        const bytes = encoder.encode(lines.map((l) => l + '\n').join(''));
+        const framer = new LineFramer(limit, 'cut');
+        const seen: string[] = [];
+        let start = 0;
+        for (const cut of [...new Set(rawCuts.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b)) {
+          seen.push(...framer.push(bytes.subarray(start, cut)));
+          start = cut;
+        }
+        seen.push(...framer.push(bytes.subarray(start)), ...framer.end());
+        expect(seen).toEqual(lines.map((l) => l.slice(0, limit)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('holds no more than the limit of an endless line', () => {
+    const framer = new LineFramer(4, 'cut');
+    expect(framer.push(encoder.encode('abcdefgh'))).toEqual(['abcd']);
+    for (let i = 0; i < 1000; i++) expect(framer.push(encoder.encode('more and more'))).toEqual([]);
+    expect(framer.push(encoder.encode('tail\nnext\n'))).toEqual(['next']);
+    expect(framer.end()).toEqual([]);
+  });
 });

@@ -17,17 +17,38 @@ export class LineFramer {
   private pieces: Uint8Array[] = [];
   private pending = 0;
 
-  /** @param maxLineLength the longest line, in bytes, before `push` throws `LineTooLongError`. */
-  constructor(private readonly maxLineLength = Infinity) {}
+  /** True while the rest of a line already cut is being skipped, up to its newline. */
+  private skipping = false;
+
+  /**
+   * @param maxLineLength the longest line, in bytes.
+   * @param tooLong what a longer line does: `'throw'` (`push` throws
+   *   `LineTooLongError`: the stream carries messages, and one cannot be
+   *   read whole) or `'cut'` (its first `maxLineLength` bytes come out as a
+   *   line and the rest, up to the next newline, is dropped unread: the
+   *   stream is only text to show, and holding an endless line would hold
+   *   memory without end).
+   */
+  constructor(
+    private readonly maxLineLength = Infinity,
+    private readonly tooLong: 'throw' | 'cut' = 'throw',
+  ) {}
 
   /** Feeds one chunk and returns the lines it completed. */
   push(chunk: Uint8Array): string[] {
     const lines: string[] = [];
     let start = 0;
     let newline = chunk.indexOf(NEWLINE);
+    if (this.skipping) {
+      if (newline === -1) return lines;
+      this.skipping = false;
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
     while (newline !== -1) {
-      if (this.pending + newline - start > this.maxLineLength) throw new LineTooLongError(this.maxLineLength);
-      if (this.pending === 0) {
+      if (this.pending + newline - start > this.maxLineLength) {
+        this.overflow(lines, chunk.subarray(start, newline));
+      } else if (this.pending === 0) {
         this.emit(lines, chunk, start, newline);
       } else {
         this.pieces.push(chunk.subarray(start, newline));
@@ -37,18 +58,30 @@ export class LineFramer {
       newline = chunk.indexOf(NEWLINE, start);
     }
     if (start < chunk.length) {
+      if (this.pending + chunk.length - start > this.maxLineLength) {
+        this.overflow(lines, chunk.subarray(start));
+        this.skipping = true;
+        return lines;
+      }
       // Copied (Buffer's own slice would not): the rest waits for a later chunk, and must not pin this one.
       this.pieces.push(Uint8Array.prototype.slice.call(chunk, start));
       this.pending += chunk.length - start;
-      if (this.pending > this.maxLineLength) throw new LineTooLongError(this.maxLineLength);
     }
     return lines;
+  }
+
+  /** A line past the limit: thrown, or its head emitted (`tail` is the part of it in this chunk). */
+  private overflow(lines: string[], tail: Uint8Array): void {
+    if (this.tooLong === 'throw') throw new LineTooLongError(this.maxLineLength);
+    this.pieces.push(tail.subarray(0, this.maxLineLength - this.pending));
+    this.emit(lines, this.takePieces(), 0, undefined);
   }
 
   /** Ends the stream: returns the last line if it had no newline. */
   end(): string[] {
     const lines: string[] = [];
     if (this.pending > 0) this.emit(lines, this.takePieces(), 0, undefined);
+    this.skipping = false;
     return lines;
   }
 

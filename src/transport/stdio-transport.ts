@@ -23,7 +23,7 @@ export interface StdioTransportOptions {
   cwd?: string;
   /** Whether the child starts from this process's environment (default true). With false it gets `env` alone. */
   inheritEnv?: boolean;
-  /** Called with each line the server writes to stderr. */
+  /** Called with each line the server writes to stderr (a line over 64 KiB is cut to its first 64 KiB). */
   onStderr?: (line: string) => void;
   /** How long `close()` waits after closing stdin, and again after SIGTERM, before escalating (default 2000). */
   killGraceMs?: number;
@@ -50,6 +50,8 @@ export const STDIO_OPTION_KEYS: readonly string[] = [
 ];
 
 const MAX_STDERR_LINE = 2000;
+/** The longest stderr line `onStderr` is given, in bytes; the rest of a longer one is dropped. */
+const STDERR_LINE_BYTES = 64 * 1024;
 const RESOLVED = Promise.resolve();
 const KILL_GRACE_MS = 2000;
 
@@ -188,8 +190,8 @@ export class StdioTransport implements Transport {
     const { command, onStderr } = this.options;
     const limit = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE;
     const stdout = new LineFramer(limit);
-    // stderr only feeds a bounded tail; an endless line is cut, not fatal.
-    const stderr = new LineFramer();
+    // stderr is only text to show: a line past the bound is cut, not fatal, and never held whole.
+    const stderr = new LineFramer(STDERR_LINE_BYTES, 'cut');
     let spawned = false;
     let exit: { code: number | null; signal: string | null } | undefined;
 
