@@ -4,7 +4,7 @@ import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { buildNotification, buildRequest, cancelledNotification } from '../protocol/request.js';
 import type { FetchResponse } from './sse.js';
-import { type HttpSink, type HttpWire, isEventStream, type StreamCursor } from './http-wire.js';
+import { type HttpSink, type HttpWire, isEventStream, type StreamCursor, whatIsSent } from './http-wire.js';
 import { type ReconnectBackoff, STABLE_STREAM_MS } from './reconnect-backoff.js';
 import { pause } from '../util/pause.js';
 
@@ -55,7 +55,7 @@ export class LegacyHttp {
     const kind = kindOf(message);
     if (kind !== 'request') {
       const posted = this.post(message, kind);
-      posted.catch((error: unknown) => this.wire.warn(`${whatIs(message)} failed: ${(error as Error).message}`));
+      posted.catch((error: unknown) => this.wire.warn(`${whatIsSent(message)} failed: ${(error as Error).message}`));
       // The GET stream opens once the server knows the client is ready; the requests that follow wait for it.
       if ((message as { method?: string }).method === 'notifications/initialized') {
         void this.hold(posted.then(() => this.listen(), () => undefined));
@@ -336,8 +336,4 @@ export class LegacyHttp {
     if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
     return headers;
   }
-}
-
-function whatIs(message: JsonRpcMessage): string {
-  return 'method' in message ? `notification ${message.method}` : `the answer to server request ${JSON.stringify(message.id)}`;
 }

@@ -4,7 +4,7 @@ import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { decodeLine, type JsonRpcMessage, type JsonRpcRequest, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { cancelledNotification } from '../protocol/request.js';
 import { pause } from '../util/pause.js';
-import { type HttpSink, type HttpWire, isEventStream } from './http-wire.js';
+import { type HttpSink, type HttpWire, isEventStream, whatIsSent } from './http-wire.js';
 import { type ReconnectBackoff, STABLE_STREAM_MS } from './reconnect-backoff.js';
 import { MessageTooLongError, readSse, readText } from './sse.js';
 
@@ -151,8 +151,7 @@ export class SseHttp {
 
   private failed(message: JsonRpcMessage, error: unknown): void {
     if (this.lifetime.signal.aborted) return;
-    const what = 'method' in message ? `notification ${message.method}` : `the answer to server request ${JSON.stringify(message.id)}`;
-    this.wire.warn(`${what} failed: ${(error as Error).message}`);
+    this.wire.warn(`${whatIsSent(message)} failed: ${(error as Error).message}`);
   }
 
   private current(): Stream {

@@ -330,3 +330,8 @@ function decodeData(text: string): JsonRpcMessage | undefined {
   const decoded = decodeLine(text);
   return decoded.kind === 'invalid' ? undefined : decoded.message;
 }
+
+/** Names a message the client sent that is not a request of its own, for a warning that it failed. */
+export function whatIsSent(message: JsonRpcMessage): string {
+  return 'method' in message ? `notification ${message.method}` : `the answer to server request ${JSON.stringify(message.id)}`;
+}
