@@ -57,6 +57,7 @@ import { RestartingTransport, type RestartOptions } from '../transport/restartin
 import type { Transport } from '../transport/transport.js';
 import { checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { quote } from '../util/quote.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
 import { NameMapper, type ToolsForLlmOptions } from './tool-names.js';
@@ -88,6 +89,7 @@ import { serveServerRequests } from './server-requests.js';
 import { probe, type Session } from './session.js';
 import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
 import { TaskCalls } from './task-calls.js';
+import { hasUnreadableVisibility, visibleTools } from './tool-visibility.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
 export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {
@@ -432,12 +434,14 @@ export class McpClient {
    * under names every major model API accepts unless `options.names` says
    * otherwise: a name that fits is unchanged, one that does not is mapped
    * (see `toolNames`), and `executeToolCalls` reads the mapped names back.
+   * Tools meant for an MCP App's view alone (`_meta.ui.visibility` without
+   * `"model"`, or a visibility that cannot be read) are left out.
    *
    * @throws McpClientError (as a rejection) for an invalid `options.names`.
    */
   async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
     const tools = await firstValueFrom(this.listTools());
-    return this.names.show(toLlmTools(tools), options.names);
+    return this.names.show(toLlmTools(visibleTools(tools, 'model')), options.names);
   }
 
   /**
@@ -584,6 +588,18 @@ export class McpClient {
     });
   }
 
+  // One warning per catalogue fetched, however many tools it names: a tool
+  // hidden from everybody for a value nobody could read would otherwise
+  // puzzle its user.
+  private warnUnreadableVisibility(tools: readonly Tool[]): void {
+    const hidden = tools.filter(hasUnreadableVisibility);
+    if (hidden.length === 0) return;
+    const named = hidden.slice(0, 5).map((tool) => quote(tool.name)).join(', ');
+    this.settings.warn(
+      `${hidden.length} tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: ${named}${hidden.length > 5 ? ', …' : ''}`,
+    );
+  }
+
   private list<T>(method: string, key: string, schema: PageShape, options: ListOptions): Observable<T[]> {
     const refresh = options.refresh === true;
     checkCallOptions(options, LIST);
@@ -605,6 +621,7 @@ export class McpClient {
               this.cache.storeList(method, all, pages);
               learn?.(all as Tool[]);
               learnOutputs?.(all as Tool[]);
+              if (method === 'tools/list') this.warnUnreadableVisibility(all as Tool[]);
             }),
           )
           .subscribe(subscriber);
