@@ -1,5 +1,7 @@
 import { McpClientError, Policy, type Tool, toolVisibility, Toolkit } from '../../src/index.js';
 import { callerOf, hasUnreadableVisibility, visibleTools } from '../../src/client/tool-visibility.js';
+import { runToolCalls } from '../../src/client/bridge.js';
+import { NameMapper } from '../../src/client/tool-names.js';
 import { z } from 'zod';
 
 const tool = (meta?: unknown): Tool => (meta === undefined ? { name: 't', inputSchema: { type: 'object' } } : { name: 't', inputSchema: { type: 'object' }, _meta: meta });
@@ -100,4 +102,24 @@ describe('the caller option', () => {
     // A toolkit's tools carry no visibility: both callers may run them.
     expect((await toolkit.executeToolCalls([call], { caller: 'app' }))[0]).toMatchObject({ is_error: false, content: 'noted' });
   });
+
+  it('refuses an app every call when the catalogue cannot be listed, and lets the model\'s run unchecked as before', async () => {
+    const ran: string[] = [];
+    const source = {
+      catalogue: () => Promise.reject(new Error('tools/list failed')),
+      call: async (name: string) => {
+        ran.push(name);
+        return { content: [{ type: 'text' as const, text: `${name} ran` }] };
+      },
+      concurrency: 1,
+      names: new NameMapper(),
+    };
+    const calls = [{ id: 'c1', function: { name: 'refresh', arguments: {} } }];
+    expect(await runToolCalls(source, calls, { caller: 'app' })).toEqual([
+      { role: 'tool', tool_call_id: 'c1', content: 'The tools could not be listed, so no call from an app can be checked against their visibility', is_error: true },
+    ]);
+    expect(ran).toEqual([]);
+    expect((await runToolCalls(source, calls))[0]).toMatchObject({ is_error: false, content: 'refresh ran' });
+  });
 });
+
