@@ -70,6 +70,9 @@ describe('tool visibility against server-system-monitor', () => {
       expect([where, list.includes('get-system-info')]).toEqual([where, true]);
       expect([where, list.includes('poll-system-stats')]).toEqual([where, false]);
     }
+    // Asked for by name, it is a tool the provider does not offer.
+    await expect(aiSdkTools(mcp, { tools: ['poll-system-stats'] })).rejects.toThrow('the provider offers no tool "poll-system-stats"');
+    await expect(langchainTools(mcp, { tools: ['poll-system-stats'] })).rejects.toThrow('the provider offers no tool "poll-system-stats"');
   });
 
   it('refuses a model\'s call to poll-system-stats as an unknown tool, in every way back, without reaching the server', async () => {
