@@ -40,11 +40,13 @@ const known = new WeakMap<object, Readonly<ToolVisibility>>();
  * for every call.
  */
 export function toolVisibility(tool: Tool): Readonly<ToolVisibility> {
-  const meta = ownValue(tool, '_meta');
-  if (meta === undefined) return BOTH;
+  // The common case, a tool without _meta, costs one read (a _meta found
+  // only on a prototype is looked at below, and found to be no tool's own).
+  if (tool._meta === undefined) return BOTH;
   let visibility = known.get(tool);
   if (visibility === undefined) {
-    visibility = readVisibility(meta);
+    const meta = ownValue(tool, '_meta');
+    visibility = meta === undefined ? BOTH : readVisibility(meta);
     known.set(tool, visibility);
   }
   return visibility;
