@@ -124,12 +124,25 @@ describe('tool visibility against server-system-monitor', () => {
     expect(calledTools(transport).slice(before)).toEqual(['poll-system-stats']);
   });
 
-  it('lets a Policy deny the app\'s call as it would the model\'s', async () => {
+  it('lets a Policy\'s answers and rules decide the app\'s call as they would the model\'s', async () => {
     const before = calledTools(transport).length;
     const policy = new Policy({ provider: new Registry().add(mcp, { prefix: 'sysmon' }), onAsk: () => ({ action: 'deny-once' }) });
     const [answer] = await policy.executeToolCalls([call('v3', 'sysmon_poll-system-stats')], { names: 'real', caller: 'app' });
     expect(answer).toMatchObject({ is_error: true, content: 'Denied by the user' });
+    const ruled = (decision: 'allow' | 'deny') =>
+      new Policy({
+        provider: new Registry().add(mcp, { prefix: 'sysmon' }),
+        rules: [{ tool: 'sysmon_poll-system-stats', decision, note: 'the view polls' }],
+        onAsk: () => {
+          throw new Error('a rule decides this call: nobody is asked');
+        },
+      });
+    const [denied] = await ruled('deny').executeToolCalls([call('v4', 'sysmon_poll-system-stats')], { names: 'real', caller: 'app' });
+    expect(denied).toMatchObject({ is_error: true, content: 'Denied by policy: the view polls' });
     expect(calledTools(transport).slice(before)).toEqual([]);
+    const [allowed] = await ruled('allow').executeToolCalls([call('v5', 'sysmon_poll-system-stats')], { names: 'real', caller: 'app' });
+    expect(allowed).toMatchObject({ is_error: false });
+    expect(calledTools(transport).slice(before)).toEqual(['poll-system-stats']);
   });
 });
 
