@@ -18,6 +18,10 @@ describe('toolVisibility', () => {
     ['["model"]', { ui: { visibility: ['model'] } }, { model: true, app: false }],
     ['an empty list', { ui: { visibility: [] } }, NEITHER],
     ['a value nobody knows beside "model"', { ui: { visibility: ['model', 'everyone'] } }, { model: true, app: false }],
+    // null is what a serializer writes for a field never set: it declares nothing.
+    ['a visibility that is null', { ui: { visibility: null } }, BOTH],
+    ['a ui that is null', { ui: null }, BOTH],
+    ['a _meta that is null', null, BOTH],
   ])('reads %s', (_what, meta, expected) => {
     expect(toolVisibility(tool(meta))).toEqual(expected);
     expect(hasUnreadableVisibility(tool(meta))).toBe(false);
@@ -25,16 +29,14 @@ describe('toolVisibility', () => {
 
   it.each([
     ['a string', { ui: { visibility: 'model' } }],
-    ['null', { ui: { visibility: null } }],
+    ['a number', { ui: { visibility: 1 } }],
     ['an object shaped like a list', { ui: { visibility: { 0: 'model', length: 1 } } }],
     ['a list holding a number', { ui: { visibility: ['model', 7] } }],
     ['a list holding a list', { ui: { visibility: [['model']] } }],
     ['a list of 17 entries', { ui: { visibility: Array(17).fill('model') } }],
     ['a list of a million entries', { ui: { visibility: Array(1_000_000).fill('model') } }],
     ['a ui that is a list', { ui: ['model'] }],
-    ['a ui that is null', { ui: null }],
     ['a _meta that is a string', 'ui'],
-    ['a _meta that is null', null],
   ])('reads a visibility that is %s as for nobody, and says it could not be read', (_what, meta) => {
     expect(toolVisibility(tool(meta))).toEqual(NEITHER);
     expect(hasUnreadableVisibility(tool(meta))).toBe(true);

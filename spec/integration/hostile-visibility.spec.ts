@@ -20,11 +20,11 @@ describe('a hostile server\'s tool visibility', () => {
   it('shows the model only the tools whose visibility it can read and that include it, and warns once about the others, whatever the fetches', async () => {
     const mcp = connect('visibility-shapes');
     expect((await firstValueFrom(mcp.listTools())).length).toBe(10);
-    expect((await mcp.toolsForLlm()).map((tool) => tool.function.name)).toEqual(['proto-ui', 'model-and-unknown']);
-    expect((await toolsForOpenAIResponses(mcp, { strict: true })).map((tool) => tool.name)).toEqual(['proto-ui', 'model-and-unknown']);
+    expect((await mcp.toolsForLlm()).map((tool) => tool.function.name)).toEqual(['as-null', 'proto-ui', 'model-and-unknown']);
+    expect((await toolsForOpenAIResponses(mcp, { strict: true })).map((tool) => tool.name)).toEqual(['as-null', 'proto-ui', 'model-and-unknown']);
     const unreadable = warnings.filter((warning) => warning.includes('visibility'));
     expect(unreadable).toEqual([
-      '7 tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: "echo", "as-string", "as-object", "as-null", "too-long", …',
+      '6 tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: "echo", "as-string", "as-object", "too-long", "ui-list", …',
     ]);
   });
 
@@ -34,7 +34,7 @@ describe('a hostile server\'s tool visibility', () => {
     const fromModel = await mcp.executeToolCalls(names.map((name, n) => call(`m${n}`, name)));
     expect(fromModel.map((answer) => [answer.is_error, answer.content])).toEqual([
       [true, 'Unknown tool: echo'],
-      [true, 'Unknown tool: as-null'],
+      [false, 'ok'],
       [true, 'Unknown tool: meta-string'],
       [true, 'Unknown tool: proto-entries'],
       [false, 'ok'],
@@ -43,7 +43,7 @@ describe('a hostile server\'s tool visibility', () => {
     const fromApp = await mcp.executeToolCalls(names.map((name, n) => call(`a${n}`, name)), { caller: 'app' });
     expect(fromApp.map((answer) => [answer.is_error, answer.content])).toEqual([
       [true, 'Tool echo is not for apps: its visibility leaves out "app"'],
-      [true, 'Tool as-null is not for apps: its visibility leaves out "app"'],
+      [false, 'ok'],
       [true, 'Tool meta-string is not for apps: its visibility leaves out "app"'],
       [false, 'ok'],
       [false, 'ok'],

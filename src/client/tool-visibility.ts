@@ -29,10 +29,12 @@ const known = new WeakMap<object, Readonly<ToolVisibility>>();
 
 /**
  * Whom a tool is for. No `_meta.ui.visibility` means both the model and the
- * app (the extension's default); a list of strings means whom it names (an
- * empty list: nobody). Anything else on that path (a `_meta` or `ui` that
- * is not an object, a `visibility` that is a string, an object, `null`, a
- * list holding a non-string or longer than 16 entries) cannot be read, and
+ * app (the extension's default), and so does a `null` anywhere on that path
+ * (what many serializers write for a field left unset: it declares nothing);
+ * a list of strings means whom it names (an empty list: nobody). Anything
+ * else on that path (a `_meta` or `ui` that is not an object, a
+ * `visibility` that is a string, a number, an object, a list holding a
+ * non-string or longer than 16 entries) cannot be read, and
  * is read as "neither": the server is trusted about its own tools, but a
  * value this client cannot understand must not hand the model, or a view,
  * a tool the server may have meant to keep from it. Only own properties are
@@ -43,11 +45,11 @@ const known = new WeakMap<object, Readonly<ToolVisibility>>();
 export function toolVisibility(tool: Tool): Readonly<ToolVisibility> {
   // The common case, a tool without _meta, costs one read (a _meta found
   // only on a prototype is looked at below, and found to be no tool's own).
-  if (tool._meta === undefined) return BOTH;
+  if (tool._meta === undefined || tool._meta === null) return BOTH;
   let visibility = known.get(tool);
   if (visibility === undefined) {
     const meta = ownValue(tool, '_meta');
-    visibility = meta === undefined ? BOTH : readVisibility(meta);
+    visibility = meta === undefined || meta === null ? BOTH : readVisibility(meta);
     known.set(tool, visibility);
   }
   return visibility;
@@ -88,10 +90,10 @@ export function callerOf(options: { caller?: unknown }): ToolCaller {
 function readVisibility(meta: unknown): Readonly<ToolVisibility> {
   if (!isObject(meta)) return UNREADABLE;
   const ui = ownValue(meta, 'ui');
-  if (ui === undefined) return BOTH;
+  if (ui === undefined || ui === null) return BOTH;
   if (!isObject(ui)) return UNREADABLE;
   const visibility = ownValue(ui, 'visibility');
-  if (visibility === undefined) return BOTH;
+  if (visibility === undefined || visibility === null) return BOTH;
   if (!Array.isArray(visibility) || visibility.length > MAX_ENTRIES) return UNREADABLE;
   let model = false;
   let app = false;
