@@ -73,4 +73,65 @@ describe('rxmcp/apps in Chromium, with the basic-vanillajs example server', () =
     const time = (call as { result: { structuredContent: { time: string } } }).result.structuredContent.time;
     await until(async () => (await frame.locator('#server-time').textContent())?.includes(time) === true, 20000);
   }, 40000);
+
+  it('relays the view\'s message, log and link, and ignores messages from any other window', async () => {
+    const forged = (text: string): Record<string, unknown> => ({ jsonrpc: '2.0', id: 9000, method: 'ui/message', params: { role: 'user', content: [{ type: 'text', text } ] } });
+    // The page itself, a second frame on the sandbox's own origin, and the view going around the proxy.
+    await page.evaluate((message) => window.postMessage(message, '*'), forged('forged by the page'));
+    await page.evaluate((src) => {
+      const other = document.createElement('iframe');
+      other.src = src;
+      other.id = 'other';
+      document.body.appendChild(other);
+    }, `${host.sandboxOrigin}/other.html`);
+    let other: Frame | undefined;
+    await until(() => (other = page.frames().find((frame) => frame.url() === `${host.sandboxOrigin}/other.html`)) !== undefined, 20000);
+    await (other as Frame).evaluate((message) => window.parent.postMessage(message, '*'), forged('forged by a frame on the sandbox origin'));
+    const frame = await viewFrame();
+    await frame.evaluate((message) => window.top?.postMessage(message, '*'), forged('forged by the view around the proxy'));
+
+    await frame.locator('#message-text').fill('hello from the view');
+    await frame.locator('#send-message-btn').click();
+    await frame.locator('#log-text').fill('a log line');
+    await frame.locator('#send-log-btn').click();
+    await frame.locator('#link-url').fill('https://example.com/docs');
+    await frame.locator('#open-link-btn').click();
+    await waitForEvent((event) => event.kind === 'open-link');
+    const seen = await events();
+    expect(seen.filter((event) => event.kind === 'message')).toEqual([{ kind: 'message', role: 'user', content: [{ type: 'text', text: 'hello from the view' }] }]);
+    expect(seen).toContainEqual(expect.objectContaining({ kind: 'log', data: 'a log line' }));
+    expect(seen).toContainEqual({ kind: 'open-link', url: 'https://example.com/docs' });
+  }, 60000);
+
+  it('blocks a fetch the view\'s CSP does not declare, while the page itself reaches the same URL', async () => {
+    const frame = await viewFrame();
+    const outcome = await frame.evaluate(async (url) => {
+      const violations: string[] = [];
+      document.addEventListener('securitypolicyviolation', (event) => violations.push(event.effectiveDirective));
+      const fetched = await fetch(url).then(
+        () => 'reached',
+        () => 'failed',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { fetched, violations };
+    }, `${host.hostOrigin}/beacon/from-view`);
+    expect(outcome).toEqual({ fetched: 'failed', violations: ['connect-src'] });
+    expect(await page.evaluate((url) => fetch(url).then((response) => response.text()), `${host.hostOrigin}/beacon/from-page`)).toBe('seen');
+    expect(host.beacons).toEqual(['/beacon/from-page']);
+  }, 40000);
+
+  it('sends ui/resource-teardown when unsubscribed, then removes the frame', async () => {
+    const frame = await viewFrame();
+    await frame.evaluate(() =>
+      window.addEventListener('message', (event: MessageEvent) => {
+        if ((event.data as { method?: unknown } | null)?.method === 'ui/resource-teardown') console.log('the view got ui/resource-teardown');
+      }),
+    );
+    expect(await page.locator('#app iframe').count()).toBe(1);
+    await page.evaluate(() => window.appsHost.unmount());
+    await until(async () => (await page.locator('#app iframe').count()) === 0, 20000);
+    expect(consoleLines).toContain('the view got ui/resource-teardown');
+    expect(await page.evaluate(() => window.appsHost.errors)).toEqual([]);
+  }, 40000);
 });
+
