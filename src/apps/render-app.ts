@@ -117,10 +117,11 @@ export function renderApp(options: RenderAppOptions): Observable<AppEvent> {
           },
           warn,
         });
-        host.start();
         iframe.src = sandbox.href;
         options.container.appendChild(iframe);
         subscriber.next({ kind: 'mounted', iframe });
+        // Still this task: the proxy's first message cannot have arrived yet.
+        host.start();
       },
       error: (error: unknown) => subscriber.error(error),
     });
