@@ -7,6 +7,8 @@ export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from '.
 export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
 export { PORTABLE_TOOL_NAMES, portableToolNames, toolNames } from './client/tool-names.js';
 export type { ToolNameRule, ToolNames, ToolsForLlmOptions } from './client/tool-names.js';
+export { toolVisibility } from './client/tool-visibility.js';
+export type { ToolCaller, ToolVisibility } from './client/tool-visibility.js';
 export { executeOpenAIChatToolCalls, toolsForOpenAIChat } from './formats/openai-chat.js';
 export type { OpenAIChatFunctionTool } from './formats/openai-chat.js';
 export type { OpenAIToolsOptions } from './formats/openai-strict.js';

@@ -10,10 +10,10 @@ import { ScriptedView } from '../support/scripted-view.js';
 
 // The host's side of the MCP Apps conversation, against a scripted view
 // window: what it accepts, what it answers, what it sends and when. The view's
-// server is real (spec/fixtures/apps-server.mjs over stdio).
+// server is real (spec/fixtures/apps-view-server.mjs over stdio).
 
 const SANDBOX = 'http://sandbox.localhost:8081';
-const fixture = join(__dirname, '..', 'fixtures', 'apps-server.mjs');
+const fixture = join(__dirname, '..', 'fixtures', 'apps-view-server.mjs');
 
 const INIT = {
   jsonrpc: '2.0',

@@ -10,7 +10,7 @@ import { ScriptedView } from '../support/scripted-view.js';
 
 const PAGE = 'http://host.localhost:8080';
 const SANDBOX = 'http://sandbox.localhost:8081';
-const fixture = join(__dirname, '..', 'fixtures', 'apps-server.mjs');
+const fixture = join(__dirname, '..', 'fixtures', 'apps-view-server.mjs');
 
 // The few DOM members renderApp uses, scripted.
 class ScriptedFrame {

@@ -7,6 +7,7 @@ import { flattenContent } from './flatten.js';
 import { boundText, resultBudgetOf } from './result-budget.js';
 import { messageOf } from '../util/values.js';
 import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
+import { callerOf, type ToolCaller, toolVisibility } from './tool-visibility.js';
 
 /** A tool as an LLM API declares it (OpenAI-style function calling). */
 export interface LlmTool {
@@ -62,6 +63,16 @@ export interface ExecuteOptions {
    * what they declared may be looser than the tools' schemas.
    */
   checkArguments?: boolean;
+  /**
+   * Who makes the calls (MCP Apps): `'model'` (the default) may call only
+   * tools whose `_meta.ui.visibility` includes `"model"`, and a call to any
+   * other is answered as one to an unknown tool; `'app'`, a view's calls
+   * passed on by its host, may call only tools whose visibility includes
+   * `"app"`. No visibility means both. Every layer passes it on unchanged,
+   * and a `Policy` judges the calls of either caller by the same rules.
+   * Any other value refuses the whole batch.
+   */
+  caller?: ToolCaller;
 }
 
 /** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
@@ -74,7 +85,11 @@ export interface ToolProvider {
 
 /** What the bridge needs from whoever really runs the tools. */
 export interface ToolSource {
-  /** The catalogue, with annotations. May reject: the batch then runs serially and unchecked. */
+  /**
+   * The catalogue, with annotations and `_meta`. May reject: a model's batch
+   * then runs serially and unchecked (the model was shown nothing to call,
+   * and the server is the authority on its own tools); an app's is refused.
+   */
   catalogue(): Promise<readonly Tool[]>;
   /** Runs one tool. May reject: the rejection becomes the call's error message. */
   call(name: string, args: Record<string, unknown>, context: { toolCallId: string; signal?: AbortSignal }): Promise<CallToolResult>;
@@ -105,13 +120,19 @@ export function toLlmTools(tools: readonly Tool[]): LlmTool[] {
  */
 export async function runToolCalls(source: ToolSource, given: readonly unknown[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
   let budget: number;
+  let caller: ToolCaller;
   try {
     budget = resultBudgetOf(options);
+    caller = callerOf(options);
   } catch (error) {
-    // No tool runs under a budget nobody can read.
+    // No tool runs under a budget, or for a caller, nobody can read.
     return given.map((call) => failure(parseCall(call).id, messageOf(error)));
   }
   const tools = await source.catalogue().catch(() => undefined);
+  if (!tools && caller === 'app') {
+    // A view is untrusted code: without the catalogue nobody can tell which tools are its to call.
+    return given.map((call) => failure(parseCall(call).id, 'The tools could not be listed, so no call from an app can be checked against their visibility'));
+  }
   const catalogue = tools && new Map(tools.map((tool) => [tool.name, tool]));
   let calls: readonly unknown[];
   try {
@@ -133,8 +154,14 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
       return;
     }
     const { id, name } = parsed;
-    if (catalogue && !catalogue.has(name)) {
+    const tool = catalogue?.get(name);
+    if (catalogue && !tool) {
       messages[index] = failure(id, `Unknown tool: ${name}`);
+      return;
+    }
+    if (tool && !toolVisibility(tool)[caller]) {
+      // To the model, a tool kept from it does not exist; a view is told why.
+      messages[index] = failure(id, caller === 'model' ? `Unknown tool: ${name}` : `Tool ${name} is not for apps: its visibility leaves out "app"`);
       return;
     }
     const args = withoutAbsentNulls(parsed.args, catalogue?.get(name));

@@ -57,6 +57,7 @@ import { RestartingTransport, type RestartOptions } from '../transport/restartin
 import type { Transport } from '../transport/transport.js';
 import { checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { quote } from '../util/quote.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
 import { NameMapper, type ToolsForLlmOptions } from './tool-names.js';
@@ -88,6 +89,7 @@ import { serveServerRequests } from './server-requests.js';
 import { probe, type Session } from './session.js';
 import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
 import { TaskCalls } from './task-calls.js';
+import { hasUnreadableVisibility, visibleTools } from './tool-visibility.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
 export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {
@@ -209,6 +211,7 @@ export class McpClient {
   private readonly state = new BehaviorSubject<ConnectionState>('starting');
   private watching: Subscription | undefined;
   private closing: Promise<void> | undefined;
+  private unreadableWarned = '';
 
   /**
    * @throws McpClientError for an unknown option, a transport option given with a ready `transport`, or a bad value.
@@ -432,12 +435,14 @@ export class McpClient {
    * under names every major model API accepts unless `options.names` says
    * otherwise: a name that fits is unchanged, one that does not is mapped
    * (see `toolNames`), and `executeToolCalls` reads the mapped names back.
+   * Tools meant for an MCP App's view alone (`_meta.ui.visibility` without
+   * `"model"`, or a visibility that cannot be read) are left out.
    *
    * @throws McpClientError (as a rejection) for an invalid `options.names`.
    */
   async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
     const tools = await firstValueFrom(this.listTools());
-    return this.names.show(toLlmTools(tools), options.names);
+    return this.names.show(toLlmTools(visibleTools(tools, 'model')), options.names);
   }
 
   /**
@@ -584,6 +589,24 @@ export class McpClient {
     });
   }
 
+  // A tool hidden from everybody for a value nobody could read would
+  // puzzle its user: said in one warning however many there are, and not
+  // repeated for every fetch of the same catalogue.
+  private warnUnreadableVisibility(tools: readonly Tool[]): void {
+    // Most tools carry no _meta: the common case allocates nothing.
+    if (!tools.some(hasUnreadableVisibility)) {
+      this.unreadableWarned = '';
+      return;
+    }
+    const hidden = tools.filter(hasUnreadableVisibility).map((tool) => quote(tool.name));
+    const named = hidden.slice(0, 5).join(', ') + (hidden.length > 5 ? ', …' : '');
+    const warning = `${hidden.length} tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: ${named}`;
+    if (warning !== this.unreadableWarned) {
+      this.unreadableWarned = warning;
+      this.settings.warn(warning);
+    }
+  }
+
   private list<T>(method: string, key: string, schema: PageShape, options: ListOptions): Observable<T[]> {
     const refresh = options.refresh === true;
     checkCallOptions(options, LIST);
@@ -605,6 +628,7 @@ export class McpClient {
               this.cache.storeList(method, all, pages);
               learn?.(all as Tool[]);
               learnOutputs?.(all as Tool[]);
+              if (method === 'tools/list') this.warnUnreadableVisibility(all as Tool[]);
             }),
           )
           .subscribe(subscriber);

@@ -2,6 +2,8 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { checkCount, checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { warnHook } from '../util/warn-hook.js';
+import { quote } from '../util/quote.js';
+import { isObject, messageOf } from '../util/values.js';
 import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { DEFAULT_LIST_LIMITS, type ListLimits } from '../protocol/list-walk.js';
 import type { ClientCapabilities, LoggingLevel, LogMessage, ToolProgress } from '../protocol/types.js';
@@ -73,6 +75,16 @@ export interface ClientOptions {
    * Off by default: without it nothing about calls changes.
    */
   tasks?: boolean;
+  /**
+   * Extensions to declare, each under its identifier
+   * (`{vendor-prefix}/{extension-name}`) with its settings object, such as
+   * `appsExtension` of `rxmcp/apps` for MCP Apps. They are added to the
+   * declared capabilities' `extensions` in both eras (a 2025-11-25 server
+   * reads them in `initialize`, a 2026-07-28 one in every request), next to
+   * what `tasks` declares and on top of any `clientCapabilities.extensions`.
+   * Only JSON data: the settings are copied when the client is made.
+   */
+  extensions?: Record<string, Record<string, unknown>>;
   /**
    * Check each tool result's `structuredContent` against the tool's
    * `outputSchema` (JSON Schema 2020-12) before handing it over (default
@@ -169,6 +181,7 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'maxListPages',
   'maxListItems',
   'tasks',
+  'extensions',
   'validateStructuredContent',
   'onWarn',
 ];
@@ -273,7 +286,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     throw new McpClientError('option validateStructuredContent must be a boolean');
   }
   const hooks: InputHooks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
-  const declared = options.clientCapabilities ?? capabilitiesOf(hooks);
+  const declared = withExtensions(options.clientCapabilities ?? capabilitiesOf(hooks), checkExtensions(options.extensions));
   return {
     versions: checkVersions(options.protocolVersions),
     era: options.era,
@@ -296,6 +309,39 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     validateStructuredContent: options.validateStructuredContent !== false,
     warn: warnHook(options.onWarn),
   };
+}
+
+// `{vendor-prefix}/{extension-name}`, the prefix as a `_meta` key's (dot-separated labels).
+const LABEL = '[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+const EXTENSION_ID = new RegExp(`^${LABEL}(?:\\.${LABEL})*/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`);
+
+/**
+ * Validates the `extensions` option and copies it, so that the caller's
+ * objects changing later cannot change what was declared.
+ */
+function checkExtensions(extensions: unknown): Record<string, Record<string, unknown>> | undefined {
+  if (extensions === undefined) return undefined;
+  if (!isObject(extensions)) throw new McpClientError('option extensions must be an object of extension settings, keyed by extension identifier');
+  const copy: Record<string, Record<string, unknown>> = {};
+  for (const [id, settings] of Object.entries(extensions)) {
+    if (!EXTENSION_ID.test(id)) {
+      throw new McpClientError(`option extensions: ${quote(id)} is not an extension identifier ({vendor-prefix}/{extension-name})`);
+    }
+    if (!isObject(settings)) throw new McpClientError(`option extensions: the settings of ${quote(id)} must be an object`);
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(settings);
+    } catch (error) {
+      throw new McpClientError(`option extensions: the settings of ${quote(id)} are not JSON data (${messageOf(error)})`);
+    }
+    // JSON.parse keeps a "__proto__" key as an own member, never a prototype.
+    copy[id] = JSON.parse(text as string) as Record<string, unknown>;
+  }
+  return copy;
+}
+
+function withExtensions(capabilities: ClientCapabilities, extensions: Record<string, Record<string, unknown>> | undefined): ClientCapabilities {
+  return extensions === undefined ? capabilities : { ...capabilities, extensions: { ...capabilities.extensions, ...extensions } };
 }
 
 // Each era reads its own key and ignores the other's. The 2025-11-25 `tasks`
