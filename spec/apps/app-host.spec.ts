@@ -256,12 +256,14 @@ describe('the MCP Apps host protocol', () => {
       code: -32000,
       message: 'tool "elsewhere__delete" is not offered by this view\'s server',
     });
+    expect((await call(7, 'tools/call', { name: 'odd_visibility', arguments: {} })).error).toEqual({ code: -32000, message: 'tool "odd_visibility" is not visible to apps' });
     expect(events.filter((event) => event.kind === 'tool-call')).toEqual([
       { kind: 'tool-call', name: 'app_only', arguments: { x: 1 }, result: ran('app_only') },
       { kind: 'tool-call', name: 'show', arguments: { x: 1 }, result: ran('show') },
       { kind: 'tool-call', name: 'both', arguments: { x: 1 }, result: ran('both') },
       { kind: 'tool-call', name: 'model_only', arguments: { x: 1 }, refused: 'tool "model_only" is not visible to apps' },
       { kind: 'tool-call', name: 'elsewhere__delete', arguments: {}, refused: 'tool "elsewhere__delete" is not offered by this view\'s server' },
+      { kind: 'tool-call', name: 'odd_visibility', arguments: {}, refused: 'tool "odd_visibility" is not visible to apps' },
     ]);
   });
 
