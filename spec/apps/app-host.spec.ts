@@ -334,6 +334,20 @@ describe('the MCP Apps host protocol', () => {
     expect(stderr.filter((line) => line === 'slow cancelled')).toHaveLength(before + 1);
   });
 
+  it('refuses a view\'s requests past 16 running at once, rather than queueing them', async () => {
+    start();
+    await initialise();
+    const before = stderr.filter((line) => line === 'slow started').length;
+    for (let id = 100; id < 120; id++) view.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: {} } });
+    const refusals = await Promise.all([116, 117, 118, 119].map((id) => view.answer(id)));
+    for (const refusal of refusals) expect(refusal.error).toEqual({ code: -32000, message: "tools/call refused: 16 of this view's requests are still running" });
+    expect((await call(120, 'resources/read', { uri: 'ui://apps-fixture/text' })).error).toMatchObject({ code: -32000 });
+    const deadline = Date.now() + 10000;
+    while (stderr.filter((line) => line === 'slow started').length < before + 16 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stderr.filter((line) => line === 'slow started')).toHaveLength(before + 16);
+    expect(view.sent((message) => typeof message.id === 'number' && message.id < 116 && 'error' in message)).toEqual([]);
+  });
+
   it('needs no host context: an empty one by default still carries the display modes', async () => {
     start({ context$: NEVER });
     view.post(INIT);

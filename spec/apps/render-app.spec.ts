@@ -135,6 +135,22 @@ describe('renderApp', () => {
     subscription.unsubscribe();
   });
 
+  it('caps the frame at the host\'s maxHeight, and keeps a fixed height fixed', async () => {
+    for (const [containerDimensions, height] of [
+      [{ maxHeight: 200 }, '200px'],
+      [{ height: 150 }, '150px'],
+    ] as const) {
+      frames.length = 0;
+      view.posted.length = 0;
+      const subscription = renderApp(options('show', { result: { content: [] }, hostContext: { containerDimensions } })).subscribe();
+      await waitFor(() => frames.length === 1);
+      await handshake();
+      view.post({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { height: 100000 } });
+      await waitFor(() => frames[0]?.style.height === height);
+      subscription.unsubscribe();
+    }
+  });
+
   it('reads the view of a tool with the deprecated flat key, and of one sent as base64', async () => {
     for (const tool of ['legacy_show', 'blob_view']) {
       const subscription = renderApp(options(tool, { result: { content: [] } })).subscribe();
