@@ -1,0 +1,121 @@
+// A tool with a UI, shown as its view: renderApp mounts the server's view in
+// the sandbox (on the demo's second origin), and this file binds what the
+// view asks for to the page: its size, fullscreen, messages into the
+// conversation, links, logs, and the tool calls it makes.
+import { BehaviorSubject, type Subscription } from 'rxjs';
+import type { McpClient, ToolProvider } from 'rxmcp';
+import { type AppEvent, renderApp } from 'rxmcp/apps';
+import { type DisplayMode, hostContext$, OFFERED_MODES } from './host-context.js';
+
+/** Where the view goes, and what the page shows around it. */
+export interface ViewPanel {
+  /** Empty; the view (and its bar) are put here. */
+  container: HTMLElement;
+  /** Shows the tool's result as text. */
+  showResult(text: string, isError: boolean): void;
+  /** Adds a line to the page's conversation. */
+  say(who: string, text: string): void;
+  /** Adds a line to the page's log. */
+  log(line: string): void;
+}
+
+/** A view may ask for any height; the page keeps it within reason. */
+const MAX_VIEW_HEIGHT = 4000;
+
+const text = (content: ReadonlyArray<{ type: string; text?: string }> | undefined): string =>
+  (content ?? []).map((block) => (block.type === 'text' ? (block.text ?? '') : `[${block.type}]`)).join('\n');
+
+/**
+ * Calls `tool` and shows its view in `panel.container` until the returned
+ * subscription ends (which tears the view down and cancels the call if it is
+ * still running). The view's own tool calls go through `provider` (a Policy,
+ * say) when given, else straight to `client`.
+ */
+export function showView(options: {
+  client: McpClient;
+  provider: ToolProvider | undefined;
+  tool: string;
+  arguments: Record<string, unknown>;
+  sandboxUrl: string;
+  panel: ViewPanel;
+}): Subscription {
+  const { panel } = options;
+  const bar = document.createElement('div');
+  bar.className = 'view-bar';
+  const label = document.createElement('span');
+  label.textContent = `view of ${options.tool}`;
+  const exit = document.createElement('button');
+  exit.id = 'exit-fullscreen';
+  exit.textContent = 'Exit fullscreen';
+  exit.hidden = true;
+  bar.append(label, exit);
+  const frame = document.createElement('div');
+  frame.className = 'view-frame';
+  panel.container.replaceChildren(bar, frame);
+
+  const mode$ = new BehaviorSubject<DisplayMode>('inline');
+  let iframe: HTMLIFrameElement | undefined;
+  const apply = (mode: DisplayMode) => {
+    panel.container.classList.toggle('fullscreen', mode === 'fullscreen');
+    exit.hidden = mode !== 'fullscreen';
+    if (mode$.value !== mode) mode$.next(mode);
+  };
+  exit.onclick = () => apply('inline');
+
+  const handle = (event: AppEvent): void => {
+    switch (event.kind) {
+      case 'mounted':
+        iframe = event.iframe;
+        iframe.title = `view of ${options.tool}`;
+        break;
+      case 'initialized':
+        label.textContent = `view of ${options.tool}: ${event.appInfo?.name ?? 'app'}`;
+        break;
+      case 'result':
+        panel.showResult(text(event.result.content), event.result.isError === true);
+        break;
+      case 'size':
+        // Inline only: in fullscreen the window decides.
+        if (iframe && event.height !== undefined) iframe.style.height = `${Math.min(Math.max(0, Math.ceil(event.height)), MAX_VIEW_HEIGHT)}px`;
+        break;
+      case 'display-mode':
+        apply(event.granted as DisplayMode);
+        break;
+      case 'message':
+        panel.say(`${event.role} (from the view)`, text(event.content));
+        break;
+      case 'model-context':
+        panel.say('context for the model', event.content ? text(event.content) : JSON.stringify(event.structuredContent));
+        break;
+      case 'open-link':
+        panel.say('the view would open', event.url);
+        break;
+      case 'log':
+        panel.log(`[view ${event.level}] ${typeof event.data === 'string' ? event.data : JSON.stringify(event.data)}`);
+        break;
+      case 'tool-call':
+        panel.log(`[view] called ${event.name}: ${'refusal' in event && event.refusal ? `refused (${event.refusal})` : event.result?.isError ? 'error' : 'ok'}`);
+        break;
+    }
+  };
+
+  const subscription = renderApp({
+    client: options.client,
+    ...(options.provider ? { provider: options.provider } : {}),
+    tool: options.tool,
+    arguments: options.arguments,
+    container: frame,
+    sandboxUrl: options.sandboxUrl,
+    hostContext: hostContext$(panel.container, mode$),
+    displayModes: OFFERED_MODES,
+    hostInfo: { name: 'rxmcp web demo', version: '1' },
+  }).subscribe({
+    next: handle,
+    error: (error: Error) => panel.say('the view failed', error.message),
+  });
+  subscription.add(() => {
+    apply('inline');
+    panel.container.replaceChildren();
+  });
+  return subscription;
+}
