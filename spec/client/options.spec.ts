@@ -64,4 +64,53 @@ describe('client options', () => {
     await firstValueFrom(new McpClient({ transport }).describe());
     expect(transport.requests('initialize')[0]?.params?.clientInfo).toEqual({ name: 'rxmcp', version: VERSION });
   });
+
+  describe('extensions', () => {
+    const APPS = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+
+    it('declares them, next to what tasks adds and over clientCapabilities.extensions', () => {
+      expect(new McpClient({ transport: new FakeTransport(), extensions: APPS }).declaredCapabilities).toEqual({ extensions: APPS });
+      expect(new McpClient({ transport: new FakeTransport(), extensions: APPS, tasks: true, onListRoots: () => ({ roots: [] }) }).declaredCapabilities).toEqual({
+        roots: {},
+        tasks: {},
+        extensions: { ...APPS, 'io.modelcontextprotocol/tasks': {} },
+      });
+      const clientCapabilities = { sampling: {}, extensions: { 'com.example/kept': { a: 1 }, 'io.modelcontextprotocol/ui': { mimeTypes: [] } } };
+      expect(new McpClient({ transport: new FakeTransport(), extensions: APPS, clientCapabilities }).declaredCapabilities).toEqual({
+        sampling: {},
+        extensions: { 'com.example/kept': { a: 1 }, ...APPS },
+      });
+      expect(McpClient.connectStdio({ command: 'srv', extensions: APPS }).declaredCapabilities).toEqual({ extensions: APPS });
+    });
+
+    it('keeps its own copy, so changing the object later changes nothing declared', () => {
+      const extensions = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+      const mcp = new McpClient({ transport: new FakeTransport(), extensions });
+      extensions['io.modelcontextprotocol/ui'].mimeTypes.push('text/plain');
+      expect(mcp.declaredCapabilities).toEqual({ extensions: APPS });
+    });
+
+    it.each([
+      ['an array', [APPS]],
+      ['null', null],
+      ['a string', 'io.modelcontextprotocol/ui'],
+      ['settings that are not an object', { 'io.modelcontextprotocol/ui': ['text/html;profile=mcp-app'] }],
+      ['null settings', { 'io.modelcontextprotocol/ui': null }],
+      ['an identifier without a vendor prefix', { ui: {} }],
+      ['an identifier with a space', { 'io.modelcontextprotocol/u i': {} }],
+      ['an empty identifier', { '': {} }],
+    ])('refuses %s', (_what, extensions) => {
+      expect(() => new McpClient({ transport: new FakeTransport(), extensions: extensions as never })).toThrow(McpClientError);
+      expect(() => new McpClient({ transport: new FakeTransport(), extensions: extensions as never })).toThrow(/^option extensions/);
+    });
+
+    it('refuses settings that are not JSON data, naming the extension', () => {
+      const settings: Record<string, unknown> = {};
+      settings.self = settings;
+      expect(() => new McpClient({ transport: new FakeTransport(), extensions: { 'com.example/loop': settings } })).toThrow(
+        /^option extensions: the settings of "com.example\/loop" are not JSON data/,
+      );
+      expect(() => new McpClient({ transport: new FakeTransport(), extensions: { 'com.example/big': { n: 1n } } })).toThrow(McpClientError);
+    });
+  });
 });

@@ -9,6 +9,7 @@ import type { GrantsStore } from './grants-store.js';
 import { commonDirectory, DEFAULT_LOCATION_KEYS, locationsOf, segments } from './paths.js';
 import { type CallFacts, deniesOutright, type PolicyRule, strongest, validateRule } from './rules.js';
 import { messageOf } from '../../util/values.js';
+import { callerOf, type ToolCaller } from '../../client/tool-visibility.js';
 
 /** A question for the human about one tool call. */
 export interface PermissionQuestion {
@@ -25,6 +26,8 @@ export interface PermissionQuestion {
   locations: string[];
   /** The deepest directory containing everything the call touches, to offer as the grant's `under`. */
   suggestion: string | undefined;
+  /** Who made the call: the model, or an MCP App's view (`ExecuteOptions.caller`). The rules do not read it; a human may. */
+  caller: ToolCaller;
 }
 
 /** A server's elicitation, passed to the human through `elicitHook`. */
@@ -200,7 +203,9 @@ export class Policy implements ToolProvider {
    * `is_error` results that say why. Arguments given as an object are
    * judged and forwarded as the JSON text they serialise to. Calls under
    * shown names are read back to the real names first, so rules, questions
-   * and denials all name the real tool. Never rejects.
+   * and denials all name the real tool. A view's calls (`caller: 'app'`)
+   * are judged by the same rules as the model's, and a question about one
+   * says who asked (`caller`). Never rejects.
    */
   async executeToolCalls(given: LlmToolCall[], givenOptions: ExecuteOptions = {}): Promise<ToolMessage[]> {
     // Each call is read once, as sent, before anything looks at its name:
@@ -214,6 +219,12 @@ export class Policy implements ToolProvider {
         return null as unknown as LlmToolCall;
       }
     });
+    let caller: ToolCaller;
+    try {
+      caller = callerOf(givenOptions);
+    } catch (error) {
+      return given.map((call) => failure(typeof call?.id === 'string' ? call.id : '', messageOf(error)));
+    }
     const read = await readBack(this.names, sent, givenOptions, () => this.provider.toolsForLlm({ names: 'real' }));
     if ('answers' in read) return read.answers;
     const { calls, options } = read;
@@ -226,7 +237,7 @@ export class Policy implements ToolProvider {
         verdict = { allow: false, reason: `Permission could not be decided: ${broken}` };
       } else {
         try {
-          verdict = await this.decide(call);
+          verdict = await this.decide(call, caller);
         } catch (error) {
           verdict = { allow: false, reason: `Permission could not be decided: ${messageOf(error)}` };
         }
@@ -250,7 +261,7 @@ export class Policy implements ToolProvider {
     return answers;
   }
 
-  private async decide(call: LlmToolCall): Promise<Verdict> {
+  private async decide(call: LlmToolCall, caller: ToolCaller): Promise<Verdict> {
     const parsed = parseCall(call);
     if ('error' in parsed) return { allow: false, reason: parsed.error };
     const { name, args } = parsed;
@@ -290,6 +301,7 @@ export class Policy implements ToolProvider {
         .filter((parts) => parts !== undefined)
         .map((parts) => `/${parts.join('/')}`),
       suggestion: locations.length > 0 ? commonDirectory(locations, facts.root, this.caseInsensitivePaths) : undefined,
+      caller,
     };
     return this.serially(async () => this.apply(await onAsk(question), question, danger));
   }
