@@ -19,6 +19,7 @@ const config: Config = {
     '^rxmcp/redis$': '<rootDir>/src/redis/index.ts',
     '^rxmcp/ai-sdk$': '<rootDir>/src/ai-sdk/index.ts',
     '^rxmcp/langchain$': '<rootDir>/src/langchain/index.ts',
+    '^rxmcp/apps$': '<rootDir>/src/apps/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 20000,
