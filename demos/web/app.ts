@@ -174,6 +174,8 @@ function choose(tool: Tool, button: HTMLElement): void {
   actions.append(call, cancel);
   const hasView = appResourceUri(tool) !== undefined;
   if (hasView) cancel.textContent = 'Close the view';
+  // A view shows its own progress.
+  bar.hidden = hasView;
   panel.replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, actions, bar, status, output, view);
 
   call.onclick = () => {

@@ -16,9 +16,13 @@ export const SANDBOX_PATH = '/sandbox.html';
  * @returns {Promise<import('node:http').Server>} listening
  */
 export async function serveSandbox({ port = 0, pagePort, html, log }) {
-  // Only the demo's page may frame the proxy: a foreign page framing it could
-  // otherwise speak the proxy's half of the protocol to a view it loads.
-  const ancestors = ['127.0.0.1', 'localhost', '[::1]'].map((name) => `http://${name}:${pagePort}`).join(' ');
+  // Only the demo's page may frame the proxy (under either of its names,
+  // which is why the proxy itself is not pinned to one host origin): a
+  // foreign page framing it could otherwise hand it a view and speak the
+  // host's half of the protocol. ([::1] is left out: the servers listen on
+  // 127.0.0.1 alone, and CSP has no syntax for an IPv6 host.) The view's
+  // own frame, an about:srcdoc document, is not checked against it.
+  const ancestors = ['127.0.0.1', 'localhost'].map((name) => `http://${name}:${pagePort}`).join(' ');
   let refusal;
   const server = createServer((req, res) => {
     const refused = refusal(req);

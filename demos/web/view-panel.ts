@@ -75,11 +75,12 @@ export function showView(options: {
         panel.showResult(text(event.result.content), event.result.isError === true);
         break;
       case 'size':
-        // Inline only: in fullscreen the window decides.
-        if (iframe && event.height !== undefined) iframe.style.height = `${Math.min(Math.max(0, Math.ceil(event.height)), MAX_VIEW_HEIGHT)}px`;
+        // renderApp has made the frame as tall as the view asked; the page
+        // keeps it within reason (in fullscreen, the window decides instead).
+        if (iframe && event.height !== undefined && event.height > MAX_VIEW_HEIGHT) iframe.style.height = `${MAX_VIEW_HEIGHT}px`;
         break;
       case 'display-mode':
-        apply(event.granted as DisplayMode);
+        if (event.granted !== 'pip') apply(event.granted);
         break;
       case 'message':
         panel.say(`${event.role} (from the view)`, text(event.content));
@@ -94,7 +95,13 @@ export function showView(options: {
         panel.log(`[view ${event.level}] ${typeof event.data === 'string' ? event.data : JSON.stringify(event.data)}`);
         break;
       case 'tool-call':
-        panel.log(`[view] called ${event.name}: ${'refusal' in event && event.refusal ? `refused (${event.refusal})` : event.result?.isError ? 'error' : 'ok'}`);
+        panel.log(`[view] called ${event.name}: ${event.refused !== undefined ? `refused: ${event.refused}` : event.error !== undefined ? `failed: ${event.error}` : event.result?.isError ? 'error' : 'ok'}`);
+        break;
+      case 'tool-cancelled':
+        panel.showResult(`the call failed: ${event.reason}`, true);
+        break;
+      case 'request-teardown':
+        panel.say('the view', 'asks to be closed');
         break;
     }
   };
