@@ -120,9 +120,11 @@ export function showView(options: {
     next: handle,
     error: (error: Error) => panel.say('the view failed', error.message),
   });
+  // The frame itself is renderApp's to remove, once the view has answered
+  // its teardown: removing it here would cut the view off before it hears.
   subscription.add(() => {
     apply('inline');
-    panel.container.replaceChildren();
+    bar.remove();
   });
   return subscription;
 }

@@ -89,3 +89,14 @@ export async function viewFrame(page: Page): Promise<Frame> {
 export function answered(demo: DemoPage, server: string, tool: string): number {
   return demo.log.filter((line) => line === `${server} answered tools/call ${JSON.stringify(tool)}`).length;
 }
+
+/** Resolves with `read()`'s value once `holds` says yes of it, reading every 50 ms; rejects after `ms`, naming the last value. */
+export async function until<T>(read: () => Promise<T>, holds: (value: T) => boolean, ms = 10000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (holds(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${ms} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
