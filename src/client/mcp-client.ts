@@ -211,6 +211,7 @@ export class McpClient {
   private readonly state = new BehaviorSubject<ConnectionState>('starting');
   private watching: Subscription | undefined;
   private closing: Promise<void> | undefined;
+  private unreadableWarned = '';
 
   /**
    * @throws McpClientError for an unknown option, a transport option given with a ready `transport`, or a bad value.
@@ -588,16 +589,17 @@ export class McpClient {
     });
   }
 
-  // One warning per catalogue fetched, however many tools it names: a tool
-  // hidden from everybody for a value nobody could read would otherwise
-  // puzzle its user.
+  // A tool hidden from everybody for a value nobody could read would
+  // puzzle its user: said in one warning however many there are, and not
+  // repeated for every fetch of the same catalogue.
   private warnUnreadableVisibility(tools: readonly Tool[]): void {
-    const hidden = tools.filter(hasUnreadableVisibility);
-    if (hidden.length === 0) return;
-    const named = hidden.slice(0, 5).map((tool) => quote(tool.name)).join(', ');
-    this.settings.warn(
-      `${hidden.length} tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: ${named}${hidden.length > 5 ? ', …' : ''}`,
-    );
+    const hidden = tools.filter(hasUnreadableVisibility).map((tool) => quote(tool.name));
+    const named = hidden.slice(0, 5).join(', ') + (hidden.length > 5 ? ', …' : '');
+    const warning = hidden.length === 0 ? '' : `${hidden.length} tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: ${named}`;
+    if (warning !== this.unreadableWarned) {
+      this.unreadableWarned = warning;
+      if (warning) this.settings.warn(warning);
+    }
   }
 
   private list<T>(method: string, key: string, schema: PageShape, options: ListOptions): Observable<T[]> {
