@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Frame, Page } from 'playwright-core';
-import { answered, callTool, chosenBrowser, type DemoPage, openApp, startDemo, until, viewFrame } from '../support/demo-page.js';
+import { until } from '../support/apps-harness.js';
+import { answered, callTool, chosenBrowser, type DemoPage, openApp, startDemo, viewFrame } from '../support/demo-page.js';
 import { eventually } from '../support/servers.js';
 
 // `npm run demo:web` with the ext-apps example servers' real views (built on
@@ -78,7 +79,10 @@ describe(`the web demo renders MCP Apps views (${chosenBrowser ? chosenBrowser.p
       const before = await view.locator('#server-time').textContent();
       await view.click('#get-time-btn');
       await eventually(() => answered(demo, 'basic-vanillajs', 'get-time') === 2, 10000);
-      await until(() => view.locator('#server-time').textContent(), (now) => now !== before && /^\d{4}-/.test(now ?? ''));
+      await until(async () => {
+        const now = await view.locator('#server-time').textContent();
+        return now !== before && /^\d{4}-/.test(now ?? '');
+      }, 10000);
       await page.locator('#log', { hasText: '[view] called get-time: ok' }).waitFor();
     });
 
@@ -102,29 +106,27 @@ describe(`the web demo renders MCP Apps views (${chosenBrowser ? chosenBrowser.p
         tall.style.height = '1500px';
         document.body.append(tall);
       });
-      await until(height, (now) => now > first + 1400);
+      await until(async () => (await height()) > first + 1400, 10000);
       await view.evaluate(() => document.getElementById('tall')?.remove());
-      await until(height, (now) => Math.abs(now - first) <= 2);
+      await until(async () => Math.abs((await height()) - first) <= 2, 10000);
     });
 
     it('tells the view the theme, and the new one when the page switches it', async () => {
       const theme = () => view.evaluate(() => document.documentElement.dataset.theme);
       expect(await theme()).toBe('light');
       await page.click('#theme');
-      await until(theme, (now) => now === 'dark');
+      await until(async () => (await theme()) === 'dark', 10000);
       await page.click('#theme');
-      await until(theme, (now) => now === 'light');
+      await until(async () => (await theme()) === 'light', 10000);
     });
 
     it('tells the view its container size, and the new size when the window is resized', async () => {
       const seen = await record(view);
       await page.setViewportSize({ width: 900, height: 800 });
       const width = await page.locator('#view').evaluate((element) => element.clientWidth);
-      const changes = await until(
-        async () => contextChanges(await seen()),
-        (all) => all.some((change) => (change.containerDimensions as { width?: number } | undefined)?.width === width),
-      );
-      const last = changes[changes.length - 1] as Record<string, unknown>;
+      const fits = (change: Record<string, unknown>) => (change.containerDimensions as { width?: number } | undefined)?.width === width;
+      await until(async () => contextChanges(await seen()).some(fits), 10000);
+      const last = contextChanges(await seen()).filter(fits).pop();
       expect(last).toMatchObject({ displayMode: 'inline', containerDimensions: { width, maxHeight: 640 }, theme: 'light', locale: expect.any(String), platform: 'web' });
       await page.setViewportSize({ width: 1100, height: 800 });
     });
@@ -143,11 +145,11 @@ describe(`the web demo renders MCP Apps views (${chosenBrowser ? chosenBrowser.p
       expect(box?.height).toBeGreaterThan(700);
       expect(box?.width).toBeGreaterThan(1000);
       const changes = async () => contextChanges(await seen());
-      await until(changes, (all) => all.some((change) => change.displayMode === 'fullscreen' && (change.containerDimensions as { height?: number } | undefined)?.height !== undefined));
+      await until(async () => (await changes()).some((change) => change.displayMode === 'fullscreen' && (change.containerDimensions as { height?: number } | undefined)?.height !== undefined), 10000);
 
       await page.click('#exit-fullscreen');
       expect(await page.locator('#view.fullscreen').count()).toBe(0);
-      await until(changes, (all) => all[all.length - 1]?.displayMode === 'inline');
+      await until(async () => (await changes()).pop()?.displayMode === 'inline', 10000);
     });
 
     it('closing the view sends it ui/resource-teardown, then removes the frame', async () => {

@@ -1,14 +1,16 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { findBrowser } from '../../scripts/system-packages.cjs';
-import { eventually } from './servers.js';
+import { launchChromium, until } from './apps-harness.js';
 
 // The web demo (demos/web/serve.mjs) as `npm run demo:web` starts it, with
-// its MCP Apps servers, in Debian's Chromium, headless: what the apps specs
-// drive. The process's stderr is kept, line by line: the relay writes there
-// every call a server answered ("<server> answered tools/call \"<tool>\"").
+// its MCP Apps servers, in Debian's Chromium, headless (launched as
+// apps-harness.ts does): what the demo's apps specs drive. The process's
+// stderr is kept, line by line: the relay writes there every call a server
+// answered ("<server> answered tools/call \"<tool>\"") and what the servers
+// print ("<server>: <line>").
 const root = join(__dirname, '..', '..');
 
 /** The browser the web specs use, as npm test's pretest found it. */
@@ -25,7 +27,6 @@ export interface DemoPage {
 
 /** Starts the demo server (with `args`, e.g. `--app NAME=SCRIPT`) and a browser. */
 export async function startDemo(args: string[] = []): Promise<DemoPage> {
-  if (!chosenBrowser) throw new Error('no browser: install chromium (sudo apt-get install -y chromium) or name one in RXMCP_BROWSER');
   const server: ChildProcessWithoutNullStreams = spawn(process.execPath, [join(root, 'demos/web/serve.mjs'), '--port', '0', ...args]);
   const log: string[] = [];
   createInterface({ input: server.stderr }).on('line', (line) => log.push(line));
@@ -36,11 +37,7 @@ export async function startDemo(args: string[] = []): Promise<DemoPage> {
       server.once('exit', (code) => reject(new Error(`the demo server exited with ${code}: ${log.slice(-5).join(' | ')}`)));
       createInterface({ input: server.stdout }).once('line', (line) => resolve(line.replace(/^.*open /, '')));
     });
-    browser = await chromium.launch({
-      executablePath: chosenBrowser.path,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP attacker.example 127.0.0.1'],
-    });
+    browser = await launchChromium();
     const started = browser;
     return {
       url,
@@ -78,10 +75,7 @@ export async function callTool(page: Page, tool: string): Promise<void> {
 /** The view's frame: the one inside the sandbox proxy's frame, once the view has mounted. */
 export async function viewFrame(page: Page): Promise<Frame> {
   let found: Frame | undefined;
-  await eventually(() => {
-    found = page.frames().find((frame) => frame.parentFrame()?.parentFrame() === page.mainFrame());
-    return found !== undefined;
-  }, 20000);
+  await until(() => (found = page.frames().find((frame) => frame.parentFrame()?.parentFrame() === page.mainFrame())) !== undefined, 20000);
   return found as Frame;
 }
 
@@ -90,13 +84,3 @@ export function answered(demo: DemoPage, server: string, tool: string): number {
   return demo.log.filter((line) => line === `${server} answered tools/call ${JSON.stringify(tool)}`).length;
 }
 
-/** Resolves with `read()`'s value once `holds` says yes of it, reading every 50 ms; rejects after `ms`, naming the last value. */
-export async function until<T>(read: () => Promise<T>, holds: (value: T) => boolean, ms = 10000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (holds(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${ms} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
