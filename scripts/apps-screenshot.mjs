@@ -31,7 +31,7 @@ try {
     createInterface({ input: server.stdout }).once('line', (line) => resolve(line.replace(/^.*open /, '')));
   });
   browser = await chromium.launch({ executablePath: chosen.path, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
   await page.goto(`${url}?app=budget-allocator`);
   await page.locator('#tools button[data-tool="get-budget-data"]').click();
   await page.click('#run');

@@ -176,7 +176,14 @@ function choose(tool: Tool, button: HTMLElement): void {
   if (hasView) cancel.textContent = 'Close the view';
   // A view shows its own progress.
   bar.hidden = hasView;
-  panel.replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, actions, bar, status, output, view);
+  // With a view, the view is what the user reads; the text beside it is what a model would.
+  const shown: HTMLElement[] = [output];
+  if (hasView) {
+    const text = element('details');
+    text.append(element('summary', 'the text result, as a model reads it'), output);
+    shown.splice(0, 1, view, text);
+  }
+  panel.replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, actions, bar, status, ...shown);
 
   call.onclick = () => {
     running?.unsubscribe();
