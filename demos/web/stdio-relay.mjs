@@ -27,12 +27,14 @@ const jsonRpcError = (id, code, message) => JSON.stringify({ jsonrpc: '2.0', id,
  * Starts `node <script> --stdio` and relays HTTP requests to it.
  *
  * @param {{ name: string, script: string, log: (line: string) => void }} options
- *   `name` labels the log lines; `log` gets one line per call the child
- *   answered ("<name> answered tools/call <tool>") and everything it printed on stderr
+ *   `name` labels the log lines; `log` gets "<name> started (pid N)", one
+ *   line per request the child answered ("<name> answered tools/call \"<tool>\"",
+ *   or the method), and every line the child printed on stderr ("<name>: <line>")
  * @returns {{ handle: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>, stop: () => void, child: import('node:child_process').ChildProcess }}
  */
 export function stdioRelay({ name, script, log }) {
   const child = spawn(process.execPath, [script, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  log(`${name} started (pid ${child.pid})`);
   const pending = new Map();
   let nextId = 1;
   let gone = false;
