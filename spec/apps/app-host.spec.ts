@@ -10,10 +10,10 @@ import { ScriptedView } from '../support/scripted-view.js';
 
 // The host's side of the MCP Apps conversation, against a scripted view
 // window: what it accepts, what it answers, what it sends and when. The view's
-// server is real (spec/fixtures/apps-server.mjs over stdio).
+// server is real (spec/fixtures/apps-view-server.mjs over stdio).
 
 const SANDBOX = 'http://sandbox.localhost:8081';
-const fixture = join(__dirname, '..', 'fixtures', 'apps-server.mjs');
+const fixture = join(__dirname, '..', 'fixtures', 'apps-view-server.mjs');
 
 const INIT = {
   jsonrpc: '2.0',
@@ -256,12 +256,14 @@ describe('the MCP Apps host protocol', () => {
       code: -32000,
       message: 'tool "elsewhere__delete" is not offered by this view\'s server',
     });
+    expect((await call(7, 'tools/call', { name: 'odd_visibility', arguments: {} })).error).toEqual({ code: -32000, message: 'tool "odd_visibility" is not visible to apps' });
     expect(events.filter((event) => event.kind === 'tool-call')).toEqual([
       { kind: 'tool-call', name: 'app_only', arguments: { x: 1 }, result: ran('app_only') },
       { kind: 'tool-call', name: 'show', arguments: { x: 1 }, result: ran('show') },
       { kind: 'tool-call', name: 'both', arguments: { x: 1 }, result: ran('both') },
       { kind: 'tool-call', name: 'model_only', arguments: { x: 1 }, refused: 'tool "model_only" is not visible to apps' },
       { kind: 'tool-call', name: 'elsewhere__delete', arguments: {}, refused: 'tool "elsewhere__delete" is not offered by this view\'s server' },
+      { kind: 'tool-call', name: 'odd_visibility', arguments: {}, refused: 'tool "odd_visibility" is not visible to apps' },
     ]);
   });
 
@@ -330,6 +332,20 @@ describe('the MCP Apps host protocol', () => {
     host.close();
     while (stderr.filter((line) => line === 'slow cancelled').length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(stderr.filter((line) => line === 'slow cancelled')).toHaveLength(before + 1);
+  });
+
+  it('refuses a view\'s requests past 16 running at once, rather than queueing them', async () => {
+    start();
+    await initialise();
+    const before = stderr.filter((line) => line === 'slow started').length;
+    for (let id = 100; id < 120; id++) view.post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: {} } });
+    const refusals = await Promise.all([116, 117, 118, 119].map((id) => view.answer(id)));
+    for (const refusal of refusals) expect(refusal.error).toEqual({ code: -32000, message: "tools/call refused: 16 of this view's requests are still running" });
+    expect((await call(120, 'resources/read', { uri: 'ui://apps-fixture/text' })).error).toMatchObject({ code: -32000 });
+    const deadline = Date.now() + 10000;
+    while (stderr.filter((line) => line === 'slow started').length < before + 16 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stderr.filter((line) => line === 'slow started')).toHaveLength(before + 16);
+    expect(view.sent((message) => typeof message.id === 'number' && message.id < 116 && 'error' in message)).toEqual([]);
   });
 
   it('needs no host context: an empty one by default still carries the display modes', async () => {

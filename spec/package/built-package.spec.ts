@@ -191,6 +191,30 @@ describe('the built package', () => {
     expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('false');
   });
 
+  it('keeps rxmcp/apps out of the root entry, statically and on demand, in both builds', () => {
+    for (const format of ['esm', 'cjs']) {
+      const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
+      expect(loadable.length).toBeGreaterThan(5);
+      expect(loadable.filter((file) => file.includes(`${sep}apps${sep}`) || file.endsWith('rxmcp/apps'))).toEqual([]);
+    }
+  });
+
+  it('serves rxmcp/apps from both builds, with types, loading no node-only module, and its sandbox page scripts parse', () => {
+    for (const format of ['esm', 'cjs']) {
+      for (const file of ['index.js', 'index.d.ts']) expect(existsSync(join(root, 'dist', format, 'apps', file))).toBe(true);
+      const loadable = [...everyLoad(join(root, 'dist', format, 'apps', 'index.js'))];
+      expect(loadable.some((file) => file.endsWith(`apps${sep}render-app.js`))).toBe(true);
+      expect(loadable.filter((file) => NODE_ONLY.has(file))).toEqual([]);
+    }
+    const use = (load: string) => `${load}
+      const script = /<script>([\\s\\S]*)<\\/script>/.exec(m.sandboxProxyHtml({ hostOrigin: 'https://chat.example' }))[1];
+      new Function(script);
+      console.log(typeof m.renderApp, Object.keys(m.appsExtension).join(), m.buildCsp({ connectDomains: ['https://a.example'] }).includes('connect-src https://a.example'));`;
+    const expected = "function io.modelcontextprotocol/ui true";
+    expect(node(['--input-type=module', '-e', use("import * as m from 'rxmcp/apps';")]).trim()).toBe(expected);
+    expect(node(['-e', use("const m = require('rxmcp/apps');")]).trim()).toBe(expected);
+  });
+
   it('serves rxmcp/redis from both builds, with types', () => {
     for (const file of ['esm/redis/index.js', 'esm/redis/index.d.ts', 'cjs/redis/index.js', 'cjs/redis/index.d.ts']) {
       expect(existsSync(join(root, 'dist', file))).toBe(true);

@@ -2,7 +2,7 @@
 // rxmcp/apps from the sources, driven by the spec through `window.appsHost`.
 import type { Subscription } from 'rxjs';
 import { McpClient } from '../../src/index.js';
-import { type AppEvent, renderApp, type RenderAppOptions } from '../../src/apps/index.js';
+import { type AppEvent, appsExtension, renderApp, type RenderAppOptions } from '../../src/apps/index.js';
 
 /** An event as the spec reads it: the frame element replaced by its src. */
 export type RecordedEvent = Exclude<AppEvent, { kind: 'mounted' }> | { kind: 'mounted'; src: string };
@@ -33,7 +33,7 @@ window.appsHost = {
   events: [],
   errors: [],
   mount(options) {
-    const client = McpClient.connectHttp({ url: options.serverUrl, fetch: (input, init) => fetch(input, init) });
+    const client = McpClient.connectHttp({ url: options.serverUrl, extensions: appsExtension, fetch: (input, init) => fetch(input, init) });
     const container = document.getElementById('app') as HTMLElement;
     view = renderApp({
       client,

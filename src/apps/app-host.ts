@@ -17,6 +17,9 @@ const INVALID_PARAMS = -32602;
 const METHOD_NOT_FOUND = -32601;
 const REFUSED = -32000;
 
+/** How many of a view's `tools/call` and `resources/read` may run at once; past it, requests are refused until one ends. */
+export const MAX_VIEW_CALLS = 16;
+
 /** What one view conversation needs. */
 export interface AppHostOptions extends ViewCallRoute {
   transport: Transport;
@@ -269,7 +272,26 @@ export class AppHost {
     if (changed) this.notify('ui/notifications/host-context-changed', { displayMode: granted });
   }
 
+  /**
+   * The height the frame should take when the view reports `reported`: the
+   * host's fixed `containerDimensions.height` if it set one, else the view's,
+   * capped at `containerDimensions.maxHeight`.
+   */
+  frameHeight(reported: number): number {
+    const dimensions = this.context.containerDimensions;
+    if (dimensions?.height !== undefined) return dimensions.height;
+    return dimensions?.maxHeight === undefined ? reported : Math.min(reported, dimensions.maxHeight);
+  }
+
+  // A view that floods the host with calls gets refusals, not a queue.
+  private busy(id: RequestId, method: string): boolean {
+    if (this.calls.size < MAX_VIEW_CALLS) return false;
+    this.fail(id, REFUSED, `${method} refused: ${MAX_VIEW_CALLS} of this view's requests are still running`);
+    return true;
+  }
+
   private callTool(id: RequestId, params: { name: string; arguments?: Record<string, unknown> | undefined }): void {
+    if (this.busy(id, 'tools/call')) return;
     const args = params.arguments ?? {};
     const controller = new AbortController();
     this.calls.set(id, controller);
@@ -295,6 +317,7 @@ export class AppHost {
   }
 
   private readResource(id: RequestId, uri: string): void {
+    if (this.busy(id, 'resources/read')) return;
     const controller = new AbortController();
     this.calls.set(id, controller);
     firstValueFrom(this.options.client.readResource(uri, { signal: controller.signal })).then(

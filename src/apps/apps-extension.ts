@@ -33,14 +33,3 @@ export function appResourceUri(tool: Readonly<Record<string, unknown>>): string 
   const flat = meta['ui/resourceUri'];
   return typeof flat === 'string' ? flat : undefined;
 }
-
-/**
- * Whether a view may call the tool: its `_meta.ui.visibility` includes
- * `"app"`, or it declares no visibility (which means both). A visibility that
- * is not an array of strings admits nobody.
- */
-export function callableByApp(tool: Readonly<Record<string, unknown>>): boolean {
-  const ui = isObject(tool._meta) ? tool._meta.ui : undefined;
-  if (!isObject(ui) || !('visibility' in ui) || ui.visibility === undefined) return true;
-  return Array.isArray(ui.visibility) && ui.visibility.includes('app');
-}

@@ -6,7 +6,7 @@ export type { RenderAppOptions } from './render-app.js';
 export type { AppEvent, AppImplementation, DisplayMode, McpUiHostContext } from './app-events.js';
 export { sandboxProxyHtml, PROXY_SANDBOX, VIEW_SANDBOX } from './sandbox-proxy.js';
 export type { SandboxProxyOptions } from './sandbox-proxy.js';
-export { appsExtension, appResourceUri, callableByApp, APP_MIME_TYPE, APPS_EXTENSION_ID } from './apps-extension.js';
+export { appsExtension, appResourceUri, APP_MIME_TYPE, APPS_EXTENSION_ID } from './apps-extension.js';
 export { buildCsp, permissionsAllow } from './csp.js';
 export { WindowTransport } from './window-transport.js';
 export type { MessageEvents, PostTarget, WindowTransportOptions } from './window-transport.js';

@@ -100,7 +100,7 @@ export function renderApp(options: RenderAppOptions): Observable<AppEvent> {
           options.result !== undefined ? of(options.result) : options.client.callTool(options.tool, args).pipe(shareReplay({ bufferSize: 1, refCount: true }));
         const context = options.hostContext;
         const hostContext$ = context === undefined ? NEVER.pipe(startWith({})) : isObservable(context) ? context : NEVER.pipe(startWith(context));
-        host = new AppHost({
+        const conversation: AppHost = new AppHost({
           client: options.client,
           ...(options.provider === undefined ? {} : { provider: options.provider }),
           ...(options.toolName === undefined ? {} : { toolName: options.toolName }),
@@ -112,15 +112,17 @@ export function renderApp(options: RenderAppOptions): Observable<AppEvent> {
           displayModes: options.displayModes ?? ['inline'],
           hostInfo: options.hostInfo ?? { name: 'rxmcp', version: '0' },
           emit: (event) => {
-            if (event.kind === 'size' && event.height !== undefined) iframe.style.height = `${Math.ceil(event.height)}px`;
+            if (event.kind === 'size' && event.height !== undefined) iframe.style.height = `${Math.ceil(conversation.frameHeight(event.height))}px`;
             subscriber.next(event);
           },
           warn,
         });
-        host.start();
+        host = conversation;
         iframe.src = sandbox.href;
         options.container.appendChild(iframe);
         subscriber.next({ kind: 'mounted', iframe });
+        // Still this task: the proxy's first message cannot have arrived yet.
+        conversation.start();
       },
       error: (error: unknown) => subscriber.error(error),
     });

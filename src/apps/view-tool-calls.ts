@@ -1,8 +1,8 @@
 import { firstValueFrom } from 'rxjs';
 import type { ExecuteOptions, ToolProvider } from '../client/bridge.js';
 import type { McpClient } from '../client/mcp-client.js';
+import { toolVisibility } from '../client/tool-visibility.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { callableByApp } from './apps-extension.js';
 
 /** What a view's `tools/call` came to: a result, or a refusal before anything ran. */
 export type ViewCallOutcome = { result: CallToolResult } | { refused: string };
@@ -19,7 +19,8 @@ export interface ViewCallRoute {
 
 /**
  * Runs one `tools/call` a view made. Only a tool of the view's own server
- * whose `_meta.ui.visibility` includes "app" (or is absent) runs; any other
+ * whose `_meta.ui.visibility` includes "app" (or is absent; an unreadable
+ * one admits nobody, as `toolVisibility` reads it) runs; any other
  * name is refused without reaching a provider. Through a provider, the call
  * goes as `caller: 'app'` under the provider's name for it, so a Policy
  * applies to it as to the model's; its answer comes back as a CallToolResult
@@ -30,9 +31,9 @@ export async function runViewToolCall(route: ViewCallRoute, name: string, args: 
   const tools = await firstValueFrom(route.client.listTools({ signal }));
   const tool = tools.find((entry) => entry.name === name);
   if (tool === undefined) return { refused: `tool ${JSON.stringify(name)} is not offered by this view's server` };
-  if (!callableByApp(tool)) return { refused: `tool ${JSON.stringify(name)} is not visible to apps` };
+  if (!toolVisibility(tool).app) return { refused: `tool ${JSON.stringify(name)} is not visible to apps` };
   if (route.provider === undefined) return { result: await firstValueFrom(route.client.callTool(name, args, { signal })) };
-  const options: ExecuteOptions & { caller: 'app' } = { names: 'real', caller: 'app', maxResultChars: Infinity, signal };
+  const options: ExecuteOptions = { names: 'real', caller: 'app', maxResultChars: Infinity, signal };
   const providerName = route.toolName === undefined ? name : route.toolName(name);
   const [message] = await route.provider.executeToolCalls([{ id: 'app-call', type: 'function', function: { name: providerName, arguments: args } }], options);
   if (message === undefined) return { refused: `the provider gave no answer for ${JSON.stringify(providerName)}` };

@@ -593,12 +593,17 @@ export class McpClient {
   // puzzle its user: said in one warning however many there are, and not
   // repeated for every fetch of the same catalogue.
   private warnUnreadableVisibility(tools: readonly Tool[]): void {
+    // Most tools carry no _meta: the common case allocates nothing.
+    if (!tools.some(hasUnreadableVisibility)) {
+      this.unreadableWarned = '';
+      return;
+    }
     const hidden = tools.filter(hasUnreadableVisibility).map((tool) => quote(tool.name));
     const named = hidden.slice(0, 5).join(', ') + (hidden.length > 5 ? ', …' : '');
-    const warning = hidden.length === 0 ? '' : `${hidden.length} tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: ${named}`;
+    const warning = `${hidden.length} tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: ${named}`;
     if (warning !== this.unreadableWarned) {
       this.unreadableWarned = warning;
-      if (warning) this.settings.warn(warning);
+      this.settings.warn(warning);
     }
   }
 
