@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import {
@@ -122,12 +124,25 @@ describe('tool visibility against server-system-monitor', () => {
     expect(calledTools(transport).slice(before)).toEqual(['poll-system-stats']);
   });
 
-  it('lets a Policy deny the app\'s call as it would the model\'s', async () => {
+  it('lets a Policy\'s answers and rules decide the app\'s call as they would the model\'s', async () => {
     const before = calledTools(transport).length;
     const policy = new Policy({ provider: new Registry().add(mcp, { prefix: 'sysmon' }), onAsk: () => ({ action: 'deny-once' }) });
     const [answer] = await policy.executeToolCalls([call('v3', 'sysmon_poll-system-stats')], { names: 'real', caller: 'app' });
     expect(answer).toMatchObject({ is_error: true, content: 'Denied by the user' });
+    const ruled = (decision: 'allow' | 'deny') =>
+      new Policy({
+        provider: new Registry().add(mcp, { prefix: 'sysmon' }),
+        rules: [{ tool: 'sysmon_poll-system-stats', decision, note: 'the view polls' }],
+        onAsk: () => {
+          throw new Error('a rule decides this call: nobody is asked');
+        },
+      });
+    const [denied] = await ruled('deny').executeToolCalls([call('v4', 'sysmon_poll-system-stats')], { names: 'real', caller: 'app' });
+    expect(denied).toMatchObject({ is_error: true, content: 'Denied by policy: the view polls' });
     expect(calledTools(transport).slice(before)).toEqual([]);
+    const [allowed] = await ruled('allow').executeToolCalls([call('v5', 'sysmon_poll-system-stats')], { names: 'real', caller: 'app' });
+    expect(allowed).toMatchObject({ is_error: false });
+    expect(calledTools(transport).slice(before)).toEqual(['poll-system-stats']);
   });
 });
 
@@ -172,5 +187,37 @@ describe.each([
     await eventually(() => called().length >= 4);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(called()).toEqual(['called note-for-model', 'called show-board', 'called refresh-board', 'called greet']);
+  });
+});
+
+describe('portable names with tools kept from the model', () => {
+  // "get weather" does not fit the portable rule and is shown as
+  // get_weather_ufgpcjui, unless a tool of that very name takes it. Here
+  // that tool is for the view only: the model's name must not depend on it.
+  const dir = mkdtempSync(join(tmpdir(), 'rxmcp-visibility-'));
+  const catalogue = join(dir, 'catalogue.json');
+  writeFileSync(
+    catalogue,
+    JSON.stringify({
+      tools: [
+        { name: 'get weather', inputSchema: { type: 'object' } },
+        { name: 'get_weather_ufgpcjui', inputSchema: { type: 'object' }, _meta: { ui: { visibility: ['app'] } } },
+      ],
+    }),
+  );
+  const mcp = McpClient.connectStdio(fixture('catalogue-server.mjs', catalogue));
+  afterAll(async () => {
+    await mcp.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('maps the names the model is shown over the tools it is shown, and reads its calls back the same way', async () => {
+    const shown = (await mcp.toolsForLlm()).map((tool) => tool.function.name);
+    expect(shown).toEqual(['get_weather_ufgpcjui']);
+    const [answer] = await mcp.executeToolCalls([call('m1', shown[0] as string)]);
+    expect(answer).toMatchObject({ is_error: false });
+    expect(JSON.parse(answer?.content ?? '')).toEqual({ name: 'get weather', arguments: {} });
+    const [fromApp] = await mcp.executeToolCalls([call('v1', 'get_weather_ufgpcjui')], { caller: 'app', names: 'real' });
+    expect(JSON.parse(fromApp?.content ?? '')).toEqual({ name: 'get_weather_ufgpcjui', arguments: {} });
   });
 });

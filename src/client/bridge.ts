@@ -7,7 +7,7 @@ import { flattenContent } from './flatten.js';
 import { boundText, resultBudgetOf } from './result-budget.js';
 import { messageOf } from '../util/values.js';
 import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
-import { callerOf, type ToolCaller, toolVisibility } from './tool-visibility.js';
+import { callerOf, type ToolCaller, toolVisibility, visibleTools } from './tool-visibility.js';
 
 /** A tool as an LLM API declares it (OpenAI-style function calling). */
 export interface LlmTool {
@@ -136,7 +136,8 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
   const catalogue = tools && new Map(tools.map((tool) => [tool.name, tool]));
   let calls: readonly unknown[];
   try {
-    calls = await source.names.toReal(given, options.names, async () => (tools ?? []).map(({ name }) => ({ function: { name } })));
+    // Read back over the list this caller is shown, as `toolsForLlm` mapped it: a hidden tool must not shift a shown name.
+    calls = await source.names.toReal(given, options.names, async () => visibleTools(tools ?? [], caller).map(({ name }) => ({ function: { name } })));
   } catch (error) {
     return given.map((call) => failure(parseCall(call).id, `The tool names could not be read back: ${messageOf(error)}`));
   }
@@ -164,7 +165,7 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
       messages[index] = failure(id, caller === 'model' ? `Unknown tool: ${name}` : `Tool ${name} is not for apps: its visibility leaves out "app"`);
       return;
     }
-    const args = withoutAbsentNulls(parsed.args, catalogue?.get(name));
+    const args = withoutAbsentNulls(parsed.args, tool);
     const checker = checkers?.get(name);
     const violation = checker && argumentViolation(name, checker, args);
     if (violation !== undefined) {

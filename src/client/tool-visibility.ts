@@ -1,5 +1,6 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { Tool } from '../protocol/types.js';
+import { isObject } from '../util/values.js';
 
 /**
  * Who makes a batch of tool calls: the model (the default), or an MCP App's
@@ -40,11 +41,13 @@ const known = new WeakMap<object, Readonly<ToolVisibility>>();
  * for every call.
  */
 export function toolVisibility(tool: Tool): Readonly<ToolVisibility> {
-  const meta = ownValue(tool, '_meta');
-  if (meta === undefined) return BOTH;
+  // The common case, a tool without _meta, costs one read (a _meta found
+  // only on a prototype is looked at below, and found to be no tool's own).
+  if (tool._meta === undefined) return BOTH;
   let visibility = known.get(tool);
   if (visibility === undefined) {
-    visibility = readVisibility(meta);
+    const meta = ownValue(tool, '_meta');
+    visibility = meta === undefined ? BOTH : readVisibility(meta);
     known.set(tool, visibility);
   }
   return visibility;
@@ -83,10 +86,10 @@ export function callerOf(options: { caller?: unknown }): ToolCaller {
 }
 
 function readVisibility(meta: unknown): Readonly<ToolVisibility> {
-  if (!isRecord(meta)) return UNREADABLE;
+  if (!isObject(meta)) return UNREADABLE;
   const ui = ownValue(meta, 'ui');
   if (ui === undefined) return BOTH;
-  if (!isRecord(ui)) return UNREADABLE;
+  if (!isObject(ui)) return UNREADABLE;
   const visibility = ownValue(ui, 'visibility');
   if (visibility === undefined) return BOTH;
   if (!Array.isArray(visibility) || visibility.length > MAX_ENTRIES) return UNREADABLE;
@@ -99,10 +102,6 @@ function readVisibility(meta: unknown): Readonly<ToolVisibility> {
     else if (entry === 'app') app = true;
   }
   return model ? (app ? BOTH : MODEL_ONLY) : app ? APP_ONLY : NEITHER;
-}
-
-function isRecord(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function ownValue(holder: unknown, key: string): unknown {
