@@ -11,8 +11,8 @@ export type DisplayMode = 'inline' | 'fullscreen';
 /** The display modes the page offers a view. */
 export const OFFERED_MODES: DisplayMode[] = ['inline', 'fullscreen'];
 
-/** An inline view grows with its content up to this height; past it, it scrolls. */
-const INLINE_MAX_HEIGHT = 640;
+/** An inline view grows with its content up to this height (renderApp holds the frame to it); past it, it scrolls. */
+export const INLINE_MAX_HEIGHT = 1200;
 
 /** The page's theme: the reader's preference at first, then what the header's button chose. */
 export const theme$ = new BehaviorSubject<Theme>(matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');

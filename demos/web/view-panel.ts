@@ -1,7 +1,8 @@
 // A tool with a UI, shown as its view: renderApp mounts the server's view in
-// the sandbox (on the demo's second origin), and this file binds what the
-// view asks for to the page: its size, fullscreen, messages into the
-// conversation, links, logs, and the tool calls it makes.
+// the sandbox (on the demo's second origin) and sizes its frame as the view
+// asks, within the host context's bounds; this file binds the rest of what
+// the view asks for to the page: fullscreen, messages into the conversation,
+// links, logs, and the tool calls it makes.
 import { BehaviorSubject, type Subscription } from 'rxjs';
 import type { McpClient, ToolProvider } from 'rxmcp';
 import { type AppEvent, renderApp } from 'rxmcp/apps';
@@ -18,9 +19,6 @@ export interface ViewPanel {
   /** Adds a line to the page's log. */
   log(line: string): void;
 }
-
-/** A view may ask for any height; the page keeps it within reason. */
-const MAX_VIEW_HEIGHT = 4000;
 
 const text = (content: ReadonlyArray<{ type: string; text?: string }> | undefined): string =>
   (content ?? []).map((block) => (block.type === 'text' ? (block.text ?? '') : `[${block.type}]`)).join('\n');
@@ -54,7 +52,6 @@ export function showView(options: {
   panel.container.replaceChildren(bar, frame);
 
   const mode$ = new BehaviorSubject<DisplayMode>('inline');
-  let iframe: HTMLIFrameElement | undefined;
   const apply = (mode: DisplayMode) => {
     panel.container.classList.toggle('fullscreen', mode === 'fullscreen');
     exit.hidden = mode !== 'fullscreen';
@@ -65,19 +62,13 @@ export function showView(options: {
   const handle = (event: AppEvent): void => {
     switch (event.kind) {
       case 'mounted':
-        iframe = event.iframe;
-        iframe.title = `view of ${options.tool}`;
+        event.iframe.title = `view of ${options.tool}`;
         break;
       case 'initialized':
         label.textContent = `view of ${options.tool}: ${event.appInfo?.name ?? 'app'}`;
         break;
       case 'result':
         panel.showResult(text(event.result.content), event.result.isError === true);
-        break;
-      case 'size':
-        // renderApp has made the frame as tall as the view asked; the page
-        // keeps it within reason (in fullscreen, the window decides instead).
-        if (iframe && event.height !== undefined && event.height > MAX_VIEW_HEIGHT) iframe.style.height = `${MAX_VIEW_HEIGHT}px`;
         break;
       case 'display-mode':
         if (event.granted !== 'pip') apply(event.granted);
