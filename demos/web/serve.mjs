@@ -110,7 +110,9 @@ export async function serve(port = 0, { sandboxPort = 0, extraApps = {} } = {}) 
       return;
     }
     if (req.method === 'GET' && (path === '/' || path === '/index.html')) {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
+      // Written once the sandbox's port is known, a moment after this server listens.
+      if (page === undefined) res.writeHead(503, { 'Retry-After': '1' }).end();
+      else res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
       return;
     }
     if (req.method === 'GET' && req.url === '/app.js') {
