@@ -86,10 +86,20 @@ mcp.log$.subscribe(({ level, data }) => log(`[${level}] ${typeof data === 'strin
 
 // The page's conversation: there is no model here, so it holds what the
 // user did and what views said (their ui/message requests).
-function say(who: string, text: string): void {
+function say(who: string, text: string | HTMLElement): void {
   const line = element('div');
   line.append(element('b', who), text);
   $('messages').append(line);
+}
+
+// A link a view offers (renderApp passes on http and https URLs alone),
+// opened in a new tab only if the user follows it, with no way back to this page.
+function sayLink(who: string, url: string): void {
+  const link = element('a', url);
+  link.href = url;
+  link.target = '_blank';
+  link.rel = 'noopener noreferrer';
+  say(who, link);
 }
 
 // A form for a JSON Schema object: one input per property.
@@ -206,6 +216,7 @@ function choose(tool: Tool, button: HTMLElement): void {
             output.textContent = text;
           },
           say,
+          sayLink,
           log,
         },
       });

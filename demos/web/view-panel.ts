@@ -16,6 +16,8 @@ export interface ViewPanel {
   showResult(text: string, isError: boolean): void;
   /** Adds a line to the page's conversation. */
   say(who: string, text: string): void;
+  /** Adds a line with a link the user may follow (an http(s) URL). */
+  sayLink(who: string, url: string): void;
   /** Adds a line to the page's log. */
   log(line: string): void;
 }
@@ -80,7 +82,8 @@ export function showView(options: {
         panel.say('context for the model', event.content ? text(event.content) : JSON.stringify(event.structuredContent));
         break;
       case 'open-link':
-        panel.say('the view would open', event.url);
+        // The page opens nothing itself: the user follows the link, or not.
+        panel.sayLink('the view offers a link', event.url);
         break;
       case 'log':
         panel.log(`[view ${event.level}] ${typeof event.data === 'string' ? event.data : JSON.stringify(event.data)}`);

@@ -94,6 +94,17 @@ describe(`the web demo renders MCP Apps views (${chosenBrowser ? chosenBrowser.p
       expect(await line.locator('b').textContent()).toBe('user (from the view)');
     });
 
+    it('offers a link the view asks to open in the conversation, and opens nothing itself', async () => {
+      await view.fill('#link-url', 'https://example.com/docs');
+      await view.click('#open-link-btn');
+      const link = page.locator('#messages a', { hasText: 'https://example.com/docs' });
+      await link.waitFor();
+      expect(await link.getAttribute('href')).toBe('https://example.com/docs');
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(page.context().pages()).toHaveLength(1);
+      expect(page.url()).toMatch(/\?app=basic-vanillajs$/);
+    });
+
     it('makes the frame as tall as the view asks, follows it as it grows, and holds it to the page\'s bound', async () => {
       const frame = page.locator('#view iframe');
       const height = async () => (await frame.boundingBox())?.height ?? 0;
