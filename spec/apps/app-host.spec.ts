@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { firstValueFrom, NEVER, Observable, of, Subject } from 'rxjs';
-import type { AppEvent, AppResource } from '../../src/apps/index.js';
-import { AppHost, loadAppResource, WindowTransport } from '../../src/apps/index.js';
+import { AppHost } from '../../src/apps/app-host.js';
+import { type AppResource, loadAppResource } from '../../src/apps/app-resource.js';
+import { type AppEvent, WindowTransport } from '../../src/apps/index.js';
 import type { ExecuteOptions, LlmToolCall, ToolMessage, ToolProvider } from '../../src/index.js';
 import { McpClient } from '../../src/index.js';
 import type { CallToolResult } from '../../src/protocol/types.js';

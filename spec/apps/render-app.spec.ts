@@ -85,7 +85,7 @@ describe('renderApp', () => {
     subscription.unsubscribe();
   });
 
-  it('tears down in order: ui/resource-teardown first, the frame once the view answered, then the tool call is cancelled', async () => {
+  it('tears down in order: tool-cancelled and ui/resource-teardown to the view, the frame once it answered, then the tool call is cancelled', async () => {
     const subscription: Subscription = renderApp(options('slow')).subscribe();
     await waitFor(() => frames.length === 1);
     await handshake();
@@ -93,6 +93,9 @@ describe('renderApp', () => {
     const cancelledBefore = stderr.filter((line) => line === 'slow cancelled').length;
     subscription.unsubscribe();
     const teardown = await view.next((message) => message.method === 'ui/resource-teardown');
+    const methods = view.sent((message) => typeof message.method === 'string').map((message) => message.method);
+    expect(methods.slice(-2)).toEqual(['ui/notifications/tool-cancelled', 'ui/resource-teardown']);
+    expect(view.sent((message) => message.method === 'ui/notifications/tool-cancelled')[0]?.params).toEqual({ reason: 'the host closed the view' });
     // Time enough for a cancellation to reach the server, were one sent now.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(frames[0]?.removed).toBe(false);

@@ -71,10 +71,13 @@ export class AppHost {
     this.subscriptions.add(this.correlator.notifications$.subscribe({ next: (note) => this.onNotification(note), error: () => undefined }));
     this.subscriptions.add(this.correlator.serverRequests$.subscribe({ next: (request) => this.onRequest(request), error: () => undefined }));
     this.subscriptions.add(
-      options.hostContext$.subscribe((context) => {
-        if (context.displayMode !== undefined) this.mode = context.displayMode;
-        this.context = { ...this.context, ...context };
-        if (this.initialized) this.notify('ui/notifications/host-context-changed', { ...context });
+      options.hostContext$.subscribe({
+        next: (context) => {
+          if (context.displayMode !== undefined) this.mode = context.displayMode;
+          this.context = { ...this.context, ...context };
+          if (this.initialized) this.notify('ui/notifications/host-context-changed', { ...context });
+        },
+        error: (error: unknown) => options.warn(`the host context ended with an error, and the view keeps the last one: ${messageOf(error)}`),
       }),
     );
     this.subscriptions.add(
@@ -98,6 +101,8 @@ export class AppHost {
    */
   async teardown(timeoutMs: number): Promise<void> {
     if (!this.initialized) return;
+    // The call is about to be cancelled: the view hears it first, as the spec asks for any cancellation.
+    if (this.outcome === undefined) this.settle({ cancelled: 'the host closed the view' });
     const request = this.correlator.request('ui/resource-teardown', (id) => ({ jsonrpc: '2.0', id, method: 'ui/resource-teardown', params: {} }));
     await firstValueFrom(request.pipe(timeout(timeoutMs))).catch(() => undefined);
   }

@@ -10,9 +10,8 @@ export { appsExtension, appResourceUri, APP_MIME_TYPE, APPS_EXTENSION_ID } from 
 export { buildCsp, permissionsAllow } from './csp.js';
 export { WindowTransport } from './window-transport.js';
 export type { MessageEvents, PostTarget, WindowTransportOptions } from './window-transport.js';
-export { AppHost, APPS_PROTOCOL_VERSION } from './app-host.js';
-export type { AppHostOptions } from './app-host.js';
-export type { AppCsp, AppPermissions, AppResource } from './app-resource.js';
-export { loadAppResource } from './app-resource.js';
+export { DEFAULT_POSTED_LIMITS } from './posted-message.js';
+export type { PostedMessageLimits } from './posted-message.js';
+export { APPS_PROTOCOL_VERSION, MAX_VIEW_CALLS } from './app-host.js';
 export { McpAppResourceError } from '../errors/app-errors.js';
 export type { AppResourceProblem } from '../errors/app-errors.js';

@@ -1,4 +1,4 @@
-import { isObservable, NEVER, Observable, of, shareReplay, startWith } from 'rxjs';
+import { isObservable, NEVER, Observable, of, startWith } from 'rxjs';
 import type { ToolProvider } from '../client/bridge.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
@@ -52,9 +52,9 @@ export const DEFAULT_MAX_HTML_CHARS = 8_000_000;
  * its conversation. Cold: subscribing reads the tool's UI resource, calls
  * the tool (unless `result` is given), mounts the sandbox proxy frame and
  * hands it the view; the events say what the view does and asks for.
- * Unsubscribing asks the view to tear down (`ui/resource-teardown`, waiting
- * at most `timeoutMs`), then removes the frame and cancels the tool call if
- * it still runs. Errors with `McpAppResourceError` when the tool has no view
+ * Unsubscribing tells the view a call still running is cancelled, asks it
+ * to tear down (`ui/resource-teardown`, waiting at most `timeoutMs`), then
+ * removes the frame and cancels the tool call and the view's calls. Errors with `McpAppResourceError` when the tool has no view
  * rendering can use; nothing is mounted then.
  *
  * The view runs in a frame inside the proxy's frame, on the proxy's origin
@@ -94,10 +94,8 @@ export function renderApp(options: RenderAppOptions): Observable<AppEvent> {
         iframe.style.display = 'block';
         frame = iframe;
         const transport = new WindowTransport({ events: page, peer: () => iframe.contentWindow, origin: sandbox.origin, onDrop: warn });
-        // Replayed for late subscribers within the one conversation; refCount
-        // so that the host's close (its only subscriber leaving) cancels the call.
-        const result$ =
-          options.result !== undefined ? of(options.result) : options.client.callTool(options.tool, args).pipe(shareReplay({ bufferSize: 1, refCount: true }));
+        // Cold: the host subscribes once, and its close cancels the call.
+        const result$ = options.result !== undefined ? of(options.result) : options.client.callTool(options.tool, args);
         const context = options.hostContext;
         const hostContext$ = context === undefined ? NEVER.pipe(startWith({})) : isObservable(context) ? context : NEVER.pipe(startWith(context));
         const conversation: AppHost = new AppHost({
