@@ -110,6 +110,7 @@ export function showView(options: {
     hostContext: hostContext$(panel.container, mode$),
     displayModes: OFFERED_MODES,
     hostInfo: { name: 'rxmcp web demo', version: '1' },
+    onWarn: (message) => panel.log(`[view] ${message}`),
   }).subscribe({
     next: handle,
     error: (error: Error) => panel.say('the view failed', error.message),

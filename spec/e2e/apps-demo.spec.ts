@@ -105,6 +105,14 @@ describe(`the web demo renders MCP Apps views (${chosenBrowser ? chosenBrowser.p
       expect(page.url()).toMatch(/\?app=basic-vanillajs$/);
     });
 
+    it('drops a message from the view that is not JSON-RPC, and says so in the log', async () => {
+      await view.evaluate(() => window.parent.postMessage({ hello: 'not JSON-RPC' }, '*'));
+      await page.locator('#log', { hasText: '[view] a message dropped' }).waitFor();
+      // The view still works after it.
+      await view.click('#get-time-btn');
+      await page.locator('#log div', { hasText: '[view] called get-time: ok' }).nth(1).waitFor();
+    });
+
     it('makes the frame as tall as the view asks, follows it as it grows, and holds it to the page\'s bound', async () => {
       const frame = page.locator('#view iframe');
       const height = async () => (await frame.boundingBox())?.height ?? 0;
