@@ -34,6 +34,12 @@ export async function startExampleServer(name: keyof typeof EXAMPLE_SERVERS): Pr
   return { url: server.url, stop: server.stop };
 }
 
+/** Starts spec/fixtures/apps-view-server.mjs (tools of each visibility, a hostile view) over Streamable HTTP on 127.0.0.1. */
+export async function startViewFixture(): Promise<ExampleServer> {
+  const server = await startHttpServer('apps-view-server.mjs', '--http');
+  return { url: server.url, stop: server.stop };
+}
+
 /** The host page and the sandbox proxy, each on its own origin. */
 export interface AppsHost {
   /** The host page (open it with `?sandbox=` the sandbox URL: `pageUrl` has it). */

@@ -2,13 +2,13 @@ import { firstValueFrom, type Observable, Subscription, timeout } from 'rxjs';
 import { Correlator } from '../client/correlator.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
-import type { CallToolResult, ContentBlock } from '../protocol/types.js';
+import type { CallToolResult } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
 import { messageOf } from '../util/values.js';
 import type { AppEvent, AppImplementation, DisplayMode, McpUiHostContext } from './app-events.js';
 import type { AppResource } from './app-resource.js';
 import { runViewToolCall, type ViewCallRoute } from './view-tool-calls.js';
-import { isViewRequestMethod, viewNotification, viewRequest, type ViewRequestMethod } from './view-messages.js';
+import { isViewRequestMethod, viewNotification, viewRequest, type ViewRequestMethod, type ViewRequestParams } from './view-messages.js';
 
 /** The MCP Apps revision this host speaks. */
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
@@ -198,25 +198,25 @@ export class AppHost {
     const { emit } = this.options;
     switch (method) {
       case 'ui/initialize':
-        this.initialize(id, params as NonNullable<ReturnType<typeof viewRequest<'ui/initialize'>>>);
+        this.initialize(id, params as ViewRequestParams<'ui/initialize'>);
         return;
       case 'ping':
         this.answer(id, {});
         return;
       case 'tools/call':
-        this.callTool(id, params as NonNullable<ReturnType<typeof viewRequest<'tools/call'>>>);
+        this.callTool(id, params as ViewRequestParams<'tools/call'>);
         return;
       case 'resources/read':
-        this.readResource(id, (params as { uri: string }).uri);
+        this.readResource(id, (params as ViewRequestParams<'resources/read'>).uri);
         return;
       case 'ui/message': {
-        const { content } = params as { content: ContentBlock[] };
+        const { content } = params as ViewRequestParams<'ui/message'>;
         emit({ kind: 'message', role: 'user', content });
         this.answer(id, {});
         return;
       }
       case 'ui/open-link': {
-        const url = linkOf((params as { url: string }).url);
+        const url = linkOf((params as ViewRequestParams<'ui/open-link'>).url);
         if (url === undefined) {
           this.fail(id, INVALID_PARAMS, 'Invalid URL: only http and https links open');
           return;
@@ -226,7 +226,7 @@ export class AppHost {
         return;
       }
       case 'ui/update-model-context': {
-        const update = params as { content?: ContentBlock[]; structuredContent?: Record<string, unknown> };
+        const update = params as ViewRequestParams<'ui/update-model-context'>;
         const event: AppEvent = { kind: 'model-context' };
         if (update.content !== undefined) event.content = update.content;
         if (update.structuredContent !== undefined) event.structuredContent = update.structuredContent;
@@ -235,12 +235,12 @@ export class AppHost {
         return;
       }
       case 'ui/request-display-mode':
-        this.requestMode(id, (params as { mode: DisplayMode }).mode);
+        this.requestMode(id, (params as ViewRequestParams<'ui/request-display-mode'>).mode);
         return;
     }
   }
 
-  private initialize(id: RequestId, params: NonNullable<ReturnType<typeof viewRequest<'ui/initialize'>>>): void {
+  private initialize(id: RequestId, params: ViewRequestParams<'ui/initialize'>): void {
     this.handshake = { appInfo: params.appInfo, appCapabilities: params.appCapabilities, protocolVersion: params.protocolVersion };
     this.appModes = params.appCapabilities.availableDisplayModes;
     const { csp, permissions } = this.options.resource;
@@ -295,7 +295,7 @@ export class AppHost {
     return true;
   }
 
-  private callTool(id: RequestId, params: { name: string; arguments?: Record<string, unknown> | undefined }): void {
+  private callTool(id: RequestId, params: ViewRequestParams<'tools/call'>): void {
     if (this.busy(id, 'tools/call')) return;
     const args = params.arguments ?? {};
     const controller = new AbortController();

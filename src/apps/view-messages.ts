@@ -64,11 +64,13 @@ export const viewNotificationParams = {
 export type ViewRequestMethod = keyof typeof viewRequestParams;
 /** A notification a view may send the host. */
 export type ViewNotificationMethod = keyof typeof viewNotificationParams;
+/** The checked params of a view's request `M`. */
+export type ViewRequestParams<M extends ViewRequestMethod> = z.infer<(typeof viewRequestParams)[M]>;
 
 /** The checked params of a view's request, or undefined when the method is unknown or the params break its schema. */
-export function viewRequest<M extends ViewRequestMethod>(method: M, params: unknown): z.infer<(typeof viewRequestParams)[M]> | undefined {
+export function viewRequest<M extends ViewRequestMethod>(method: M, params: unknown): ViewRequestParams<M> | undefined {
   const parsed = viewRequestParams[method].safeParse(params ?? {});
-  return parsed.success ? (parsed.data as z.infer<(typeof viewRequestParams)[M]>) : undefined;
+  return parsed.success ? (parsed.data as ViewRequestParams<M>) : undefined;
 }
 
 /** Whether `method` is a request a view may send. */
