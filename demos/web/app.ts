@@ -1,15 +1,27 @@
 // The page's script: rxmcp bound to the DOM. Bundled for the browser from the
-// package's root entry by demos/web/serve.mjs.
+// package's root and rxmcp/apps entries by demos/web/serve.mjs.
 import type { Subscription } from 'rxjs';
-import { InputBroker, McpClient, type PendingQuestion, type Task, type Tool } from 'rxmcp';
+import { InputBroker, McpClient, type PendingQuestion, type PermissionAnswer, Policy, type PolicyQuestion, type Task, type Tool, toolVisibility } from 'rxmcp';
+import { appResourceUri, appsExtension } from 'rxmcp/apps';
+import { bindThemeButton } from './host-context.js';
+import { showView } from './view-panel.js';
 
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
 
+// What the demo's server wrote into the page: where the sandbox proxy is
+// served (another port, so another origin) and which app servers it relays.
+const demo = JSON.parse(document.querySelector('meta[name=rxmcp-demo]')?.getAttribute('content') ?? '{}') as { sandboxPort?: number; sandboxPath?: string; apps?: string[] };
+const apps = demo.apps ?? [];
+const sandboxUrl = `${location.protocol}//${location.hostname}:${demo.sandboxPort}${demo.sandboxPath}`;
+
 // The servers to try: the SDK fixture at /mcp; with ?server=tasks a server
-// whose slow tools answer with tasks (the 2026-07-28 extension); with ?url=
-// any MCP server on this machine, over either HTTP transport (connectHttp
-// finds out which), provided it lets this page's origin call it (CORS).
+// whose slow tools answer with tasks (the 2026-07-28 extension); with
+// ?app=NAME one of the MCP Apps servers the demo relays; with ?url= any MCP
+// server on this machine, over either HTTP transport (connectHttp finds out
+// which), provided it lets this page's origin call it (CORS).
 function serverUrl(query: URLSearchParams): string {
+  const app = query.get('app');
+  if (app !== null && apps.includes(app)) return new URL(`/apps/${app}/mcp`, location.href).href;
   const given = query.get('url');
   if (given === null) return new URL(query.get('server') === 'tasks' ? '/tasks' : '/mcp', location.href).href;
   // A link someone sends must not make this page a client of their server.
@@ -20,8 +32,19 @@ function serverUrl(query: URLSearchParams): string {
   throw new Error(refusal);
 }
 
+$('app-links').append(
+  ...apps.flatMap((name) => {
+    const link = document.createElement('a');
+    link.href = `/?app=${encodeURIComponent(name)}`;
+    link.textContent = name;
+    return [' · ', link];
+  }),
+);
+bindThemeButton($('theme') as HTMLButtonElement);
+
 const broker = new InputBroker();
-const mcp = McpClient.connectHttp({ url: serverUrl(new URLSearchParams(location.search)), onElicit: broker.onElicit, logLevel: 'info', tasks: true });
+// Declaring the MCP Apps extension is what makes a server that checks for it offer its UI tools.
+const mcp = McpClient.connectHttp({ url: serverUrl(new URLSearchParams(location.search)), onElicit: broker.onElicit, logLevel: 'info', tasks: true, extensions: appsExtension });
 
 const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] => {
   const node = document.createElement(tag);
@@ -39,7 +62,8 @@ function showTools(refresh: boolean): void {
   mcp.listTools({ refresh }).subscribe((tools) => {
     const list = $('tools');
     list.replaceChildren(
-      ...tools.map((tool) => {
+      // A tool only a view may call (visibility ["app"]) is not the user's to call here.
+      ...tools.filter((tool) => toolVisibility(tool).model).map((tool) => {
         const button = element('button', tool.name);
         button.title = tool.description ?? '';
         button.dataset.tool = tool.name;
@@ -53,11 +77,30 @@ showTools(false);
 // A server that cannot listen (the tasks server) just never says its list changed.
 mcp.listen({ toolsListChanged: true }).subscribe({ next: () => showTools(true), error: () => undefined });
 
-mcp.log$.subscribe(({ level, data }) => {
-  const log = $('log');
-  log.append(element('div', `[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}`));
-  log.scrollTop = log.scrollHeight;
-});
+function log(line: string): void {
+  const lines = $('log');
+  lines.append(element('div', line));
+  lines.scrollTop = lines.scrollHeight;
+}
+mcp.log$.subscribe(({ level, data }) => log(`[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}`));
+
+// The page's conversation: there is no model here, so it holds what the
+// user did and what views said (their ui/message requests).
+function say(who: string, text: string | HTMLElement): void {
+  const line = element('div');
+  line.append(element('b', who), text);
+  $('messages').append(line);
+}
+
+// A link a view offers (renderApp passes on http and https URLs alone),
+// opened in a new tab only if the user follows it, with no way back to this page.
+function sayLink(who: string, url: string): void {
+  const link = element('a', url);
+  link.href = url;
+  link.target = '_blank';
+  link.rel = 'noopener noreferrer';
+  say(who, link);
+}
 
 // A form for a JSON Schema object: one input per property.
 function fields(schema: Record<string, unknown>, values: Record<string, unknown> = {}): [HTMLElement, () => Record<string, unknown>] {
@@ -86,6 +129,34 @@ function fields(schema: Record<string, unknown>, values: Record<string, unknown>
 
 let running: Subscription | undefined;
 
+// With "ask before a view's calls" ticked, a view's tool calls go through
+// this Policy: it has no rules, so every call is asked about, in the page.
+const policy = new Policy({ provider: mcp, onAsk: (question) => ask(question) });
+
+function ask(question: PolicyQuestion): Promise<PermissionAnswer | { action: 'decline' }> {
+  if (question.kind !== 'permission') return Promise.resolve({ action: 'decline' });
+  const panel = $('ask');
+  return new Promise((resolve) => {
+    const answer = (action: PermissionAnswer['action']) => () => {
+      panel.hidden = true;
+      panel.replaceChildren();
+      say('you', `${action} ${question.tool}`);
+      resolve({ action });
+    };
+    const buttons = (['allow-once', 'always-allow', 'deny-once'] as const).map((action) => {
+      const button = element('button', { 'allow-once': 'Allow once', 'always-allow': 'Always allow', 'deny-once': 'Deny' }[action]);
+      button.dataset.action = action;
+      button.onclick = answer(action);
+      return button;
+    });
+    const actions = element('div');
+    actions.className = 'actions';
+    actions.append(...buttons);
+    panel.replaceChildren(element('h2', 'A view asks'), element('p', `The view wants to call ${question.tool} with ${JSON.stringify(question.arguments)}`), actions);
+    panel.hidden = false;
+  });
+}
+
 const describeTask = (task: Task): string => `task ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ''}`;
 
 function choose(tool: Tool, button: HTMLElement): void {
@@ -101,6 +172,8 @@ function choose(tool: Tool, button: HTMLElement): void {
   status.id = 'status';
   const output = element('pre');
   output.id = 'result';
+  const view = element('div');
+  view.id = 'view';
   const call = element('button', 'Call');
   call.id = 'run';
   const cancel = element('button', 'Cancel');
@@ -109,10 +182,47 @@ function choose(tool: Tool, button: HTMLElement): void {
   const actions = element('div');
   actions.className = 'actions';
   actions.append(call, cancel);
-  panel.replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, actions, bar, status, output);
+  const hasView = appResourceUri(tool) !== undefined;
+  if (hasView) cancel.textContent = 'Close the view';
+  // A view shows its own progress.
+  bar.hidden = hasView;
+  // With a view, the view is what the user reads; the text beside it is what a model would.
+  const shown: HTMLElement[] = [output];
+  if (hasView) {
+    const text = element('details');
+    text.append(element('summary', 'the text result, as a model reads it'), output);
+    shown.splice(0, 1, view, text);
+  }
+  panel.replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, actions, bar, status, ...shown);
 
   call.onclick = () => {
     running?.unsubscribe();
+    if (hasView) {
+      output.textContent = '';
+      status.textContent = 'showing the view…';
+      cancel.disabled = false;
+      const args = read();
+      say('you', `called ${tool.name} ${JSON.stringify(args)}`);
+      running = showView({
+        client: mcp,
+        provider: ($('ask-views') as HTMLInputElement).checked ? policy : undefined,
+        tool: tool.name,
+        arguments: args,
+        sandboxUrl,
+        panel: {
+          container: view,
+          showResult: (text, isError) => {
+            status.textContent = isError ? 'the tool reported an error' : 'done';
+            output.textContent = text;
+          },
+          say,
+          sayLink,
+          log,
+        },
+      });
+      running.add(() => (cancel.disabled = true));
+      return;
+    }
     fill.style.width = '0';
     output.textContent = '';
     status.textContent = 'running…';
@@ -146,7 +256,7 @@ function choose(tool: Tool, button: HTMLElement): void {
   // sees it; a task is sent tasks/cancel.
   cancel.onclick = () => {
     running?.unsubscribe();
-    status.textContent = 'cancelled';
+    status.textContent = hasView ? 'closed' : 'cancelled';
   };
 }
 

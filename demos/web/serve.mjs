@@ -1,13 +1,17 @@
 // One process for the web demo: the fixture MCP server (official SDK) over
 // Streamable HTTP at /mcp, a server of long-running tools that answers with
 // tasks (the 2026-07-28 tasks extension, which the SDK server does not
-// speak) at /tasks, and the page, bundled for the browser from rxmcp's built
-// root entry, on 127.0.0.1 alone. Requests that do not name it by a loopback
-// Host, that come from another Origin, or that POST anything but JSON are
-// refused before they are read (see loopback-guard.mjs).
+// speak) at /tasks, the MCP Apps example servers (children on stdio, relayed
+// at /apps/<name>/mcp, see stdio-relay.mjs), and the page, bundled for the
+// browser from rxmcp's built entries, on 127.0.0.1 alone. The MCP Apps
+// sandbox proxy page is served on a second port, so views run on another
+// origin than the page (see sandbox-origin.mjs). Requests that do not name
+// a server by a loopback Host, that come from another Origin, or that POST
+// anything but JSON are refused before they are read (see loopback-guard.mjs).
 //
 //   npm run demo:web            (builds, then prints the URL to open)
-//   node demos/web/serve.mjs --port 8080
+//   node demos/web/serve.mjs --port 8080 --sandbox-port 8081
+//   node demos/web/serve.mjs --app mine=./my-server.mjs   (also relays `node ./my-server.mjs --stdio`)
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -19,6 +23,8 @@ import { build } from '../../spec/fixtures/fixture-server.mjs';
 import { toRequest, writeResponse } from '../../spec/fixtures/node-fetch-adapter.mjs';
 import { tasksServer } from '../../spec/fixtures/tasks-server.mjs';
 import { loopbackGuard } from './loopback-guard.mjs';
+import { SANDBOX_PATH, serveSandbox } from './sandbox-origin.mjs';
+import { stdioRelay } from './stdio-relay.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -33,7 +39,7 @@ export async function bundlePage() {
     platform: 'browser',
     target: 'es2022',
     metafile: true,
-    alias: { rxmcp: join(root, 'dist/esm/index.js') },
+    alias: { rxmcp: join(root, 'dist/esm/index.js'), 'rxmcp/apps': join(root, 'dist/esm/apps/index.js') },
     // Stdio and keep-alive load these on demand, and never in a browser.
     external: ['node:*'],
     logLevel: 'warning',
@@ -64,12 +70,27 @@ function answerTasks(tasks, body, res) {
   else res.writeHead(202).end();
 }
 
-export async function serve(port = 0) {
-  const page = readFileSync(join(here, 'index.html'));
+/** The ext-apps example servers the demo starts, each a package with its stdio entry at dist/index.js. */
+export const EXAMPLE_APPS = ['basic-vanillajs', 'system-monitor', 'budget-allocator'];
+
+const exampleScript = (name) => join(root, 'node_modules', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
+
+/**
+ * Starts the demo: the page's server on `port`, the sandbox proxy on
+ * `sandboxPort`, and one stdio child per app server (the examples, then
+ * `extraApps`, name → script). Everything stops when the process exits.
+ */
+export async function serve(port = 0, { sandboxPort = 0, extraApps = {} } = {}) {
+  const log = (line) => process.stderr.write(`${line}\n`);
+  const scripts = { ...Object.fromEntries(EXAMPLE_APPS.map((name) => [name, exampleScript(name)])), ...extraApps };
+  const relays = new Map(Object.entries(scripts).map(([name, script]) => [name, stdioRelay({ name, script, log })]));
+  process.on('exit', () => relays.forEach((relay) => relay.stop()));
   const { code } = await bundlePage();
   // The tasks live in files (see the fixture) for as long as the server runs.
   const taskDir = mkdtempSync(join(tmpdir(), 'rxmcp-web-tasks-'));
   const tasks = tasksServer(taskDir);
+  const template = readFileSync(join(here, 'index.html'), 'utf8');
+  let page;
   let refusal;
   const server = createServer(async (req, res) => {
     const refused = refusal(req);
@@ -83,8 +104,15 @@ export async function serve(port = 0) {
     // The page takes a query (?server=tasks); nothing else does. Read as a
     // string: a request target need not be a URL the URL parser accepts.
     const path = req.url.split('?', 1)[0];
+    const app = /^\/apps\/([a-z0-9-]+)\/mcp$/.exec(req.url);
+    if (app && relays.has(app[1])) {
+      await relays.get(app[1]).handle(req, res);
+      return;
+    }
     if (req.method === 'GET' && (path === '/' || path === '/index.html')) {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
+      // Written once the sandbox's port is known, a moment after this server listens.
+      if (page === undefined) res.writeHead(503, { 'Retry-After': '1' }).end();
+      else res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
       return;
     }
     if (req.method === 'GET' && req.url === '/app.js') {
@@ -119,13 +147,29 @@ export async function serve(port = 0) {
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   // No request is handled before the server listens, so none goes unchecked.
   refusal = loopbackGuard(server.address().port);
-  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+  const { sandboxProxyHtml } = await import('../../dist/esm/apps/index.js');
+  const sandbox = await serveSandbox({ port: sandboxPort, pagePort: server.address().port, html: sandboxProxyHtml(), log });
+  server.on('close', () => sandbox.close());
+  // The page learns where the sandbox is and which app servers there are from the page itself.
+  const demo = { sandboxPort: sandbox.address().port, sandboxPath: SANDBOX_PATH, apps: [...relays.keys()] };
+  page = template.replace('<meta name="rxmcp-demo" />', `<meta name="rxmcp-demo" content="${JSON.stringify(demo).replaceAll('&', '&amp;').replaceAll('"', '&quot;')}" />`);
+  return { server, sandbox, url: `http://127.0.0.1:${server.address().port}/`, sandboxUrl: `http://127.0.0.1:${sandbox.address().port}${SANDBOX_PATH}` };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // Stopped by a signal, it still runs its exit handlers (the tasks' directory goes).
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(0));
-  const portArgument = process.argv.indexOf('--port');
-  const { url } = await serve(portArgument === -1 ? 0 : Number(process.argv[portArgument + 1]));
+  const option = (name) => {
+    const at = process.argv.indexOf(name);
+    return at === -1 ? undefined : process.argv[at + 1];
+  };
+  const extraApps = {};
+  process.argv.forEach((argument, at) => {
+    if (argument !== '--app') return;
+    const [, name, script] = /^([a-z0-9-]+)=(.+)$/.exec(process.argv[at + 1] ?? '') ?? [];
+    if (!name) throw new Error(`--app takes NAME=SCRIPT (a name of a-z, 0-9 and -), not ${JSON.stringify(process.argv[at + 1])}`);
+    extraApps[name] = script;
+  });
+  const { url } = await serve(Number(option('--port') ?? 0), { sandboxPort: Number(option('--sandbox-port') ?? 0), extraApps });
   process.stdout.write(`rxmcp web demo: open ${url}\n`);
 }
