@@ -127,6 +127,55 @@ describe('Registry.fromConfig with a user\'s Cursor file', () => {
     }
   });
 
+  it('leaves out a server that does not answer within its budget, with the timeout as the reason', async () => {
+    const warnings: string[] = [];
+    const config = normalizeServerConfig({
+      mcpServers: {
+        silent: { command: process.execPath, args: [join(root, 'spec/fixtures/silent-server.mjs')] },
+        everything: { command: process.execPath, args: [join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
+      },
+    });
+    const tools = Registry.fromConfig(config, { servers: { silent: { requestTimeoutMs: 1500, probeTimeoutMs: 1500 } }, onWarn: (message) => warnings.push(message) });
+    try {
+      const names = (await tools.toolsForLlm()).map((tool) => tool.function.name);
+      expect(names).toContain('everything_echo');
+      expect(names.some((name) => name.startsWith('silent_'))).toBe(false);
+      expect(warnings).toEqual([expect.stringMatching(/^left out the tools of "silent": .*got no answer within 1500 ms/)]);
+      expect((await firstValueFrom(tools.status$)).get('silent')).toMatchObject({ state: 'failed', error: expect.objectContaining({ name: 'McpTimeoutError' }) });
+    } finally {
+      await tools.close();
+    }
+  });
+
+  it('reports a server that exits after it was ready at once, and starts it afresh on the next read', async () => {
+    const token = `rxmcp-exit-check-${process.pid}-${Date.now()}`;
+    const config = normalizeServerConfig({
+      mcpServers: { everything: { command: process.execPath, args: [join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio', token] } },
+    });
+    const tools = Registry.fromConfig(config, { onWarn: () => undefined });
+    const pidOf = () =>
+      execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.includes(token))
+        .map((line) => Number.parseInt(line.trim(), 10))[0];
+    try {
+      await tools.toolsForLlm();
+      const first = pidOf();
+      expect(first).toEqual(expect.any(Number));
+      process.kill(first as number, 'SIGKILL');
+      let latest: ReadonlyMap<string, ServerStatus> = new Map();
+      const watching = tools.status$.subscribe((map) => (latest = map));
+      await eventually(() => latest.get('everything')?.state === 'failed', 15_000);
+      watching.unsubscribe();
+      expect((await tools.executeToolCalls([call('1', 'everything_echo', { message: 'x' })]))[0]).toMatchObject({ is_error: true });
+      expect((await tools.toolsForLlm()).map((tool) => tool.function.name)).toContain('everything_echo');
+      expect((await firstValueFrom(tools.status$)).get('everything')?.state).toBe('ready');
+      expect(pidOf()).not.toBe(first);
+    } finally {
+      await tools.close();
+    }
+  });
+
   it('passes client options to every server, and one server\'s own over them', async () => {
     const shared: string[] = [];
     const own: string[] = [];
@@ -137,7 +186,7 @@ describe('Registry.fromConfig with a user\'s Cursor file', () => {
     });
     try {
       await tools.toolsForLlm();
-      await eventually(() => own.some((line) => line.includes('Secure MCP Filesystem Server')));
+      await eventually(() => own.some((line) => line.includes('Secure MCP Filesystem Server')), 15_000);
       expect(shared.some((line) => line.includes('Secure MCP Filesystem Server'))).toBe(false);
     } finally {
       await tools.close();
@@ -156,7 +205,7 @@ describe('Registry.fromConfig with a user\'s Cursor file', () => {
     await tools.toolsForLlm();
     expect(running()).toBe(true);
     await tools.close();
-    await eventually(() => !running());
+    await eventually(() => !running(), 15_000);
     expect((await all).at(-1)?.get('everything')?.state).toBe('ready');
     expect((await tools.executeToolCalls([call('1', 'everything_echo', { message: 'x' })]))[0]).toMatchObject({ is_error: true, content: expect.stringContaining('closed') });
   });
@@ -190,8 +239,10 @@ describe('Registry#close()', () => {
         closable ? { close: async () => void closed.push(name) } : {},
       );
     const tools = new Registry().add(provider('a', true), { prefix: 'a' }).add(provider('b', false), { prefix: 'b' }).add(provider('c', true), { prefix: 'c' });
+    const statuses = lastValueFrom(tools.status$.pipe(toArray()));
     await tools.close();
     expect(closed.sort()).toEqual(['a', 'c']);
+    expect(await statuses).toEqual([new Map()]);
     expect(existsSync(scratch)).toBe(true);
   });
 });
