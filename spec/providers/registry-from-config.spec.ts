@@ -217,6 +217,19 @@ describe('Registry.fromConfig with a user\'s Cursor file', () => {
     expect(() => Registry.fromConfig(normalizeServerConfig({ mcpServers: { a: { command: 'x' } } }), { servers: { b: {} } })).toThrow(/"b", which the config does not define/);
   });
 
+  it('takes a server named __proto__ from a hostile file as any other name', async () => {
+    const hostile = JSON.parse('{"mcpServers": {"__proto__": {"command": "rxmcp-no-such-server"}}}') as unknown;
+    const options = JSON.parse('{"servers": {"__proto__": {"requestTimeoutMs": 5000}}}') as { servers: Record<string, object> };
+    const tools = Registry.fromConfig(hostile, { ...options, onWarn: () => undefined });
+    try {
+      expect(await tools.toolsForLlm()).toEqual([]);
+      expect([...(await firstValueFrom(tools.status$)).keys()]).toEqual(['__proto__']);
+      expect(({} as { requestTimeoutMs?: unknown }).requestTimeoutMs).toBeUndefined();
+    } finally {
+      await tools.close();
+    }
+  });
+
   it('keeps the tools a file switched off out of the catalogue and out of reach', async () => {
     const tools = Registry.fromConfig(await read('windsurf-mcp_config.json'), { onWarn: () => undefined });
     try {
