@@ -91,6 +91,11 @@ describe('each format\'s fixture, read into one model', () => {
     expect(byName(config, 'everything').disabledTools).toEqual(['get-env']);
   });
 
+  it('knows Codex\'s TOML by its table heading when no path says so', async () => {
+    const config = await parseServerConfig('model = "o3"\n\n[mcp_servers.a]\ncommand = "x"\n');
+    expect(config).toMatchObject({ format: 'codex', servers: [{ name: 'a', command: 'x' }] });
+  });
+
   it('takes an object already parsed, guessing the format from its top-level key', () => {
     expect(normalizeServerConfig({ servers: { a: { command: 'x' } } }).format).toBe('vscode');
     expect(normalizeServerConfig({ mcp_servers: { a: { command: 'x' } } }).format).toBe('codex');
