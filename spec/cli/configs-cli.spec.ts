@@ -60,7 +60,7 @@ describe('rxmcp with config files', () => {
       expect(result.code).toBe(0);
       const lines = result.stdout.split('\n');
       expect(lines[0]).toMatch(/^NAME\s+TRANSPORT\s+ERA\s+TOOLS\s+STATUS\s+SOURCE$/);
-      expect(result.stdout).toMatch(new RegExp(`^everything\\s+stdio\\s+legacy\\s+\\d+\\s+ready\\s+${escape(allServers)}$`, 'm'));
+      expect(result.stdout).toMatch(new RegExp(`^everything\\s+stdio\\s+legacy\\s+\\d+\\s+ready\\s+${literal(allServers)}$`, 'm'));
       expect(result.stdout).toMatch(/^fixture\s+stdio\s+modern\s+\d+\s+ready\s/m);
       expect(result.stdout).toMatch(/^web\s+http\s+modern\s+\d+\s+ready\s/m);
       expect(result.stdout).toMatch(/^broken\s+stdio\s+-\s+-\s+failed\s/m);
@@ -226,6 +226,6 @@ describe('rxmcp with config files', () => {
   });
 });
 
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
