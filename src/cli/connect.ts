@@ -62,7 +62,7 @@ export function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn |
     args: server.args,
     env: request.env,
     ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
-    onStderr: (line) => verbose(`${label}: ${terminalLine(line)}`),
+    onStderr: (line) => verbose(`${terminalLine(label)}: ${terminalLine(line)}`),
   });
 }
 
