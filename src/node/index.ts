@@ -6,3 +6,7 @@ export { FileTokenStore } from './file-token-store.js';
 export type { FileTokenStoreOptions } from './file-token-store.js';
 export { loopbackSignIn } from './loopback-sign-in.js';
 export type { LoopbackSignIn, LoopbackSignInOptions } from './loopback-sign-in.js';
+export { readServerConfig } from './read-server-config.js';
+export type { ReadServerConfigOptions } from './read-server-config.js';
+export { findServerConfigs } from './find-server-configs.js';
+export type { FindServerConfigsOptions, FoundConfig } from './find-server-configs.js';

@@ -1,8 +1,11 @@
 import { annotationsOf, failure, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
 import { NameMapper, type ToolsForLlmOptions } from '../client/tool-names.js';
+import { BehaviorSubject, type Observable } from 'rxjs';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';
 import { messageOf } from '../util/values.js';
+import type { ServerStatus } from './config-server.js';
+import { configServers, type FromConfigOptions } from './config-servers.js';
 
 /** One provider in a registry, under its prefix. */
 export interface RegistryEntry {
@@ -34,10 +37,44 @@ export interface RegistryOptions {
  * ```
  */
 export class Registry implements ToolProvider {
+  /**
+   * A registry of the servers of a config file, each under its name as
+   * prefix: Claude Desktop's, Claude Code's, Cursor's, Windsurf's, VS Code's
+   * or Codex's format, as an object already parsed or as `ServerConfig`
+   * (from `parseServerConfig`, or `readServerConfig` in `rxmcp/node`).
+   *
+   * Nothing starts here. The first catalogue read starts every enabled
+   * server at once; one that fails to start or answer is left out of that
+   * read (with `onWarn` saying why, and `status$` showing it), its calls are
+   * answered with `is_error`, and it is tried again on the next read. The
+   * others work. `close()` closes them all.
+   *
+   * @throws McpConfigError for a config that does not read, or holds placeholders never resolved.
+   * @throws McpClientError for options that name a server the config lacks.
+   * @example
+   * ```ts
+   * const tools = Registry.fromConfig(await readServerConfig('claude_desktop_config.json'), { onWarn: console.warn });
+   * tools.status$.subscribe((servers) => render(servers));
+   * const declarations = await tools.toolsForLlm(); // filesystem_read_file, …
+   * await tools.close();
+   * ```
+   */
+  static fromConfig(config: unknown, options: FromConfigOptions = {}): Registry {
+    const { separator, onWarn } = options;
+    const built = configServers(config, options);
+    const registry = new Registry({ ...(separator === undefined ? {} : { separator }), ...(onWarn ? { onWarn } : {}) });
+    for (const { name, provider } of built.servers) registry.add(provider, { prefix: name });
+    registry.statuses = built.status$;
+    registry.closed = built.end;
+    return registry;
+  }
+
   private readonly entries: RegistryEntry[] = [];
   private readonly separator: string;
   private readonly warn: (message: string) => void;
   private readonly names = new NameMapper();
+  private statuses: Observable<ReadonlyMap<string, ServerStatus>> = new BehaviorSubject<ReadonlyMap<string, ServerStatus>>(new Map()).asObservable();
+  private closed: () => void = () => undefined;
 
   constructor(options: RegistryOptions = {}) {
     this.separator = options.separator ?? '_';
@@ -64,6 +101,26 @@ export class Registry implements ToolProvider {
   remove(prefix: string): ToolProvider | undefined {
     const index = this.entries.findIndex((entry) => entry.prefix === prefix);
     return index === -1 ? undefined : this.entries.splice(index, 1)[0]?.provider;
+  }
+
+  /**
+   * Where each server of a config stands (see `Registry.fromConfig`), by
+   * name; hot, and replayed to each subscriber. Empty for a registry built by
+   * hand. Completes on `close()`.
+   */
+  get status$(): Observable<ReadonlyMap<string, ServerStatus>> {
+    return this.statuses;
+  }
+
+  /** Closes every provider that can be closed (clients, the servers of a config, nested registries). */
+  async close(): Promise<void> {
+    await Promise.all(
+      this.entries.map(async ({ provider }) => {
+        const close = (provider as { close?: () => unknown }).close;
+        if (typeof close === 'function') await close.call(provider);
+      }),
+    );
+    this.closed();
   }
 
   /** The providers, with their prefixes, in the order they were added. */

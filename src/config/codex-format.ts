@@ -1,0 +1,77 @@
+import type { ConfigPlace } from '../errors/config-errors.js';
+import { isObject } from '../util/values.js';
+import { EntryReader, serverPairs } from './entry-reader.js';
+import { refuseStdioKeys } from './mcp-servers-format.js';
+import type { ServerEntry } from './server-config.js';
+import { withToolFilters } from './tool-filters.js';
+
+// The keys Codex reads in a `[mcp_servers.NAME]` table. The ones rxmcp acts on:
+const USED = ['command', 'args', 'env', 'env_vars', 'cwd', 'url', 'http_headers', 'env_http_headers', 'bearer_token_env_var', 'enabled', 'enabled_tools', 'disabled_tools'];
+// Codex's own settings (timeouts, approvals, OAuth client, per-tool table), left aside.
+const APP_ONLY = [
+  'experimental_environment',
+  'startup_timeout_sec',
+  'startup_timeout_ms',
+  'tool_timeout_sec',
+  'required',
+  'supports_parallel_tool_calls',
+  'default_tools_approval_mode',
+  'scopes',
+  'oauth',
+  'oauth_resource',
+  'name',
+  'tools',
+];
+const KNOWN = new Set([...USED, ...APP_ONLY, 'bearer_token']);
+
+/**
+ * Codex's `config.toml`, already parsed: the `mcp_servers` table. Codex
+ * expands no placeholders in values, so the only `${env:NAME}` an entry
+ * holds are the ones written here for `env_vars`, `env_http_headers` and
+ * `bearer_token_env_var`, which name variables to read when the server
+ * starts.
+ */
+export function readCodex(top: Record<string, unknown>, source: string | undefined): ServerEntry[] {
+  return serverPairs({ source }, top['mcp_servers'], 'mcp_servers').map(([name, value]) => readEntry({ source, server: name }, name, value));
+}
+
+function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntry {
+  const entry = EntryReader.of(place, value, 'a server table');
+  entry.onlyKnown(KNOWN, 'Codex');
+  // Codex refuses a token written into the file; so does rxmcp.
+  if (entry.has('bearer_token')) entry.fail('bearer_token', 'is refused: name an environment variable in bearer_token_env_var instead');
+  const base = { name, disabled: entry.boolean('enabled') === false, ...(place.source === undefined ? {} : { source: place.source }) };
+  const filters = { enabled: 'enabled_tools', disabled: 'disabled_tools' };
+  if (entry.has('command')) {
+    if (entry.has('url')) entry.fail('url', 'a table has a command or a url, not both');
+    for (const key of ['http_headers', 'env_http_headers', 'bearer_token_env_var']) if (entry.has(key)) entry.fail(key, 'a stdio server has no ' + key);
+    const env = entry.stringMap('env');
+    for (const variable of envVars(entry)) env[variable] ??= `\${env:${variable}}`;
+    return withToolFilters(
+      entry,
+      { ...base, transport: 'stdio', command: entry.requiredString('command'), args: entry.strings('args'), env, ...(entry.has('cwd') ? { cwd: entry.requiredString('cwd') } : {}) },
+      filters,
+    );
+  }
+  if (!entry.has('url')) entry.fail(undefined, 'a server table needs a command or a url');
+  if (entry.has('env_vars')) entry.fail('env_vars', 'an HTTP server has no env_vars');
+  refuseStdioKeys(entry);
+  const headers = entry.stringMap('http_headers');
+  const fromEnv = entry.stringMap('env_http_headers');
+  for (const header of Object.keys(fromEnv)) headers[header] = `\${env:${fromEnv[header] as string}}`;
+  const bearer = entry.string('bearer_token_env_var');
+  if (bearer !== undefined) headers['Authorization'] = `Bearer \${env:${bearer}}`;
+  return withToolFilters(entry, { ...base, transport: 'http', url: entry.requiredString('url'), headers, httpTransport: 'streamable-http' }, filters);
+}
+
+/** `env_vars`: names of variables passed on from the environment, each a string or `{ name, source }`. */
+function envVars(entry: EntryReader): string[] {
+  if (!entry.has('env_vars')) return [];
+  const value = entry.value['env_vars'];
+  if (!Array.isArray(value)) entry.fail('env_vars', 'must be an array');
+  return value.map((item: unknown, n) => {
+    const variable = typeof item === 'string' ? item : isObject(item) ? item['name'] : undefined;
+    if (typeof variable !== 'string' || variable === '') entry.fail(`env_vars[${n}]`, 'must be a variable name, or a table with a name');
+    return variable;
+  });
+}

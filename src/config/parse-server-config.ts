@@ -1,0 +1,72 @@
+import { McpConfigError } from '../errors/config-errors.js';
+import { messageOf } from '../util/values.js';
+import { stripJsonComments } from './jsonc.js';
+import { normalizeServerConfig, type ServerConfigOptions } from './normalize-server-config.js';
+import type { ServerConfig } from './server-config.js';
+
+/** The longest config text read, in characters (16 MiB): far past any real file, short of exhausting memory. */
+export const MAX_CONFIG_CHARS = 16 * 1024 * 1024;
+/** How deep TOML may nest inline tables and arrays; a server table needs four levels. */
+const TOML_MAX_DEPTH = 32;
+
+/** Options of `parseServerConfig`. */
+export interface ParseServerConfigOptions extends ServerConfigOptions {
+  /** The longest text accepted, in characters (default `MAX_CONFIG_CHARS`). */
+  maxChars?: number;
+}
+
+/**
+ * Parses the text of a config file: JSON (comments and trailing commas
+ * allowed, as VS Code and Cursor allow them) or, for Codex, TOML. TOML is
+ * chosen by `format: 'codex'` or a path ending in `.toml`; its parser is
+ * loaded only then. Browser-safe: reading files is `readServerConfig`'s job,
+ * in `rxmcp/node`.
+ *
+ * @throws McpConfigError (as a rejection) for text too long, malformed or of no known format, or an entry a format does not allow.
+ * @example
+ * ```ts
+ * const config = await parseServerConfig(text, { path: 'claude_desktop_config.json' });
+ * const tools = Registry.fromConfig(await resolvePlaceholders(config));
+ * ```
+ */
+export async function parseServerConfig(text: string, options: ParseServerConfigOptions = {}): Promise<ServerConfig> {
+  const { maxChars = MAX_CONFIG_CHARS, ...rest } = options;
+  const source = rest.path;
+  if (typeof text !== 'string') throw new McpConfigError({ source }, 'the config text must be a string');
+  if (text.length > maxChars) throw new McpConfigError({ source }, `is longer than ${maxChars} characters`);
+  const toml = rest.format === 'codex' || (rest.format === undefined && source !== undefined && /\.toml$/i.test(source));
+  const value = toml ? await parseToml(text, source) : parseJson(text, source);
+  return normalizeServerConfig(value, toml ? { ...rest, format: 'codex' } : rest);
+}
+
+function parseJson(text: string, source: string | undefined): unknown {
+  // A byte-order mark is what some Windows editors start a file with.
+  const json = stripJsonComments(text.replace(/^\uFEFF/, ''));
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    // The parser's own message quotes the text around the fault, which may be a
+    // secret: only the position is kept, and the error is not kept as a cause.
+    const position = /position (\d+)/.exec(messageOf(error))?.[1];
+    throw new McpConfigError({ source }, `is not valid JSON${position === undefined ? '' : ` (${lineAndColumn(json, Number(position))})`}`);
+  }
+}
+
+async function parseToml(text: string, source: string | undefined): Promise<unknown> {
+  const { parse } = await import('smol-toml');
+  try {
+    return parse(text, { maxDepth: TOML_MAX_DEPTH });
+  } catch (error) {
+    // smol-toml's message quotes the lines around the fault, which may hold a
+    // secret: only the position is kept.
+    const { line, column } = error as { line?: unknown; column?: unknown };
+    const at = typeof line === 'number' && typeof column === 'number' ? ` (line ${line}, column ${column})` : '';
+    throw new McpConfigError({ source }, `is not valid TOML${at}`);
+  }
+}
+
+function lineAndColumn(text: string, position: number): string {
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${position - before.lastIndexOf('\n')}`;
+}

@@ -1,0 +1,55 @@
+import { McpConfigError, type ConfigPlace } from '../errors/config-errors.js';
+import { isObject } from '../util/values.js';
+import { EntryReader, MAX_SERVERS, serverPairs } from './entry-reader.js';
+import { refuseStdioKeys } from './mcp-servers-format.js';
+import type { ConfigInput, ServerEntry } from './server-config.js';
+
+// The keys VS Code documents for an entry of `servers`. `dev` (watch and
+// debug while developing a server), `gallery` and `version` are the
+// editor's own and left aside.
+const KNOWN = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'dev', 'gallery', 'version', 'sandboxEnabled', 'sandbox']);
+
+/** VS Code's `mcp.json`: `servers` and `inputs`. Other keys at the top are the editor's and not read. */
+export function readVscode(top: Record<string, unknown>, source: string | undefined): { servers: ServerEntry[]; inputs: ConfigInput[] } {
+  const servers = serverPairs({ source }, top['servers'], 'servers').map(([name, value]) => readEntry({ source, server: name }, name, value));
+  return { servers, inputs: readInputs({ source }, top['inputs']) };
+}
+
+function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntry {
+  const entry = EntryReader.of(place, value, 'a server entry');
+  entry.onlyKnown(KNOWN, 'VS Code');
+  if (entry.has('envFile')) entry.fail('envFile', 'is not supported: put the variables in env, or in the environment of the process that reads the file');
+  // A sandbox the user asked for cannot be given here: refuse rather than run the server unconfined.
+  if (entry.boolean('sandboxEnabled') === true) entry.fail('sandboxEnabled', 'rxmcp cannot sandbox a server; remove the key to run it unsandboxed');
+  const base = { name, disabled: false, ...(place.source === undefined ? {} : { source: place.source }) };
+  const type = entry.string('type') ?? (entry.has('command') ? 'stdio' : 'http');
+  if (type === 'stdio') {
+    if (entry.has('url')) entry.fail('url', 'a stdio server has no url');
+    return {
+      ...base,
+      transport: 'stdio',
+      command: entry.requiredString('command'),
+      args: entry.strings('args'),
+      env: entry.stringMap('env'),
+      ...(entry.has('cwd') ? { cwd: entry.requiredString('cwd') } : {}),
+    };
+  }
+  if (type !== 'http' && type !== 'sse') entry.fail('type', `must be "stdio", "http" or "sse", not ${JSON.stringify(type.slice(0, 40))}`);
+  if (entry.has('command')) entry.fail('command', 'an HTTP server has no command');
+  refuseStdioKeys(entry);
+  // VS Code's `http` tries Streamable HTTP and falls back to HTTP+SSE: rxmcp's `auto`.
+  return { ...base, transport: 'http', url: entry.requiredString('url'), headers: entry.stringMap('headers'), httpTransport: type === 'sse' ? 'sse' : 'auto' };
+}
+
+function readInputs(place: ConfigPlace, value: unknown): ConfigInput[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new McpConfigError({ ...place, key: 'inputs' }, 'must be an array');
+  if (value.length > MAX_SERVERS) throw new McpConfigError({ ...place, key: 'inputs' }, `has more than ${MAX_SERVERS} items`);
+  return value.map((item: unknown, n) => {
+    const input = EntryReader.of({ ...place, key: `inputs[${n}]` }, item, 'an input');
+    const id = input.string('id');
+    if (id === undefined || id === '') throw new McpConfigError({ ...place, key: `inputs[${n}].id` }, 'must be a non-empty string');
+    const description = isObject(item) && typeof item['description'] === 'string' ? item['description'] : id;
+    return { id, description, password: isObject(item) && item['password'] === true };
+  });
+}

@@ -1,0 +1,64 @@
+import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, resolve, sep } from 'node:path';
+import { MAX_CONFIG_CHARS, parseServerConfig } from '../config/parse-server-config.js';
+import { resolvePlaceholders, type ResolveOptions } from '../config/placeholders.js';
+import type { ConfigFormat, ServerConfig } from '../config/server-config.js';
+import { McpConfigError } from '../errors/config-errors.js';
+import { messageOf } from '../util/values.js';
+
+/** Options of `readServerConfig`. */
+export interface ReadServerConfigOptions extends ResolveOptions {
+  /** The format; guessed from the extension and the shape when not given. */
+  format?: ConfigFormat;
+  /** The largest file read, in bytes (default 16 MiB). */
+  maxBytes?: number;
+  /**
+   * The project `${workspaceFolder}` names. By default the folder holding the
+   * file's `.vscode`, `.cursor` or `.codex` folder, or a `.mcp.json`'s own
+   * folder; else the current directory.
+   */
+  workspaceFolder?: string;
+}
+
+/**
+ * Reads a config file of any supported format (Claude Desktop, Claude Code,
+ * Cursor, Windsurf, VS Code, Codex) and fills in its placeholders: `${VAR}`
+ * and `${env:VAR}` from `options.env` (default `process.env`), `${input:ID}`
+ * through `options.inputs`, `${userHome}`, `${workspaceFolder}` and the
+ * path separator. Each server's `source` is `path`.
+ *
+ * @throws McpConfigError (as a rejection) for a file that cannot be read, is too large or malformed, or names a variable that is not set.
+ * @example
+ * ```ts
+ * import { readServerConfig } from 'rxmcp/node';
+ * const tools = Registry.fromConfig(await readServerConfig('.cursor/mcp.json'));
+ * ```
+ */
+export async function readServerConfig(path: string, options: ReadServerConfigOptions = {}): Promise<ServerConfig> {
+  const { format, maxBytes = MAX_CONFIG_CHARS, workspaceFolder, ...resolving } = options;
+  const full = resolve(path);
+  let text: string;
+  try {
+    const info = await stat(full);
+    if (!info.isFile()) throw new McpConfigError({ source: path }, 'is not a file');
+    if (info.size > maxBytes) throw new McpConfigError({ source: path }, `is larger than ${maxBytes} bytes`);
+    text = await readFile(full, 'utf8');
+  } catch (error) {
+    if (error instanceof McpConfigError) throw error;
+    throw new McpConfigError({ source: path }, `cannot be read: ${(error as { code?: string }).code ?? messageOf(error)}`);
+  }
+  const config = await parseServerConfig(text, { path, maxChars: maxBytes, ...(format ? { format } : {}) });
+  const folder = workspaceFolder ?? projectOf(full);
+  return resolvePlaceholders(config, {
+    ...resolving,
+    env: resolving.env ?? process.env,
+    variables: { userHome: homedir(), workspaceFolder: folder, workspaceFolderBasename: basename(folder), pathSeparator: sep, '/': sep, ...resolving.variables },
+  });
+}
+
+function projectOf(file: string): string {
+  const folder = dirname(file);
+  if (['.vscode', '.cursor', '.codex'].includes(basename(folder))) return dirname(folder);
+  return basename(file) === '.mcp.json' ? folder : process.cwd();
+}

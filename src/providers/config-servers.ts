@@ -1,0 +1,92 @@
+import { BehaviorSubject, type Observable } from 'rxjs';
+import { McpClient } from '../client/mcp-client.js';
+import { STDIO_OPTION_KEYS } from '../transport/stdio-transport.js';
+import { HTTP_OPTION_KEYS } from '../transport/http-options.js';
+import { normalizeServerConfig } from '../config/normalize-server-config.js';
+import { firstPlaceholder } from '../config/placeholders.js';
+import type { ServerConfig, ServerEntry } from '../config/server-config.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { McpConfigError } from '../errors/config-errors.js';
+import { isObject } from '../util/values.js';
+import { ConfigServer, type ServerClientOptions, type ServerStatus } from './config-server.js';
+
+/** Options of `Registry.fromConfig`. */
+export interface FromConfigOptions {
+  /** Client options for every server: hooks, timeouts, `auth` (with one token store for all), `onStderr`… */
+  client?: ServerClientOptions;
+  /** Client options for one server, by its name in the config, laid over `client`. */
+  servers?: Record<string, ServerClientOptions>;
+  /** What joins a server's name and a tool's name (default `_`). */
+  separator?: string;
+  /** Called when a server's tools are left out, and with each server's own warnings (prefixed with its name). */
+  onWarn?: (message: string) => void;
+}
+
+// Keys only one transport knows: left out for a server of the other, since
+// `client` applies to every server whatever it speaks.
+const STDIO_ONLY = [...STDIO_OPTION_KEYS, 'restart'].filter((key) => key !== 'onWarn');
+const HTTP_ONLY = HTTP_OPTION_KEYS.filter((key) => key !== 'onWarn');
+// What the config itself says of each server: options may not override it.
+const FROM_CONFIG = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'httpTransport'];
+
+/** The servers of a config as providers, with their statuses. */
+export interface ConfigServers {
+  servers: Array<{ name: string; provider: ConfigServer }>;
+  status$: Observable<ReadonlyMap<string, ServerStatus>>;
+  /** Ends `status$`; called once the servers are closed. */
+  end(): void;
+}
+
+/**
+ * Builds one provider per enabled server of a config, and the status map a
+ * user interface watches.
+ *
+ * @throws McpConfigError for a config that does not read, or one whose placeholders were never resolved.
+ * @throws McpClientError for options naming a server the config lacks, or setting what the config says.
+ */
+export function configServers(config: unknown, options: FromConfigOptions = {}): ConfigServers {
+  const read = isServerConfig(config) ? config : normalizeServerConfig(config);
+  const unresolved = firstPlaceholder(read);
+  if (unresolved) {
+    const { source, server, key } = unresolved;
+    throw new McpConfigError({ source, server, key }, 'holds a placeholder: resolve it first (resolvePlaceholders, or readServerConfig from rxmcp/node)');
+  }
+  const perServer = options.servers ?? {};
+  for (const name of Object.keys(perServer)) {
+    if (!read.servers.some((entry) => entry.name === name)) throw new McpClientError(`options.servers names ${JSON.stringify(name)}, which the config does not define`);
+  }
+  const statuses = new Map<string, ServerStatus>();
+  for (const entry of read.servers) statuses.set(entry.name, { state: entry.disabled ? 'disabled' : 'starting' });
+  // Replayed to each subscriber: a UI that subscribes late sees where every server stands.
+  const status = new BehaviorSubject<ReadonlyMap<string, ServerStatus>>(new Map(statuses));
+  const report = (name: string) => (next: ServerStatus) => {
+    const last = statuses.get(name);
+    if (last?.state === next.state && last.tools === next.tools && last.error === next.error) return;
+    statuses.set(name, next);
+    if (!status.closed) status.next(new Map(statuses));
+  };
+  const servers = read.servers
+    .filter((entry) => !entry.disabled)
+    .map((entry) => {
+      const given = { ...options.client, ...(Object.hasOwn(perServer, entry.name) ? perServer[entry.name] : {}) };
+      for (const key of FROM_CONFIG) if (Object.hasOwn(given, key)) throw new McpClientError(`option ${key} comes from the config, for server ${JSON.stringify(entry.name)}`);
+      return { name: entry.name, provider: new ConfigServer(entry, () => connect(entry, given, options.onWarn), report(entry.name)) };
+    });
+  return { servers, status$: status.asObservable(), end: () => status.complete() };
+}
+
+function connect(entry: ServerEntry, given: Record<string, unknown>, onWarn: ((message: string) => void) | undefined): McpClient {
+  const options: Record<string, unknown> = {};
+  const foreign = entry.transport === 'stdio' ? HTTP_ONLY : STDIO_ONLY;
+  for (const key of Object.keys(given)) if (!foreign.includes(key) && given[key] !== undefined) options[key] = given[key];
+  if (options['onWarn'] === undefined && onWarn) options['onWarn'] = (message: string) => onWarn(`${entry.name}: ${message}`);
+  if (entry.transport === 'stdio') {
+    const { command, args, env, cwd } = entry;
+    return McpClient.connectStdio({ ...options, command, args, env: { ...env }, ...(cwd === undefined ? {} : { cwd }) });
+  }
+  return McpClient.connectHttp({ ...options, url: entry.url, headers: { ...entry.headers }, httpTransport: entry.httpTransport });
+}
+
+function isServerConfig(value: unknown): value is ServerConfig {
+  return isObject(value) && typeof value['format'] === 'string' && Array.isArray(value['servers']);
+}
