@@ -84,6 +84,19 @@ describe('rxmcp with config files', () => {
       expect(result.stdout + result.stderr).not.toContain(SECRET);
     });
 
+    it('shows a hostile server name and failure reason as visible escapes, in text and in JSON', async () => {
+      const hostile = join(sandbox, 'hostile.json');
+      const name = 'evil\u001b]0;pwned\u0007\u202e';
+      writeFileSync(hostile, JSON.stringify({ mcpServers: { [name]: { command: 'rxmcp-spec-\u001b[2Jmissing' } } }));
+      const text = await run(['servers', '--config', hostile]);
+      expect(text.code).toBe(0);
+      expect(text.stdout + text.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
+      expect(text.stdout).toMatch(/^evil\\x1b\]0;pwned\\x07\\u202e\s+stdio\s+-\s+-\s+failed/m);
+      const listing = await run(['servers', '--config', hostile, '--json']);
+      expect(listing.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+      expect((json(listing) as { servers: Array<{ name: string; status: string }> }).servers).toEqual([expect.objectContaining({ name, status: 'failed' })]);
+    });
+
     it('exits 3 naming the file when it cannot be read', async () => {
       const malformed = join(fixtures, 'malformed.json');
       const result = await run(['servers', '--config', malformed]);
@@ -136,7 +149,7 @@ describe('rxmcp with config files', () => {
     it('exits 2 on an unknown server name, listing the names there are', async () => {
       const result = await run(['--server', 'nope', 'tools']);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('no server named "nope"; the servers there are "everything", "fixture", "web", "broken", "off", "project-only"');
+      expect(result.stderr).toContain('no server named "nope"; the servers there are "project-only", "everything", "fixture", "web", "broken", "off"');
     });
   });
 

@@ -83,5 +83,4 @@ describe('typedArguments: key=value pairs typed by a tool\'s input schema', () =
     expect(() => typedArguments('t', { properties: { x: nested(10) } }, [['x', 'yes']])).toThrow('wants "x" as boolean');
     expect(typedArguments('t', { properties: { x: nested(100_000) } }, [['x', 'yes']])).toEqual({ x: 'yes' });
   });
-  });
 });
