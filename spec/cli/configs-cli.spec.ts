@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rxmcp, type Run } from '../support/cli.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
+import { eventually } from '../support/servers.js';
 
 // The CLI with the servers of config files: real servers (server-everything
 // and the SDK fixture over stdio, the SDK fixture over Streamable HTTP on
@@ -203,6 +205,34 @@ describe('rxmcp with config files', () => {
       const listing = await run(['servers']);
       expect(listing.code).toBe(3);
       expect(listing.stderr).toContain('found no MCP config file');
+    });
+  });
+
+  describe('VS Code\'s ${input:ID}', () => {
+    const inputs = join(fixtures, 'vscode-inputs.json');
+    const tmux = (...args: string[]): string => execFileSync('tmux', args, { encoding: 'utf8' });
+
+    it('asks for the input at the terminal without showing what is typed, and gives the answer to the server', async () => {
+      const session = `rxmcp-configs-${process.pid}`;
+      const assignments = Object.entries(env).map(([key, value]) => `${key}='${value}'`);
+      const command = ['cd', `'${project}'`, '&&', 'env', ...assignments, process.execPath, join(root, 'bin', 'rxmcp.mjs'), '--config', inputs, 'call', 'environment', `'names=["FIXTURE_TOKEN"]'`].join(' ');
+      tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '20', `${command}; echo EXIT=$?; sleep 30`);
+      const screen = (): string => tmux('capture-pane', '-t', session, '-p');
+      try {
+        await eventually(() => screen().includes('Fixture token (input "fixture-token", not shown):'), 15000);
+        tmux('send-keys', '-t', session, 'typed-at-the-prompt', 'Enter');
+        await eventually(() => screen().includes('EXIT=0'), 15000);
+        expect(screen()).toContain('"FIXTURE_TOKEN":"typed-at-the-prompt"');
+        expect(screen().split('\n').find((line) => line.includes('Fixture token'))).not.toContain('typed-at-the-prompt');
+      } finally {
+        tmux('kill-session', '-t', session);
+      }
+    });
+
+    it('fails naming the file and the input when there is no terminal to ask at', async () => {
+      const result = await run(['--config', inputs, 'tools']);
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(`"${inputs}": input "fixture-token" is asked at a terminal, and stdin is not one`);
     });
   });
 

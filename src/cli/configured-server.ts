@@ -2,6 +2,8 @@ import type { ServerConfig, ServerEntry } from '../index.js';
 import { McpConfigError } from '../errors/config-errors.js';
 import { type FoundConfig, findServerConfigs, readServerConfig } from '../node/index.js';
 import { type CliRequest, UsageError } from './args.js';
+import { askConfigInput } from './config-input.js';
+import type { CliIo } from './connect.js';
 
 /** A server picked from a config file, and the file it came from. */
 export interface ConfiguredServer {
@@ -22,21 +24,29 @@ export interface ConfigFile {
  * The config files a request names: its `--config FILE` alone, or every file
  * `findServerConfigs()` finds, in that order. A file that cannot be read
  * (malformed, a variable missing) is kept with its error, so that one bad
- * file does not hide the others.
+ * file does not hide the others. VS Code's `${input:ID}` placeholders are
+ * asked at the terminal (unless --no-input, or stdin is not one).
  */
-export async function configFiles(request: CliRequest): Promise<ConfigFile[]> {
+export async function configFiles(request: CliRequest, io: CliIo): Promise<ConfigFile[]> {
   const found: Array<{ path: string; found?: FoundConfig }> =
     request.configPath === undefined ? (await findServerConfigs()).map((file) => ({ path: file.path, found: file })) : [{ path: request.configPath }];
-  return Promise.all(
-    found.map(async (file): Promise<ConfigFile> => {
-      try {
-        return { ...file, config: await readServerConfig(file.path) };
-      } catch (error) {
-        if (!(error instanceof McpConfigError)) throw error;
-        return { ...file, error };
-      }
-    }),
-  );
+  // VS Code's ${input:ID} is asked at the terminal, when there is one to ask at.
+  const interactive = !request.noInput && io.stdin.isTTY === true;
+  const files: ConfigFile[] = [];
+  // One file after another: two files must not ask their inputs at once.
+  for (const file of found) {
+    const inputs = (id: string, description: string): Promise<string> => {
+      if (interactive) return askConfigInput(id, description, file.path, io);
+      throw new McpConfigError({ source: file.path }, `input ${JSON.stringify(id)} is asked at a terminal, and ${request.noInput ? '--no-input is given' : 'stdin is not one'}`);
+    };
+    try {
+      files.push({ ...file, config: await readServerConfig(file.path, { inputs }) });
+    } catch (error) {
+      if (!(error instanceof McpConfigError)) throw error;
+      files.push({ ...file, error });
+    }
+  }
+  return files;
 }
 
 /**
@@ -60,8 +70,8 @@ export function startable(file: ConfigFile): boolean {
  *   named with --config).
  * @throws McpConfigError when the --config file cannot be read.
  */
-export async function configuredServer(request: CliRequest): Promise<ConfiguredServer> {
-  const files = await configFiles(request);
+export async function configuredServer(request: CliRequest, io: CliIo): Promise<ConfiguredServer> {
+  const files = await configFiles(request, io);
   if (files.length === 0) throw new UsageError('found no MCP config file here or in your home directory; name one with --config FILE');
   const name = request.serverName;
   if (name === undefined) {

@@ -141,7 +141,7 @@ async function command(given: CliRequest, io: CliIo): Promise<number> {
 // The request aimed at the server --server/--config name, if they do.
 async function aimed(request: CliRequest, io: CliIo): Promise<CliRequest> {
   if (request.serverName === undefined && request.configPath === undefined) return request;
-  const { entry, source } = await configuredServer(request);
+  const { entry, source } = await configuredServer(request, io);
   if (request.verbose) io.stderr.write(`server ${terminalLine(entry.name)} from ${terminalLine(source)}\n`);
   const aimedRequest = aimedAt(request, entry);
   if ((request.command === 'login' || request.command === 'logout') && aimedRequest.url === undefined) {

@@ -39,7 +39,7 @@ interface ServerRow {
  * became of its servers; 3 when none could.
  */
 export async function listServers(request: CliRequest, io: CliIo): Promise<number> {
-  const files = await configFiles(request);
+  const files = await configFiles(request, io);
   const rows = files.flatMap((file) => (file.config?.servers ?? []).map((entry) => rowFor(entry, file)));
   await inTurn(
     rows.filter((row) => row.status === 'ready'),
