@@ -56,6 +56,11 @@ describe('rxmcp with config files', () => {
     rmSync(sandbox, { recursive: true, force: true });
   });
 
+  it('names servers, --server and --config in its help, with key=value for call', async () => {
+    const help = await run(['--help']);
+    for (const words of ['servers ', '--server NAME', '--config FILE', 'call TOOL [JSON|-] [key=value...]', 'rxmcp --server everything call get-sum a=2 b=40']) expect(help.stdout).toContain(words);
+  });
+
   describe('rxmcp servers --config FILE', () => {
     it('lists every server with its transport, era, tool count and status, the one that cannot start as failed, and exits 0', async () => {
       const result = await run(['servers', '--config', allServers]);
