@@ -1,7 +1,6 @@
 import type { ConfigPlace } from '../errors/config-errors.js';
 import { isObject } from '../util/values.js';
 import { EntryReader, serverPairs } from './entry-reader.js';
-import { refuseStdioKeys } from './mcp-servers-format.js';
 import type { ServerEntry } from './server-config.js';
 import { withToolFilters } from './tool-filters.js';
 
@@ -55,7 +54,7 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
   }
   if (!entry.has('url')) entry.fail(undefined, 'a server table needs a command or a url');
   if (entry.has('env_vars')) entry.fail('env_vars', 'an HTTP server has no env_vars');
-  refuseStdioKeys(entry);
+  entry.refuseStdioKeys();
   const headers = entry.stringMap('http_headers');
   const fromEnv = entry.stringMap('env_http_headers');
   for (const header of Object.keys(fromEnv)) headers[header] = `\${env:${fromEnv[header] as string}}`;

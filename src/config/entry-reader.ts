@@ -70,6 +70,13 @@ export class EntryReader {
     });
   }
 
+  /** An HTTP entry with stdio settings is a mistake, unless they are empty (as some apps write them). */
+  refuseStdioKeys(): void {
+    if (this.strings('args').length > 0) this.fail('args', 'an HTTP server has no args');
+    if (Object.keys(this.stringMap('env')).length > 0) this.fail('env', 'an HTTP server has no env');
+    if (this.has('cwd')) this.fail('cwd', 'an HTTP server has no cwd');
+  }
+
   /**
    * A map of strings (env, headers), without a prototype. Values are never
    * quoted in errors: they are where secrets live.

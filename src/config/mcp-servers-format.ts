@@ -49,7 +49,7 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
   }
   const httpTransport = httpTransportOf(entry, type);
   if (url === undefined || url === '') return entry.fail(entry.has('serverUrl') ? 'serverUrl' : 'url', 'an HTTP server needs a url (or a command, to start it over stdio)');
-  refuseStdioKeys(entry);
+  entry.refuseStdioKeys();
   const http: HttpServerEntry = { ...base, transport: 'http', url, headers: entry.stringMap('headers'), httpTransport };
   return withToolFilters(entry, http);
 }
@@ -68,11 +68,4 @@ function httpTransportOf(entry: EntryReader, type: string | undefined): HttpServ
     default:
       return entry.fail('type', `must be "stdio", "http", "streamable-http" or "sse", not ${JSON.stringify(type.slice(0, 40))}`);
   }
-}
-
-/** An HTTP entry with stdio settings is a mistake, unless they are empty (as some apps write them). */
-export function refuseStdioKeys(entry: EntryReader): void {
-  if (entry.strings('args').length > 0) entry.fail('args', 'an HTTP server has no args');
-  if (Object.keys(entry.stringMap('env')).length > 0) entry.fail('env', 'an HTTP server has no env');
-  if (entry.has('cwd')) entry.fail('cwd', 'an HTTP server has no cwd');
 }

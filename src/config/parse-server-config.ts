@@ -18,8 +18,8 @@ export interface ParseServerConfigOptions extends ServerConfigOptions {
 /**
  * Parses the text of a config file: JSON (comments and trailing commas
  * allowed, as VS Code and Cursor allow them) or, for Codex, TOML. TOML is
- * chosen by `format: 'codex'` or a path ending in `.toml`; its parser is
- * loaded only then. Browser-safe: reading files is `readServerConfig`'s job,
+ * chosen by `format: 'codex'`, a path ending in `.toml`, or (with no path)
+ * text with an `[mcp_servers…]` heading; its parser is loaded only then. Browser-safe: reading files is `readServerConfig`'s job,
  * in `rxmcp/node`.
  *
  * @throws McpConfigError (as a rejection) for text too long, malformed or of no known format, or an entry a format does not allow.
@@ -34,7 +34,9 @@ export async function parseServerConfig(text: string, options: ParseServerConfig
   const source = rest.path;
   if (typeof text !== 'string') throw new McpConfigError({ source }, 'the config text must be a string');
   if (text.length > maxChars) throw new McpConfigError({ source }, `is longer than ${maxChars} characters`);
-  const toml = rest.format === 'codex' || (rest.format === undefined && source !== undefined && /\.toml$/i.test(source));
+  // TOML by the format, the extension, or (for text with neither) a Codex table heading where JSON cannot start.
+  const toml =
+    rest.format === 'codex' || (rest.format === undefined && (source === undefined ? /^\s*\[mcp_servers[.\]]/m.test(text) && !/^\s*[{[]\s*"/.test(text) : /\.toml$/i.test(source)));
   const value = toml ? await parseToml(text, source) : parseJson(text, source);
   return normalizeServerConfig(value, toml ? { ...rest, format: 'codex' } : rest);
 }

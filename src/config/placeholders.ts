@@ -70,7 +70,7 @@ export async function resolvePlaceholders(config: ServerConfig, options: Resolve
       return answer;
     };
     const lookup = lookupFor(config.format, env, variables, ask, fail);
-    servers.push(await resolveEntry(entry, lookup));
+    servers.push(await resolveEntry(entry, lookup, config.format, (name) => Object.hasOwn(env, name) && env[name] !== undefined));
   }
   return { ...config, servers };
 }
@@ -147,7 +147,7 @@ function isPlaceholder(format: ConfigFormat, body: string): boolean {
   return (fallback > 0 && NAME.test(body.slice(0, fallback))) || NAME.test(body);
 }
 
-async function resolveEntry(entry: ServerEntry, lookup: Lookup): Promise<ServerEntry> {
+async function resolveEntry(entry: ServerEntry, lookup: Lookup, format: ConfigFormat, isSet: (name: string) => boolean): Promise<ServerEntry> {
   const text = async (value: string, key: string): Promise<string> => {
     if (!value.includes('${')) return value;
     const parts: string[] = [];
@@ -162,7 +162,11 @@ async function resolveEntry(entry: ServerEntry, lookup: Lookup): Promise<ServerE
   };
   const map = async (values: Record<string, string>, key: string): Promise<Record<string, string>> => {
     const out = Object.create(null) as Record<string, string>;
-    for (const name of Object.keys(values)) out[name] = await text(values[name] as string, `${key}.${name}`);
+    for (const name of Object.keys(values)) {
+      // Codex passes an `env_vars` variable on only when it is set: such an entry (NAME = ${env:NAME}) is dropped, not an error.
+      if (format === 'codex' && key === 'env' && values[name] === `\${env:${name}}` && !isSet(name)) continue;
+      out[name] = await text(values[name] as string, `${key}.${name}`);
+    }
     return out;
   };
   if (entry.transport === 'stdio') {

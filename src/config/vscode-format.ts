@@ -1,7 +1,6 @@
 import { McpConfigError, type ConfigPlace } from '../errors/config-errors.js';
 import { isObject } from '../util/values.js';
 import { EntryReader, MAX_SERVERS, serverPairs } from './entry-reader.js';
-import { refuseStdioKeys } from './mcp-servers-format.js';
 import type { ConfigInput, ServerEntry } from './server-config.js';
 
 // The keys VS Code documents for an entry of `servers`. `dev` (watch and
@@ -36,7 +35,7 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
   }
   if (type !== 'http' && type !== 'sse') entry.fail('type', `must be "stdio", "http" or "sse", not ${JSON.stringify(type.slice(0, 40))}`);
   if (entry.has('command')) entry.fail('command', 'an HTTP server has no command');
-  refuseStdioKeys(entry);
+  entry.refuseStdioKeys();
   // VS Code's `http` tries Streamable HTTP and falls back to HTTP+SSE: rxmcp's `auto`.
   return { ...base, transport: 'http', url: entry.requiredString('url'), headers: entry.stringMap('headers'), httpTransport: type === 'sse' ? 'sse' : 'auto' };
 }

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { posix, win32 } from 'node:path';
+import { join } from 'node:path';
 import type { ConfigFormat } from '../config/server-config.js';
 import { MAX_CONFIG_CHARS } from '../config/parse-server-config.js';
 
@@ -20,7 +20,7 @@ export interface FindServerConfigsOptions {
   cwd?: string;
   /** The user's home (default `os.homedir()`). */
   home?: string;
-  /** Whose paths to use (default `process.platform`). */
+  /** Which platform's app-data locations to look in (default `process.platform`). */
   platform?: NodeJS.Platform;
   /** Where `APPDATA`, `XDG_CONFIG_HOME` and `CODEX_HOME` are read (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
@@ -65,29 +65,28 @@ export async function findServerConfigs(options: FindServerConfigsOptions = {}):
 
 function candidates(options: FindServerConfigsOptions): Candidate[] {
   const platform = options.platform ?? process.platform;
-  const path = platform === 'win32' ? win32 : posix;
   const env = options.env ?? process.env;
   const home = options.home ?? homedir();
   const cwd = options.cwd ?? process.cwd();
   const appData =
     platform === 'darwin'
-      ? path.join(home, 'Library', 'Application Support')
+      ? join(home, 'Library', 'Application Support')
       : platform === 'win32'
-        ? (env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'))
-        : (env['XDG_CONFIG_HOME'] ?? path.join(home, '.config'));
-  const project = (file: string[], app: string, format: ConfigFormat): Candidate => ({ path: path.join(cwd, ...file), app, format, scope: 'project' });
+        ? (env['APPDATA'] ?? join(home, 'AppData', 'Roaming'))
+        : (env['XDG_CONFIG_HOME'] ?? join(home, '.config'));
+  const project = (file: string[], app: string, format: ConfigFormat): Candidate => ({ path: join(cwd, ...file), app, format, scope: 'project' });
   const user = (file: string, app: string, format: ConfigFormat): Candidate => ({ path: file, app, format, scope: 'user' });
   return [
     project(['.mcp.json'], 'claude-code', 'mcp-servers'),
     project(['.cursor', 'mcp.json'], 'cursor', 'mcp-servers'),
     project(['.vscode', 'mcp.json'], 'vscode', 'vscode'),
     project(['.codex', 'config.toml'], 'codex', 'codex'),
-    { ...user(path.join(home, '.claude.json'), 'claude-code', 'mcp-servers'), onlyWith: 'mcpServers' },
-    user(path.join(appData, 'Claude', 'claude_desktop_config.json'), 'claude-desktop', 'mcp-servers'),
-    user(path.join(home, '.cursor', 'mcp.json'), 'cursor', 'mcp-servers'),
-    user(path.join(appData, 'Code', 'User', 'mcp.json'), 'vscode', 'vscode'),
-    user(path.join(home, '.codeium', 'windsurf', 'mcp_config.json'), 'windsurf', 'mcp-servers'),
-    user(path.join(env['CODEX_HOME'] ?? path.join(home, '.codex'), 'config.toml'), 'codex', 'codex'),
+    { ...user(join(home, '.claude.json'), 'claude-code', 'mcp-servers'), onlyWith: 'mcpServers' },
+    user(join(appData, 'Claude', 'claude_desktop_config.json'), 'claude-desktop', 'mcp-servers'),
+    user(join(home, '.cursor', 'mcp.json'), 'cursor', 'mcp-servers'),
+    user(join(appData, 'Code', 'User', 'mcp.json'), 'vscode', 'vscode'),
+    user(join(home, '.codeium', 'windsurf', 'mcp_config.json'), 'windsurf', 'mcp-servers'),
+    user(join(env['CODEX_HOME'] ?? join(home, '.codex'), 'config.toml'), 'codex', 'codex'),
   ];
 }
 

@@ -18,7 +18,7 @@ export interface FromConfigOptions {
   servers?: Record<string, ServerClientOptions>;
   /** What joins a server's name and a tool's name (default `_`). */
   separator?: string;
-  /** Called when a server's tools are left out, and with each server's own warnings (prefixed with its name). */
+  /** Called when a server's tools are left out, and with each server's own warnings (after `server "NAME": `). */
   onWarn?: (message: string) => void;
 }
 
@@ -79,7 +79,7 @@ function connect(entry: ServerEntry, given: Record<string, unknown>, onWarn: ((m
   const options: Record<string, unknown> = {};
   const foreign = entry.transport === 'stdio' ? HTTP_ONLY : STDIO_ONLY;
   for (const key of Object.keys(given)) if (!foreign.includes(key) && given[key] !== undefined) options[key] = given[key];
-  if (options['onWarn'] === undefined && onWarn) options['onWarn'] = (message: string) => onWarn(`${entry.name}: ${message}`);
+  if (options['onWarn'] === undefined && onWarn) options['onWarn'] = (message: string) => onWarn(`server ${JSON.stringify(entry.name)}: ${message}`);
   if (entry.transport === 'stdio') {
     const { command, args, env, cwd } = entry;
     return McpClient.connectStdio({ ...options, command, args, env: { ...env }, ...(cwd === undefined ? {} : { cwd }) });

@@ -73,8 +73,9 @@ export class Registry implements ToolProvider {
   private readonly separator: string;
   private readonly warn: (message: string) => void;
   private readonly names = new NameMapper();
-  private statuses: Observable<ReadonlyMap<string, ServerStatus>> = new BehaviorSubject<ReadonlyMap<string, ServerStatus>>(new Map()).asObservable();
-  private closed: () => void = () => undefined;
+  private readonly noServers = new BehaviorSubject<ReadonlyMap<string, ServerStatus>>(new Map());
+  private statuses: Observable<ReadonlyMap<string, ServerStatus>> = this.noServers.asObservable();
+  private closed: () => void = () => this.noServers.complete();
 
   constructor(options: RegistryOptions = {}) {
     this.separator = options.separator ?? '_';

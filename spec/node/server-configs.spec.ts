@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { McpConfigError } from '../../src/index.js';
+import { findServerConfigs, readServerConfig } from '../../src/node/index.js';
+
+let scratch: string;
+beforeEach(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'rxmcp-find-'));
+});
+afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+function put(path: string, text: string): string {
+  const full = join(scratch, path);
+  mkdirSync(join(full, '..'), { recursive: true });
+  writeFileSync(full, text);
+  return full;
+}
+
+const stdio = JSON.stringify({ mcpServers: { a: { command: 'x' } } });
+
+describe('readServerConfig', () => {
+  it('reads a project\'s .vscode/mcp.json with ${workspaceFolder} as the project and ${userHome} as the home', async () => {
+    const path = put('proj/.vscode/mcp.json', JSON.stringify({ servers: { a: { type: 'stdio', command: '${userHome}/bin/x', args: ['${workspaceFolder}', '${workspaceFolderBasename}'], cwd: '${workspaceFolder}${pathSeparator}src' } } }));
+    const config = await readServerConfig(path);
+    expect(config).toMatchObject({ format: 'vscode', source: path });
+    expect(config.servers[0]).toMatchObject({
+      source: path,
+      command: `${homedir()}/bin/x`,
+      args: [join(scratch, 'proj'), 'proj'],
+      cwd: `${join(scratch, 'proj')}${sep}src`,
+    });
+  });
+
+  it('reads the environment from options, and Codex\'s TOML by its extension', async () => {
+    const path = put('home/.codex/config.toml', '[mcp_servers.api]\nurl = "https://api.example/mcp"\nbearer_token_env_var = "API_TOKEN"\n');
+    const config = await readServerConfig(path, { env: { API_TOKEN: 'tok' } });
+    expect(config.servers[0]).toMatchObject({ transport: 'http', headers: { Authorization: 'Bearer tok' } });
+    await expect(readServerConfig(path, { env: {} })).rejects.toMatchObject({ server: 'api', key: 'headers.Authorization' });
+  });
+
+  it('names the file it cannot read, and refuses one past the size bound', async () => {
+    const missing = join(scratch, 'nope.json');
+    await expect(readServerConfig(missing)).rejects.toThrow(McpConfigError);
+    await expect(readServerConfig(missing)).rejects.toMatchObject({ source: missing, message: expect.stringContaining('ENOENT') });
+    const big = put('big.json', stdio.padEnd(5000, ' '));
+    await expect(readServerConfig(big, { maxBytes: 4096 })).rejects.toMatchObject({ message: expect.stringContaining('larger than 4096 bytes') });
+  });
+});
+
+describe('findServerConfigs', () => {
+  const everyFile = (home: string, cwd: string, appData: string) => {
+    put(join(cwd, '.mcp.json'), stdio);
+    put(join(cwd, '.cursor', 'mcp.json'), stdio);
+    put(join(cwd, '.vscode', 'mcp.json'), JSON.stringify({ servers: {} }));
+    put(join(cwd, '.codex', 'config.toml'), '');
+    put(join(home, '.claude.json'), JSON.stringify({ numStartups: 3, mcpServers: {} }));
+    put(join(appData, 'Claude', 'claude_desktop_config.json'), stdio);
+    put(join(home, '.cursor', 'mcp.json'), stdio);
+    put(join(appData, 'Code', 'User', 'mcp.json'), JSON.stringify({ servers: {} }));
+    put(join(home, '.codeium', 'windsurf', 'mcp_config.json'), stdio);
+    put(join(home, '.codex', 'config.toml'), '');
+  };
+  const order = [
+    ['project', 'claude-code', 'mcp-servers'],
+    ['project', 'cursor', 'mcp-servers'],
+    ['project', 'vscode', 'vscode'],
+    ['project', 'codex', 'codex'],
+    ['user', 'claude-code', 'mcp-servers'],
+    ['user', 'claude-desktop', 'mcp-servers'],
+    ['user', 'cursor', 'mcp-servers'],
+    ['user', 'vscode', 'vscode'],
+    ['user', 'windsurf', 'mcp-servers'],
+    ['user', 'codex', 'codex'],
+  ];
+
+  it.each([
+    ['linux', join('home', '.config')],
+    ['darwin', join('home', 'Library', 'Application Support')],
+  ] as const)('lists every file that exists on %s, project first, in the documented order', async (platform, appData) => {
+    everyFile('home', 'proj', appData);
+    const found = await findServerConfigs({ cwd: join(scratch, 'proj'), home: join(scratch, 'home'), platform, env: {} });
+    expect(found.map(({ scope, app, format }) => [scope, app, format])).toEqual(order);
+    expect(found[5]?.path).toBe(join(scratch, appData, 'Claude', 'claude_desktop_config.json'));
+  });
+
+  it('reads APPDATA on Windows, XDG_CONFIG_HOME and CODEX_HOME where set', async () => {
+    put(join('roaming', 'Claude', 'claude_desktop_config.json'), stdio);
+    put(join('xdg', 'Code', 'User', 'mcp.json'), JSON.stringify({ servers: {} }));
+    put(join('codex-home', 'config.toml'), '');
+    const home = join(scratch, 'home');
+    const windows = await findServerConfigs({ cwd: home, home, platform: 'win32', env: { APPDATA: join(scratch, 'roaming') } });
+    expect(windows.map((found) => found.app)).toEqual(['claude-desktop']);
+    const linux = await findServerConfigs({ cwd: home, home, platform: 'linux', env: { XDG_CONFIG_HOME: join(scratch, 'xdg'), CODEX_HOME: join(scratch, 'codex-home') } });
+    expect(linux.map((found) => [found.app, found.path])).toEqual([
+      ['vscode', join(scratch, 'xdg', 'Code', 'User', 'mcp.json')],
+      ['codex', join(scratch, 'codex-home', 'config.toml')],
+    ]);
+  });
+
+  it('lists ~/.claude.json only when it holds mcpServers, and a path once when the project is the home', async () => {
+    put(join('home', '.claude.json'), JSON.stringify({ numStartups: 3, projects: {} }));
+    put(join('home', '.codex', 'config.toml'), '');
+    const home = join(scratch, 'home');
+    const found = await findServerConfigs({ cwd: home, home, platform: 'linux', env: {} });
+    expect(found.map(({ scope, app }) => [scope, app])).toEqual([['project', 'codex']]);
+  });
+
+  it('finds nothing where nothing is', async () => {
+    expect(await findServerConfigs({ cwd: scratch, home: scratch, platform: 'linux', env: {} })).toEqual([]);
+  });
+});
