@@ -197,10 +197,12 @@ describe('rxmcp with config files', () => {
       expect(result.stderr).not.toContain(SECRET);
     });
 
-    it('exits 2 on a disabled server, and on --config with --url or a command', async () => {
+    it('exits 2 on a disabled server, on --config with --url or a command, and on login to a stdio server', async () => {
       expect((await run(['--config', allServers, '--server', 'off', 'tools'])).code).toBe(2);
       expect((await run(['--config', allServers, '--url', web.url, 'tools'])).stderr).toContain('give one server');
       expect((await run(['servers', '--', process.execPath])).stderr).toContain('servers lists the configured servers');
+      const login = await run(['--config', allServers, '--server', 'fixture', 'login']);
+      expect(login).toMatchObject({ code: 2, stderr: expect.stringContaining('login signs in to an HTTP server, and "fixture" runs over stdio') });
     });
 
     it('exits 2 when no config file is found', async () => {
