@@ -27,9 +27,9 @@ Commands:
                            (the task goes on), --cancel cancels it instead
   listen                   prints list-changed notifications until interrupted
   ping                     pings the server
-  login                    signs in to an OAuth-protected --url server in the browser
-                           and keeps the tokens for the other commands
-  logout                   forgets the tokens kept for --url
+  login                    signs in to an OAuth-protected HTTP server (--url, or --server NAME)
+                           in the browser and keeps the tokens for the other commands
+  logout                   forgets the tokens kept for that server
   servers                  every configured server: its file, transport, era, tool count and
                            status, all probed at once (a project's own config only with --config)
 
