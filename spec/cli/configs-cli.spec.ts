@@ -130,7 +130,7 @@ describe('rxmcp with config files', () => {
       expect(configs).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ path: join(home, '.cursor', 'mcp.json'), scope: 'user', servers: 5 }),
-          expect.objectContaining({ path: join(project, '.mcp.json'), scope: 'project', servers: 1 }),
+          expect.objectContaining({ path: join(project, '.mcp.json'), scope: 'project', servers: 2 }),
         ]),
       );
       expect(servers.find((server) => server.name === 'everything')).toMatchObject({ status: 'ready', scope: 'user', source: join(home, '.cursor', 'mcp.json') });
@@ -146,17 +146,24 @@ describe('rxmcp with config files', () => {
       expect(tools.map((tool) => tool.name)).toContain('echo');
     });
 
-    it('starts a project\'s server only when its file is named with --config', async () => {
-      const refused = await run(['--server', 'project-only', 'ping']);
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(`--config "${join(project, '.mcp.json')}"`);
+    it('starts a project\'s server only when its file is named with --config, even one named like a server of the user\'s', async () => {
+      for (const name of ['project-only', 'fixture']) {
+        const refused = await run(['--server', name, 'ping']);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(`server "${name}" comes from the project's "${join(project, '.mcp.json')}"`);
+        expect(refused.stderr).toContain(`--config "${join(project, '.mcp.json')}"`);
+      }
       expect(existsSync(join(project, 'project-server-ran'))).toBe(false);
+      // Named with --config, the file is the user's choice, and its server runs (and, being no MCP server, fails).
+      expect((await run(['--config', join(project, '.mcp.json'), '--server', 'project-only', 'ping'])).code).toBe(3);
+      expect(existsSync(join(project, 'project-server-ran'))).toBe(true);
+      rmSync(join(project, 'project-server-ran'));
     });
 
     it('exits 2 on an unknown server name, listing the names there are', async () => {
       const result = await run(['--server', 'nope', 'tools']);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('no server named "nope"; the servers there are "project-only", "everything", "fixture", "web", "broken", "off"');
+      expect(result.stderr).toContain('no server named "nope"; the servers there are "project-only", "fixture", "everything", "web", "broken", "off"');
     });
   });
 
