@@ -135,6 +135,14 @@ describe('rxmcp with config files', () => {
       );
       expect(servers.find((server) => server.name === 'everything')).toMatchObject({ status: 'ready', scope: 'user', source: join(home, '.cursor', 'mcp.json') });
       expect(servers.find((server) => server.name === 'project-only')).toMatchObject({ status: 'skipped', scope: 'project', error: expect.stringContaining('--config') });
+      const fixtures = servers.filter((server) => server.name === 'fixture');
+      expect(fixtures).toEqual([
+        expect.objectContaining({ source: join(project, '.mcp.json'), status: 'skipped' }),
+        expect.objectContaining({ source: join(home, '.cursor', 'mcp.json'), status: 'ready', shadowedBy: join(project, '.mcp.json') }),
+      ]);
+      expect(fixtures[0]).not.toHaveProperty('shadowedBy');
+      const text = await run(['servers']);
+      expect(text.stdout).toContain(`fixture (${join(home, '.cursor', 'mcp.json')}): --server picks the one in ${join(project, '.mcp.json')}`);
       expect(existsSync(join(project, 'project-server-ran'))).toBe(false);
     });
 

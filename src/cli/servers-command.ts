@@ -30,6 +30,8 @@ interface ServerRow {
   serverInfo?: unknown;
   tools?: number;
   error?: string;
+  /** Another file earlier in the order has a server of this name: --server NAME picks that one. */
+  shadowedBy?: string;
 }
 
 /**
@@ -41,6 +43,12 @@ interface ServerRow {
 export async function listServers(request: CliRequest, io: CliIo): Promise<number> {
   const files = await configFiles(request, io);
   const rows = files.flatMap((file) => (file.config?.servers ?? []).map((entry) => rowFor(entry, file)));
+  const first = new Map<string, string>();
+  for (const row of rows) {
+    const earlier = first.get(row.name);
+    if (earlier === undefined) first.set(row.name, row.source);
+    else if (earlier !== row.source) row.shadowedBy = earlier;
+  }
   await inTurn(
     rows.filter((row) => row.status === 'ready'),
     (row) => probe(row, request, io),
@@ -122,7 +130,10 @@ function table(rows: readonly Row[]): string {
   ];
   const widths = cells[0]?.map((_, column) => Math.max(...cells.map((line) => (line[column] as string).length))) ?? [];
   const lines = cells.map((line) => line.map((cell, column) => cell.padEnd(widths[column] as number)).join('  ').trimEnd());
-  const reasons = rows.filter((row) => row.error !== undefined).map((row) => `${terminalLine(row.name)}: ${terminalLine(row.error as string)}`);
+  const reasons = rows.flatMap((row) => [
+    ...(row.error === undefined ? [] : [`${terminalLine(row.name)}: ${terminalLine(row.error)}`]),
+    ...(row.shadowedBy === undefined ? [] : [`${terminalLine(row.name)} (${terminalLine(row.source)}): --server picks the one in ${terminalLine(row.shadowedBy)}`]),
+  ]);
   return [...lines, ...(reasons.length ? ['', ...reasons] : [])].join('\n') + '\n';
 }
 
