@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rxmcp } from '../support/cli.js';
@@ -57,6 +57,32 @@ describe('rxmcp login and logout', () => {
     const after = await inHome(home, ['tools', '--url', servers.url]);
     expect(after.code).toBe(3);
     expect(after.stderr).toContain('run rxmcp login');
+  }, 30000);
+
+  it('signs in to a configured HTTP server by its name, saying what it did as JSON with --json', async () => {
+    const ownHome = mkdtempSync(join(tmpdir(), 'rxmcp-login-config-'));
+    const config = join(ownHome, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { secured: { type: 'http', url: servers.url } } }));
+    const named = ['--config', config, '--server', 'secured'];
+    try {
+      const before = await inHome(ownHome, [...named, 'tools']);
+      expect(before.code).toBe(3);
+      expect(before.stderr).toContain('wants you to sign in: run rxmcp login --server secured');
+      const browser: Promise<void>[] = [];
+      const login = await inHome(ownHome, [...named, 'login', '--no-browser', '--json'], (line) => {
+        const link = /https?:\/\/\S+/.exec(line)?.[0];
+        if (line.startsWith('To sign in, open') && link) browser.push(headlessSignIn(new URL(link)).then((back) => fetch(back)).then(() => undefined));
+      });
+      await Promise.all(browser);
+      expect(login.code).toBe(0);
+      expect(JSON.parse(login.stdout)).toEqual({ url: servers.url, signedIn: true });
+      expect((await inHome(ownHome, [...named, 'tools'])).code).toBe(0);
+      const logout = await inHome(ownHome, [...named, 'logout', '--json']);
+      expect(JSON.parse(logout.stdout)).toEqual({ url: servers.url, signedOut: true });
+      expect((await inHome(ownHome, [...named, 'tools'])).code).toBe(3);
+    } finally {
+      rmSync(ownHome, { recursive: true, force: true });
+    }
   }, 30000);
 
   it('will not sign in to a server a token would reach in the clear', async () => {

@@ -44,6 +44,13 @@ describe('rxmcp and tasks', () => {
     await expect(lastValueFrom(mcp.resumeTask(taskId))).rejects.toMatchObject({ reason: 'cancelled' });
   });
 
+  it('says as JSON that it asked for the cancel, with --json', async () => {
+    const taskId = await detached(5000);
+    const run = await rxmcp(['task', taskId, '--cancel', '--json', ...serverWords]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ taskId, cancelRequested: true });
+  });
+
   it('detaches on Ctrl-C, leaving the task running', async () => {
     const taskId = await detached(5000);
     const child = spawn(process.execPath, [join(root, 'bin', 'rxmcp.mjs'), 'task', taskId, ...serverWords], { cwd: root });

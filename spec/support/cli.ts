@@ -12,17 +12,18 @@ export interface Run {
   stderr: string;
 }
 
-/** What a run is given: stdin, extra environment, and a look at stderr line by line as it comes. */
+/** What a run is given: stdin, extra environment, a working directory, and a look at stderr line by line as it comes. */
 export interface RunOptions {
   input?: string;
   env?: Record<string, string>;
+  cwd?: string;
   onLine?: (line: string) => void;
 }
 
 /** Runs the CLI (the built one, as a user does), its stdin closed after `input`. */
-export function rxmcp(args: string[], { input = '', env = {}, onLine }: RunOptions = {}): Promise<Run> {
+export function rxmcp(args: string[], { input = '', env = {}, cwd = root, onLine }: RunOptions = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -2,10 +2,13 @@ import { parseArgs } from 'node:util';
 import type { HttpTransportKind } from '../transport/http-options.js';
 
 /** The usage text, printed by `--help` and after a usage error. */
-export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | -- SERVER-COMMAND [SERVER-ARGS...])
+export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | --server NAME | --config FILE | -- SERVER-COMMAND [SERVER-ARGS...])
+       rxmcp [--config FILE] [--json] servers
 
 Talks to one MCP server: over stdio (the command after --) or HTTP (--url), where
-it finds out whether the URL serves Streamable HTTP or the older HTTP+SSE.
+it finds out whether the URL serves Streamable HTTP or the older HTTP+SSE; or to
+a server written in a config file (Claude Desktop, Claude Code, Cursor, VS Code,
+Windsurf, Codex) by its name.
 
 Commands:
   describe                 the server's era, version, wire, identity, capabilities and instructions
@@ -13,8 +16,10 @@ Commands:
   resources                its resources
   templates                its resource templates
   prompts                  its prompts
-  call TOOL [JSON|-]       calls a tool; arguments as a JSON object, - to read it from stdin,
-                           and/or --arg key=value (a value that parses as JSON is taken as JSON)
+  call TOOL [JSON|-] [key=value...]
+                           calls a tool; arguments as a JSON object (- reads it from stdin)
+                           and/or key=value pairs typed by the tool's input schema;
+                           --arg key=value takes a value as JSON when it parses
   read URI                 reads a resource
   prompt NAME [JSON]       renders a prompt with its arguments
   tasks                    the server's tasks (long-running tool calls)
@@ -22,11 +27,17 @@ Commands:
                            (the task goes on), --cancel cancels it instead
   listen                   prints list-changed notifications until interrupted
   ping                     pings the server
-  login                    signs in to an OAuth-protected --url server in the browser
-                           and keeps the tokens for the other commands
-  logout                   forgets the tokens kept for --url
+  login                    signs in to an OAuth-protected HTTP server (--url, or --server NAME)
+                           in the browser and keeps the tokens for the other commands
+  logout                   forgets the tokens kept for that server
+  servers                  every configured server: its file, transport, era, tool count and
+                           status, all probed at once (a project's own config only with --config)
 
 Options:
+  --server NAME            the server of that name in the config files rxmcp finds
+                           (the first in their order; --verbose says which file)
+  --config FILE            the config file to read (with --server: the server in it;
+                           alone: its only server; with servers: list it alone)
   --url URL                the server's HTTP endpoint (Streamable HTTP, or HTTP+SSE's event stream)
   --http-transport T       with --url: auto (default: Streamable HTTP, else HTTP+SSE),
                            streamable-http or sse
@@ -34,8 +45,9 @@ Options:
   --env KEY=VALUE          an environment entry for a stdio server (repeatable)
   --cwd DIR                the working directory of a stdio server
   --arg key=value          a tool or prompt argument (repeatable)
-  --json                   machine-readable output on stdout
-  --timeout MS             the budget of each call in milliseconds (default 60000)
+  --json                   machine-readable output on stdout, for every command
+  --timeout MS             the budget of each call in milliseconds (default 60000; servers
+                           gives each server this long in all, default 15000)
   --log-level LEVEL        ask for the server's log messages from LEVEL up, printed on stderr
   --protocol-version V     the modern protocol version to speak (default 2026-07-28)
   --no-input               decline every question the server asks
@@ -47,8 +59,11 @@ Options:
                            of a server's error on stderr
   -h, --help               this text
 
-Exit codes: 0 success; 1 the tool reported an error (isError); 2 usage;
-3 connection, protocol or timeout error, or any other failure; 130 interrupted.
+Exit codes: 0 success; 1 the tool reported an error (isError: call and task, whose
+--json output is the result all the same); 2 usage (an unknown server name, a
+key=value that does not fit the tool's schema); 3 connection, protocol or timeout
+error, a config file that cannot be read, or any other failure; 130 interrupted.
+servers exits 0 when it read a config, even if every server in it failed.
 
 What the server sends is shown with its control, bidi and invisible characters
 as visible escapes (\\x1b, \\u202e); --json escapes them too, as \\u escapes.
@@ -58,6 +73,9 @@ Examples:
   rxmcp call echo '{"message":"hi"}' -- node server.js
   rxmcp --url http://127.0.0.1:3000/mcp --json describe
   rxmcp login --url https://mcp.example.com/mcp
+  rxmcp servers
+  rxmcp --server everything call get-sum a=2 b=40
+  rxmcp --config ./mcp.json --server files --json tools
 
 Tokens from login are kept under $XDG_CONFIG_HOME/rxmcp (or ~/.config/rxmcp),
 readable by you alone, and every --url command uses and refreshes them.
@@ -71,6 +89,14 @@ export interface CliRequest {
   httpTransport?: HttpTransportKind;
   headers: Record<string, string>;
   server?: { command: string; args: string[] };
+  /** `--server NAME`: a server from the config files. */
+  serverName?: string;
+  /** `--config FILE`: the config file to read. */
+  configPath?: string;
+  /** call's arguments as JSON text (`-`: from stdin). */
+  argumentsJson?: string;
+  /** call's `key=value` operands, typed later by the tool's schema. */
+  pairs: Array<[string, string]>;
   env: Record<string, string>;
   cwd?: string;
   args: Record<string, unknown>;
@@ -101,7 +127,7 @@ const COMMANDS: Record<string, { min: number; max: number }> = {
   resources: { min: 0, max: 0 },
   templates: { min: 0, max: 0 },
   prompts: { min: 0, max: 0 },
-  call: { min: 1, max: 2 },
+  call: { min: 1, max: Infinity },
   read: { min: 1, max: 1 },
   prompt: { min: 1, max: 2 },
   listen: { min: 0, max: 0 },
@@ -110,6 +136,7 @@ const COMMANDS: Record<string, { min: number; max: number }> = {
   ping: { min: 0, max: 0 },
   login: { min: 0, max: 0 },
   logout: { min: 0, max: 0 },
+  servers: { min: 0, max: 0 },
 };
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -126,6 +153,8 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
       allowPositionals: true,
       options: {
         url: { type: 'string' },
+        server: { type: 'string' },
+        config: { type: 'string' },
         'http-transport': { type: 'string' },
         header: { type: 'string', multiple: true },
         env: { type: 'string', multiple: true },
@@ -156,6 +185,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     headers: {},
     env: {},
     args: {},
+    pairs: [],
     json: values.json === true,
     noInput: values['no-input'] === true,
     cancel: values.cancel === true,
@@ -167,9 +197,17 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   const shape = COMMANDS[command];
   if (!shape) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : 'no command given');
   if (operands.length < shape.min || operands.length > shape.max) throw new UsageError(`wrong number of arguments for ${command}`);
-  if (values.url !== undefined && serverWords.length > 0) throw new UsageError('give either --url or a server command after --, not both');
-  if (values.url === undefined && serverWords.length === 0) throw new UsageError('no server: give --url URL or a command after --');
-  if ((command === 'login' || command === 'logout') && values.url === undefined) throw new UsageError(`${command} signs in to an HTTP server: give --url URL`);
+  const configured = values.server !== undefined || values.config !== undefined;
+  if (values.server !== undefined) request.serverName = values.server;
+  if (values.config !== undefined) request.configPath = values.config;
+  if (command === 'servers') {
+    if (values.url !== undefined || serverWords.length > 0 || values.server !== undefined) throw new UsageError('servers lists the configured servers: give it --config FILE or nothing');
+  } else {
+    const sources = [values.url !== undefined, serverWords.length > 0, configured].filter(Boolean).length;
+    if (sources > 1) throw new UsageError('give one server: --url, --server/--config or a command after --, not both');
+    if (sources === 0) throw new UsageError('no server: give --url URL, --server NAME, --config FILE or a command after --');
+  }
+  if ((command === 'login' || command === 'logout') && serverWords.length > 0) throw new UsageError(`${command} signs in to an HTTP server: give --url URL or --server NAME`);
   if (request.cancel && command !== 'task') throw new UsageError('--cancel goes with task ID');
   if (values['client-id'] !== undefined) request.clientId = values['client-id'];
   if (values.scope !== undefined) request.scope = values.scope;
@@ -191,6 +229,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     if (eq <= 0) throw new UsageError(`--env wants KEY=VALUE, got ${JSON.stringify(entry)}`);
     request.env[entry.slice(0, eq)] = entry.slice(eq + 1);
   }
+  if (command === 'call') callOperands(request);
   for (const entry of values.arg ?? []) {
     const eq = entry.indexOf('=');
     if (eq <= 0) throw new UsageError(`--arg wants key=value, got ${JSON.stringify(entry)}`);
@@ -216,4 +255,22 @@ function jsonOrText(value: string): unknown {
   } catch {
     return value;
   }
+}
+
+// call's operands after the tool: at most one JSON object (or -) first, then
+// key=value pairs. A first operand without = is taken as JSON, so that a
+// mistyped object still reads as one ("not valid JSON").
+function callOperands(request: CliRequest): void {
+  const [tool, ...rest] = request.operands as [string, ...string[]];
+  const first = rest[0];
+  if (first !== undefined && (first === '-' || first.trimStart().startsWith('{') || !first.includes('='))) {
+    request.argumentsJson = first;
+    rest.shift();
+  }
+  for (const pair of rest) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`call wants key=value after the tool and its JSON arguments, got ${JSON.stringify(pair)}`);
+    request.pairs.push([pair.slice(0, eq), pair.slice(eq + 1)]);
+  }
+  request.operands = [tool];
 }

@@ -3,32 +3,25 @@ import { flattenContent } from '../client/flatten.js';
 import {
   McpAuthError,
   McpCancelledError,
-  McpClient,
   McpClientError,
   McpProtocolError,
   type CallToolResult,
   type ContentBlock,
-  type InputRequest,
-  type LoggingLevel,
+  type McpClient,
   type TaskEvent,
 } from '../index.js';
-import type { AuthOptions } from '../auth/auth-options.js';
 import { canonicalUri } from '../auth/discovery.js';
 import { isSecureUrl } from '../auth/oauth-http.js';
 import { FileTokenStore } from '../node/file-token-store.js';
-import { type LoopbackSignIn, loopbackSignIn } from '../node/loopback-sign-in.js';
+import { loopbackSignIn } from '../node/loopback-sign-in.js';
 import { type CliRequest, parseCommandLine, USAGE, UsageError } from './args.js';
-import { askForm } from './elicitation-form.js';
+import { aimedAt, configuredServer } from './configured-server.js';
+import { type CliIo, connect, NeedsLogin } from './connect.js';
 import { jsonText } from './json-text.js';
 import { ProgressView } from './progress-view.js';
+import { listServers } from './servers-command.js';
 import { terminalLine, terminalMessage, terminalText } from './terminal-text.js';
-
-/** Where the CLI reads and writes; the process's own streams unless a test says otherwise. */
-export interface CliIo {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-}
+import { typedArguments } from './typed-arguments.js';
 
 /** Exit codes (USAGE and docs/cli.md list them too). */
 const OK = 0;
@@ -88,12 +81,25 @@ function failed(error: unknown, io: CliIo): number {
   return FAILURE;
 }
 
-async function command(request: CliRequest, io: CliIo): Promise<number> {
-  if (request.help) {
+async function command(given: CliRequest, io: CliIo): Promise<number> {
+  if (given.help) {
     io.stdout.write(USAGE);
     return OK;
   }
-  if (request.command === 'logout') return logout(request.url as string, io);
+  let request: CliRequest;
+  try {
+    if (given.command === 'servers') return await listServers(given, io);
+    request = await aimed(given, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`rxmcp: ${terminalText(error.message)}\n`);
+      return USAGE_ERROR;
+    }
+    if (!(error instanceof McpClientError)) throw error;
+    io.stderr.write(`rxmcp: ${terminalMessage(error.message)}\n`);
+    return FAILURE;
+  }
+  if (request.command === 'logout') return logout(request.url as string, request.json, io);
   if (request.command === 'login' && !isSecureUrl(new URL(request.url as string))) {
     io.stderr.write(`rxmcp: will not sign in to ${terminalLine(request.url as string)}: a token must not travel in the clear to another machine (use https)\n`);
     return FAILURE;
@@ -118,7 +124,8 @@ async function command(request: CliRequest, io: CliIo): Promise<number> {
     if (!(error instanceof McpClientError)) throw error;
     if (error instanceof McpAuthError && error.cause instanceof NeedsLogin) {
       const url = terminalLine(request.url as string);
-      io.stderr.write(`rxmcp: ${url} wants you to sign in: run rxmcp login --url ${url}\n`);
+      const again = request.serverName === undefined ? `--url ${url}` : `--server ${terminalLine(request.serverName)}`;
+      io.stderr.write(`rxmcp: ${url} wants you to sign in: run rxmcp login ${again}\n`);
     } else {
       io.stderr.write(`rxmcp: ${terminalMessage(error.message)}\n`);
       if (request.verbose && error instanceof McpProtocolError && error.data !== undefined) io.stderr.write(`error data: ${jsonText(error.data, 0)}\n`);
@@ -131,31 +138,19 @@ async function command(request: CliRequest, io: CliIo): Promise<number> {
   }
 }
 
-/** Other commands do not open a browser: they say to run `rxmcp login`. */
-class NeedsLogin extends Error {}
-
-// Tokens from `rxmcp login`, used and refreshed by every --url command. Not
-// for a server the user gives its own Authorization header, nor for one a
-// token must not travel to in the clear.
-function authFor(request: CliRequest, signIn: LoopbackSignIn | undefined): AuthOptions | undefined {
-  const url = new URL(request.url as string);
-  const ownCredentials = Object.keys(request.headers).some((name) => name.toLowerCase() === 'authorization');
-  if (ownCredentials || !isSecureUrl(url)) return undefined;
-  return {
-    tokenStore: new FileTokenStore(),
-    ...(request.clientId === undefined ? {} : { clientId: request.clientId }),
-    ...(request.scope === undefined ? {} : { scope: request.scope }),
-    ...(signIn
-      ? { redirectUrl: signIn.redirectUrl, authorize: signIn.authorize }
-      : {
-          authorize: () => {
-            throw new NeedsLogin();
-          },
-        }),
-  };
+// The request aimed at the server --server/--config name, if they do.
+async function aimed(request: CliRequest, io: CliIo): Promise<CliRequest> {
+  if (request.serverName === undefined && request.configPath === undefined) return request;
+  const { entry, source } = await configuredServer(request, io);
+  if (request.verbose) io.stderr.write(`server ${terminalLine(entry.name)} from ${terminalLine(source)}\n`);
+  const aimedRequest = aimedAt(request, entry);
+  if ((request.command === 'login' || request.command === 'logout') && aimedRequest.url === undefined) {
+    throw new UsageError(`${request.command} signs in to an HTTP server, and ${JSON.stringify(entry.name)} runs over stdio`);
+  }
+  return aimedRequest;
 }
 
-async function logout(url: string, io: CliIo): Promise<number> {
+async function logout(url: string, json: boolean, io: CliIo): Promise<number> {
   try {
     await new FileTokenStore().clear(canonicalUri(url));
   } catch (error) {
@@ -163,59 +158,9 @@ async function logout(url: string, io: CliIo): Promise<number> {
     io.stderr.write(`rxmcp: ${terminalText(error.message)}\n`);
     return FAILURE;
   }
-  io.stderr.write(`signed out of ${terminalLine(url)}\n`);
+  if (json) io.stdout.write(`${jsonText({ url, signedOut: true })}\n`);
+  else io.stderr.write(`signed out of ${terminalLine(url)}\n`);
   return OK;
-}
-
-function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn | undefined): McpClient {
-  const verbose = (line: string): void => {
-    if (request.verbose) io.stderr.write(`${terminalText(line)}\n`);
-  };
-  const common = {
-    clientName: 'rxmcp-cli',
-    tasks: true,
-    onWarn: (message: string) => verbose(`warning: ${message}`),
-    onElicit: (question: InputRequest) => elicit(question, request, io),
-    ...(request.timeoutMs === undefined ? {} : { requestTimeoutMs: request.timeoutMs }),
-    ...(request.protocolVersion === undefined ? {} : { protocolVersions: [request.protocolVersion] }),
-    ...(request.logLevel === undefined
-      ? {}
-      : {
-          logLevel: request.logLevel as LoggingLevel,
-          onLog: ({ level, logger, data }: { level: string; logger?: string; data: unknown }) =>
-            io.stderr.write(
-              `[${terminalLine(level)}]${logger ? ` ${terminalLine(logger)}:` : ''} ${typeof data === 'string' ? terminalText(data) : jsonText(data, 0)}\n`,
-            ),
-        }),
-  };
-  if (request.url !== undefined) {
-    const auth = authFor(request, signIn);
-    return McpClient.connectHttp({
-      ...common,
-      url: request.url,
-      headers: request.headers,
-      ...(request.httpTransport === undefined ? {} : { httpTransport: request.httpTransport }),
-      ...(auth ? { auth } : {}),
-    });
-  }
-  const server = request.server as { command: string; args: string[] };
-  return McpClient.connectStdio({
-    ...common,
-    command: server.command,
-    args: server.args,
-    env: request.env,
-    ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
-    onStderr: (line) => verbose(`server: ${terminalLine(line)}`),
-  });
-}
-
-async function elicit(question: InputRequest, request: CliRequest, io: CliIo): Promise<unknown> {
-  if (request.noInput) return { action: 'decline' };
-  if (!io.stdin.isTTY) {
-    io.stderr.write(`rxmcp: declined a question from the server (stdin is not a terminal): ${terminalText(String(question.params.message ?? ''))}\n`);
-    return { action: 'decline' };
-  }
-  return askForm(question.params, io.stdin, io.stderr);
 }
 
 async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: AbortSignal): Promise<number> {
@@ -247,8 +192,8 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
     case 'prompts':
       return listing(mcp.listPrompts(options), (prompt) => [prompt.name, prompt.description], print);
     case 'call': {
-      const [tool, raw] = operands as [string, string | undefined];
-      const args = { ...(await argumentsFrom(raw, io)), ...request.args };
+      const tool = operands[0] as string;
+      const args = { ...(await argumentsFrom(request.argumentsJson, io)), ...(await pairArguments(mcp, tool, request.pairs, options)), ...request.args };
       const view = new ProgressView(io.stderr);
       const watching = mcp.progress$.subscribe((event) => view.update(event));
       try {
@@ -265,7 +210,8 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       const taskId = operands[0] as string;
       if (request.cancel) {
         await firstValueFrom(mcp.cancelTask(taskId, options));
-        io.stderr.write(`asked the server to cancel task ${terminalLine(taskId)}\n`);
+        if (json) print({ taskId, cancelRequested: true }, () => '');
+        else io.stderr.write(`asked the server to cancel task ${terminalLine(taskId)}\n`);
         return OK;
       }
       const view = new ProgressView(io.stderr);
@@ -319,7 +265,8 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
         watching.unsubscribe();
       }
       const url = terminalLine(request.url as string);
-      io.stderr.write(signedIn ? `signed in to ${url}\n` : `${url} did not ask to sign in, or the kept tokens still serve\n`);
+      if (json) print({ url: request.url, signedIn }, () => '');
+      else io.stderr.write(signedIn ? `signed in to ${url}\n` : `${url} did not ask to sign in, or the kept tokens still serve\n`);
       return OK;
     }
     case 'ping': {
@@ -352,6 +299,15 @@ async function listing<T>(list: Observable<T[]>, columns: (item: T) => [string, 
     return rows.map(([first, second]) => `${first.padEnd(width)}  ${second}`.trimEnd()).join('\n') + (rows.length ? '\n' : '');
   });
   return OK;
+}
+
+// key=value pairs typed by the tool's input schema, which costs a tools/list
+// (from the client's cache when it has one).
+async function pairArguments(mcp: McpClient, tool: string, pairs: CliRequest['pairs'], options: { signal: AbortSignal }): Promise<Record<string, unknown>> {
+  if (pairs.length === 0) return {};
+  const found = (await firstValueFrom(mcp.listTools(options))).find((candidate) => candidate.name === tool);
+  if (found === undefined) throw new UsageError(`the server has no tool ${JSON.stringify(tool)} to type key=value arguments by`);
+  return typedArguments(tool, found.inputSchema, pairs);
 }
 
 async function argumentsFrom(raw: string | undefined, io: CliIo): Promise<Record<string, unknown>> {

@@ -1,0 +1,120 @@
+import { UsageError } from './args.js';
+
+// The JSON Schema types a key=value pair can be read as, tried in this order
+// when a property allows several: the narrow readings first, string last
+// (any text is a string).
+const ORDER = ['null', 'boolean', 'integer', 'number', 'array', 'object', 'string'] as const;
+type JsonType = (typeof ORDER)[number];
+
+// How far into anyOf/oneOf/allOf a property's types are looked for: a
+// server's schema may nest them, and a deep one must not cost a deep walk.
+const MAX_SCHEMAS = 64;
+
+/**
+ * Reads `rxmcp call TOOL key=value ...` pairs as the tool's arguments, each
+ * value typed by the property of that name in the tool's input schema:
+ * `string` as written, `number` and `integer` as decimal numbers, `boolean`
+ * as true or false, `null` as null, `array` and `object` as JSON. A property
+ * that allows several types takes the first reading that fits (null,
+ * boolean, integer, number, array, object, string); one with no type takes
+ * JSON when the text parses, else the text (as `--arg` does).
+ *
+ * @param tool the tool's name, for the messages.
+ * @param schema the tool's `inputSchema`, as the server sent it.
+ * @throws UsageError for a key the schema does not name (unless it allows
+ *   other properties) and for a value that fits none of the property's types.
+ */
+export function typedArguments(tool: string, schema: unknown, pairs: ReadonlyArray<readonly [string, string]>): Record<string, unknown> {
+  const properties = propertiesOf(schema);
+  const open = isRecord(schema) && schema.additionalProperties !== undefined && schema.additionalProperties !== false;
+  const args: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [key, text] of pairs) {
+    const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    if (property === undefined && !open) {
+      const known = Object.keys(properties);
+      throw new UsageError(
+        `tool ${JSON.stringify(tool)} has no argument ${JSON.stringify(key)}; ${known.length ? `it takes ${known.map((name) => JSON.stringify(name)).join(', ')}` : 'it takes none'}`,
+      );
+    }
+    args[key] = valueFor(tool, key, text, property);
+  }
+  // A plain object again: the null prototype kept a key like __proto__ a
+  // key, and the spread keeps it so.
+  return { ...args };
+}
+
+function valueFor(tool: string, key: string, text: string, property: unknown): unknown {
+  const types = typesOf(property);
+  if (types.length === 0) return enumValue(property, text) ?? jsonOrText(text);
+  for (const type of ORDER) {
+    if (!types.includes(type)) continue;
+    const value = readAs(type, text);
+    if (value !== NO_FIT) return value;
+  }
+  throw new UsageError(`tool ${JSON.stringify(tool)} wants ${JSON.stringify(key)} as ${types.join(' or ')}, got ${JSON.stringify(text)}`);
+}
+
+const NO_FIT = Symbol('no fit');
+
+function readAs(type: JsonType, text: string): unknown {
+  switch (type) {
+    case 'string':
+      return text;
+    case 'null':
+      return text === 'null' ? null : NO_FIT;
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : NO_FIT;
+    case 'integer':
+    case 'number': {
+      // Number('') is 0 and Number('0x1f') is 31: only plain decimals count.
+      if (!/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text.trim())) return NO_FIT;
+      const value = Number(text);
+      if (!Number.isFinite(value)) return NO_FIT;
+      return type === 'integer' && !Number.isInteger(value) ? NO_FIT : value;
+    }
+    case 'array':
+    case 'object': {
+      const value = jsonOrText(text);
+      if (type === 'array') return Array.isArray(value) ? value : NO_FIT;
+      return isRecord(value) && !Array.isArray(value) ? value : NO_FIT;
+    }
+  }
+}
+
+// An enum without a type: the member whose JSON or text reads as given.
+function enumValue(property: unknown, text: string): unknown {
+  if (!isRecord(property) || !Array.isArray(property.enum)) return undefined;
+  return property.enum.find((member) => (typeof member === 'string' ? member === text : JSON.stringify(member) === text));
+}
+
+function propertiesOf(schema: unknown): Record<string, unknown> {
+  if (!isRecord(schema) || !isRecord(schema.properties)) return {};
+  return schema.properties;
+}
+
+// The types a property allows: its own `type`, or those of its anyOf/oneOf
+// branches (walked without recursion, at most 64 schemas).
+function typesOf(property: unknown): JsonType[] {
+  const found = new Set<JsonType>();
+  const queue: unknown[] = [property];
+  for (let seen = 0; queue.length > 0 && seen < MAX_SCHEMAS; seen++) {
+    const schema = queue.shift();
+    if (!isRecord(schema)) continue;
+    for (const type of [schema.type].flat()) if (typeof type === 'string' && (ORDER as readonly string[]).includes(type)) found.add(type as JsonType);
+    if (schema.const === null || (Array.isArray(schema.enum) && schema.enum.includes(null))) found.add('null');
+    for (const branch of ['anyOf', 'oneOf'] as const) if (Array.isArray(schema[branch])) queue.push(...(schema[branch] as unknown[]));
+  }
+  return [...found];
+}
+
+function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
