@@ -349,6 +349,26 @@ describe('the MCP Apps host protocol', () => {
     expect(view.sent((message) => typeof message.id === 'number' && message.id < 116 && 'error' in message)).toEqual([]);
   });
 
+  it('refuses a request whose id is still running: reused ids neither pass the bound of 16 nor outlive close', async () => {
+    start();
+    await initialise();
+    const started = () => stderr.filter((line) => line === 'slow started').length;
+    const cancelled = () => stderr.filter((line) => line === 'slow cancelled').length;
+    // The earlier tests' slow calls are cancelled as they close: let them all finish first.
+    const settled = Date.now() + 10000;
+    while (cancelled() < started() && Date.now() < settled) await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = started();
+    const beforeCancelled = cancelled();
+    for (let n = 0; n < 20; n++) view.post({ jsonrpc: '2.0', id: 200, method: 'tools/call', params: { name: 'slow', arguments: {} } });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(started() - before).toBe(1);
+    expect(view.sent((message) => message.id === 200 && 'error' in message)).toHaveLength(19);
+    host.close();
+    const deadline = Date.now() + 10000;
+    while (cancelled() - beforeCancelled < started() - before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(cancelled() - beforeCancelled).toBe(started() - before);
+  });
+
   it('needs no host context: an empty one by default still carries the display modes', async () => {
     start({ context$: NEVER });
     view.post(INIT);
