@@ -4,7 +4,8 @@ import { AppHost } from '../../src/apps/app-host.js';
 import { type AppResource, loadAppResource } from '../../src/apps/app-resource.js';
 import { type AppEvent, WindowTransport } from '../../src/apps/index.js';
 import type { ExecuteOptions, LlmToolCall, ToolMessage, ToolProvider } from '../../src/index.js';
-import { McpClient } from '../../src/index.js';
+import { McpClient, Registry, Toolkit } from '../../src/index.js';
+import { z } from 'zod';
 import type { CallToolResult } from '../../src/protocol/types.js';
 import { appsSchemaErrors } from '../support/apps-schema.js';
 import { ScriptedView } from '../support/scripted-view.js';
@@ -284,6 +285,27 @@ describe('the MCP Apps host protocol', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]?.calls).toEqual([{ id: 'app-call', type: 'function', function: { name: 'fixture_app_only', arguments: { x: 1 } } }]);
     expect(seen[0]?.options).toMatchObject({ names: 'real', caller: 'app', maxResultChars: Infinity });
+  });
+
+  it('never lets a view\'s call reach another provider of a Registry, whatever the prefixes', async () => {
+    // Another provider of the host's, which the view's server must never reach.
+    const ran: string[] = [];
+    const victim = new Toolkit({ name: 'victim' }).tool('only', { description: 'the user\'s own tool', input: z.object({}) }, () => {
+      ran.push('only');
+      return { content: [{ type: 'text', text: 'victim ran' }] };
+    });
+    // Prefixes may extend each other (the longest wins): "fixture_app" is routed before "fixture".
+    start({ provider: new Registry().add(client, { prefix: 'fixture' }).add(victim, { prefix: 'fixture_app' }), toolName: (name) => `fixture_${name}` });
+    await initialise();
+    const nested = await call(2, 'tools/call', { name: 'app_only', arguments: {} });
+    expect(nested.result).not.toMatchObject({ content: [{ type: 'text', text: 'victim ran' }] });
+    host.close();
+    // A Registry without toolName: the view's own tool named after another prefix.
+    start({ provider: new Registry().add(client, { prefix: 'fx' }).add(victim, { prefix: 'app' }) });
+    await initialise();
+    const unmapped = await call(3, 'tools/call', { name: 'app_only', arguments: {} });
+    expect(unmapped.result).not.toMatchObject({ content: [{ type: 'text', text: 'victim ran' }] });
+    expect(ran).toEqual([]);
   });
 
   it('reads resources of the view\'s own server, and passes its errors on', async () => {
