@@ -47,9 +47,14 @@ function walk(root: unknown, limits: PostedMessageLimits): string | undefined {
       const proto = Object.getPrototypeOf(value) as unknown;
       if (Array.isArray(value)) {
         if (proto !== Array.prototype) return 'holds an array from another realm';
-        for (const item of value) stack.push([item, depth + 1]);
+        // Each element costs at least one: a sparse array (cloned in a few
+        // bytes, whatever its length) is refused before its holes are walked.
+        if (value.length > budget) return `larger than ${limits.maxChars} characters`;
+        for (let i = 0; i < value.length; i++) stack.push([value[i], depth + 1]);
       } else if (proto === Object.prototype || proto === null) {
-        for (const key of Object.keys(value)) {
+        const keys = Object.keys(value);
+        if (keys.length > budget) return `larger than ${limits.maxChars} characters`;
+        for (const key of keys) {
           if (key === '__proto__') return 'it holds a "__proto__" key';
           budget -= key.length;
           stack.push([(value as Record<string, unknown>)[key], depth + 1]);
