@@ -51,6 +51,14 @@ describe('an MCP Apps view escaping its CSP, in Chromium', () => {
     expect(host.beacons).toEqual([]);
   }, 40000);
 
+  it('does not hand a view the permissions the user granted the host page', async () => {
+    // The page is, say, a chat that reads the user's location (or microphone) for its own purposes.
+    await page.context().grantPermissions(['geolocation'], { origin: host.hostOrigin });
+    await page.context().setGeolocation({ latitude: 59.91, longitude: 10.75 });
+    const where = await report('locate');
+    expect(where.where).not.toBe('59.91,10.75');
+  }, 40000);
+
   it('relays nothing from a document the view navigated its frame to', async () => {
     await page.evaluate(({ url, beacon, wander }) => window.appsHost.mount({ serverUrl: url, tool: 'wander', arguments: { beacon, wander } }), {
       url: server.url,
