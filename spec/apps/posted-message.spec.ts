@@ -30,4 +30,34 @@ describe('reading a posted message', () => {
     expect(readPostedMessage(message, DEFAULT_POSTED_LIMITS)).toMatchObject({ ok: false });
     expect(Date.now() - began).toBeLessThan(1000);
   });
+
+  it('refuses a message that holds the same object twice before walking its copies (a few bytes that would cost the whole budget)', () => {
+    let shared: Record<string, unknown> = {};
+    for (let level = 0; level < 30; level++) shared = { a: shared, b: shared };
+    let visits = 0;
+    const counting = (value: Record<string, unknown>): Record<string, unknown> =>
+      new Proxy(value, {
+        ownKeys(target) {
+          visits += 1;
+          return Reflect.ownKeys(target);
+        },
+      });
+    // Each object once, counted as it is walked; the same proxy wherever the object recurs.
+    const proxies = new Map<object, Record<string, unknown>>();
+    const wrap = (value: Record<string, unknown>): Record<string, unknown> => {
+      const known = proxies.get(value);
+      if (known) return known;
+      const wrapped = counting(Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, wrap(inner as Record<string, unknown>)])));
+      proxies.set(value, wrapped);
+      return wrapped;
+    };
+    const read = readPostedMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: wrap(shared) } }, DEFAULT_POSTED_LIMITS);
+    expect(read.ok).toBe(false);
+    expect(visits).toBeLessThanOrEqual(100);
+  });
+
+  it('still reads a message whose equal parts are separate objects', () => {
+    const message = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: [{ x: 1 }, { x: 1 }] } };
+    expect(readPostedMessage(message, DEFAULT_POSTED_LIMITS)).toEqual({ ok: true, message });
+  });
 });
