@@ -77,9 +77,16 @@ showTools(false);
 // A server that cannot listen (the tasks server) just never says its list changed.
 mcp.listen({ toolsListChanged: true }).subscribe({ next: () => showTools(true), error: () => undefined });
 
+// A view (or a server) may say as much as it likes: the page keeps the last lines only.
+const MAX_LINES = 500;
+function keepLast(list: HTMLElement): void {
+  while (list.childElementCount > MAX_LINES) list.firstElementChild?.remove();
+}
+
 function log(line: string): void {
   const lines = $('log');
   lines.append(element('div', line));
+  keepLast(lines);
   lines.scrollTop = lines.scrollHeight;
 }
 mcp.log$.subscribe(({ level, data }) => log(`[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}`));
@@ -90,6 +97,7 @@ function say(who: string, text: string | HTMLElement): void {
   const line = element('div');
   line.append(element('b', who), text);
   $('messages').append(line);
+  keepLast($('messages'));
 }
 
 // A link a view offers (renderApp passes on http and https URLs alone),

@@ -112,7 +112,9 @@ export async function serve(port = 0, { sandboxPort = 0, extraApps = {} } = {}) 
     if (req.method === 'GET' && (path === '/' || path === '/index.html')) {
       // Written once the sandbox's port is known, a moment after this server listens.
       if (page === undefined) res.writeHead(503, { 'Retry-After': '1' }).end();
-      else res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
+      // Framed by no one: its buttons answer a view's requests (and a Policy's questions), which a page
+      // framing it invisibly could have the user click.
+      else res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' }).end(page);
       return;
     }
     if (req.method === 'GET' && req.url === '/app.js') {

@@ -4,7 +4,8 @@ import { AppHost } from '../../src/apps/app-host.js';
 import { type AppResource, loadAppResource } from '../../src/apps/app-resource.js';
 import { type AppEvent, WindowTransport } from '../../src/apps/index.js';
 import type { ExecuteOptions, LlmToolCall, ToolMessage, ToolProvider } from '../../src/index.js';
-import { McpClient } from '../../src/index.js';
+import { McpClient, Registry, Toolkit } from '../../src/index.js';
+import { z } from 'zod';
 import type { CallToolResult } from '../../src/protocol/types.js';
 import { appsSchemaErrors } from '../support/apps-schema.js';
 import { ScriptedView } from '../support/scripted-view.js';
@@ -286,6 +287,27 @@ describe('the MCP Apps host protocol', () => {
     expect(seen[0]?.options).toMatchObject({ names: 'real', caller: 'app', maxResultChars: Infinity });
   });
 
+  it('never lets a view\'s call reach another provider of a Registry, whatever the prefixes', async () => {
+    // Another provider of the host's, which the view's server must never reach.
+    const ran: string[] = [];
+    const victim = new Toolkit({ name: 'victim' }).tool('only', { description: 'the user\'s own tool', input: z.object({}) }, () => {
+      ran.push('only');
+      return { content: [{ type: 'text', text: 'victim ran' }] };
+    });
+    // Prefixes may extend each other (the longest wins): "fixture_app" is routed before "fixture".
+    start({ provider: new Registry().add(client, { prefix: 'fixture' }).add(victim, { prefix: 'fixture_app' }), toolName: (name) => `fixture_${name}` });
+    await initialise();
+    const nested = await call(2, 'tools/call', { name: 'app_only', arguments: {} });
+    expect(nested.result).not.toMatchObject({ content: [{ type: 'text', text: 'victim ran' }] });
+    host.close();
+    // A Registry without toolName: the view's own tool named after another prefix.
+    start({ provider: new Registry().add(client, { prefix: 'fx' }).add(victim, { prefix: 'app' }) });
+    await initialise();
+    const unmapped = await call(3, 'tools/call', { name: 'app_only', arguments: {} });
+    expect(unmapped.result).not.toMatchObject({ content: [{ type: 'text', text: 'victim ran' }] });
+    expect(ran).toEqual([]);
+  });
+
   it('reads resources of the view\'s own server, and passes its errors on', async () => {
     start();
     await initialise();
@@ -347,6 +369,26 @@ describe('the MCP Apps host protocol', () => {
     while (stderr.filter((line) => line === 'slow started').length < before + 16 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(stderr.filter((line) => line === 'slow started')).toHaveLength(before + 16);
     expect(view.sent((message) => typeof message.id === 'number' && message.id < 116 && 'error' in message)).toEqual([]);
+  });
+
+  it('refuses a request whose id is still running: reused ids neither pass the bound of 16 nor outlive close', async () => {
+    start();
+    await initialise();
+    const started = () => stderr.filter((line) => line === 'slow started').length;
+    const cancelled = () => stderr.filter((line) => line === 'slow cancelled').length;
+    // The earlier tests' slow calls are cancelled as they close: let them all finish first.
+    const settled = Date.now() + 10000;
+    while (cancelled() < started() && Date.now() < settled) await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = started();
+    const beforeCancelled = cancelled();
+    for (let n = 0; n < 20; n++) view.post({ jsonrpc: '2.0', id: 200, method: 'tools/call', params: { name: 'slow', arguments: {} } });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(started() - before).toBe(1);
+    expect(view.sent((message) => message.id === 200 && 'error' in message)).toHaveLength(19);
+    host.close();
+    const deadline = Date.now() + 10000;
+    while (cancelled() - beforeCancelled < started() - before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(cancelled() - beforeCancelled).toBe(started() - before);
   });
 
   it('needs no host context: an empty one by default still carries the display modes', async () => {

@@ -100,6 +100,14 @@ describe('the policy in the view\'s document', () => {
     expect(injectCsp('<script>1</script><!doctype html>', 'x')).toBe('<meta http-equiv="Content-Security-Policy" content="x"><script>1</script><!doctype html>');
   });
 
+  it('never lands after a character the parser starts the body with (a no-break space before the doctype)', () => {
+    const meta = '<meta http-equiv="Content-Security-Policy" content="x">';
+    expect(injectCsp('\u00a0<!doctype html><script>1</script>', 'x')).toBe(`${meta}\u00a0<!doctype html><script>1</script>`);
+    expect(injectCsp('\u2028<!doctype html>', 'x')).toBe(`${meta}\u2028<!doctype html>`);
+    expect(injectCsp('\ufeff <!doctype html><p>', 'x')).toBe(` <!doctype html>${meta}<p>`);
+    expect(injectCsp('\r\n\t\f <!doctype html><p>', 'x')).toBe(`\r\n\t\f <!doctype html>${meta}<p>`);
+  });
+
   it('escapes the policy so it cannot end its attribute', () => {
     expect(injectCsp('', 'a"><script>')).toBe('<meta http-equiv="Content-Security-Policy" content="a&quot;&gt;&lt;script&gt;">');
   });

@@ -75,13 +75,22 @@ describe('renderApp', () => {
     container = { ownerDocument: document, appendChild: () => undefined } as unknown as HTMLElement;
   });
 
-  it('mounts the proxy frame from the sandbox URL, sandboxed, with the resource\'s permissions delegated', async () => {
+  it('mounts the proxy frame from the sandbox URL, sandboxed, with the resource\'s permissions delegated that the host grants', async () => {
     const events: AppEvent[] = [];
-    const subscription = renderApp(options('show', { result: { content: [] } })).subscribe((event) => events.push(event));
+    const subscription = renderApp({ ...options('show', { result: { content: [] } }), permissions: ['clipboardWrite', 'camera'] }).subscribe((event) => events.push(event));
     await waitFor(() => events.length > 0);
     expect(events[0]).toEqual({ kind: 'mounted', iframe: frames[0] });
     expect(frames[0]?.src).toBe(`${SANDBOX}/proxy.html`);
     expect(frames[0]?.attributes).toMatchObject({ sandbox: PROXY_SANDBOX, allow: 'clipboard-write' });
+    subscription.unsubscribe();
+  });
+
+  it('delegates none of the page\'s permissions by default, whatever the resource asks', async () => {
+    const events: AppEvent[] = [];
+    const subscription = renderApp(options('show', { result: { content: [] } })).subscribe((event) => events.push(event));
+    await waitFor(() => events.length > 0);
+    expect(frames[0]?.attributes).toMatchObject({ sandbox: PROXY_SANDBOX });
+    expect(frames[0]?.attributes).not.toHaveProperty('allow');
     subscription.unsubscribe();
   });
 

@@ -113,6 +113,19 @@ describe(`the web demo renders MCP Apps views (${chosenBrowser ? chosenBrowser.p
       await page.locator('#log div', { hasText: '[view] called get-time: ok' }).nth(1).waitFor();
     });
 
+    it('keeps its log and conversation to a bounded length however much a view says', async () => {
+      await view.evaluate(() => {
+        for (let n = 0; n < 3000; n++) {
+          window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `spam ${n}` } }, '*');
+          window.parent.postMessage({ jsonrpc: '2.0', id: `spam-${n}`, method: 'ui/message', params: { role: 'user', content: [{ type: 'text', text: `spam ${n}` }] } }, '*');
+        }
+      });
+      await page.locator('#log div', { hasText: '[view info] spam 2999' }).waitFor();
+      await page.locator('#messages div', { hasText: 'spam 2999' }).waitFor();
+      expect(await page.locator('#log > div').count()).toBeLessThanOrEqual(500);
+      expect(await page.locator('#messages > div').count()).toBeLessThanOrEqual(500);
+    });
+
     it('makes the frame as tall as the view asks, follows it as it grows, and holds it to the page\'s bound', async () => {
       const frame = page.locator('#view iframe');
       const height = async () => (await frame.boundingBox())?.height ?? 0;

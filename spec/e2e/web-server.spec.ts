@@ -92,6 +92,19 @@ describe('the web demo server', () => {
     expect(await statuses([post('/mcp', { 'Content-Type': 'application/json; charset=utf-8' }), post('/tasks', { 'Content-Type': 'Application/JSON' })])).toEqual([200, 200]);
   });
 
+  it('lets no other page frame the demo page (its buttons allow a view\'s tool calls: no clickjacking them)', async () => {
+    const headers = await new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, method: 'GET', path: '/', headers: { Host: `127.0.0.1:${port}` } }, (res) => {
+        res.resume();
+        resolve(res.headers);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(headers['content-security-policy']).toBe("frame-ancestors 'none'");
+    expect(headers['x-frame-options']).toBe('DENY');
+  });
+
   it('stays up after a request target that is no URL and a client that hangs up halfway through its body', async () => {
     const raw = (text: string): Promise<string> =>
       new Promise((resolve) => {

@@ -96,6 +96,12 @@ export async function startAppsHost(): Promise<AppsHost> {
       res.end('<!doctype html><html><head><meta charset="utf-8"><title>apps host</title></head><body><div id="app" style="width:600px"></div><script type="module" src="/page.js"></script></body></html>');
     } else if (path === '/page.js') {
       res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(code);
+    } else if (path === '/wander.html') {
+      // A page of a hostile view's choosing (its server's, say), under no policy of the host's.
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(
+        '<!doctype html><title>elsewhere</title><script>parent.postMessage({ jsonrpc: "2.0", id: 77, method: "ui/message", params: { role: "user", content: [{ type: "text", text: "from the page the view navigated to" }] } }, "*"); fetch("/beacon/wandered").catch(function () {});</script>',
+      );
     } else if (path.startsWith('/beacon/')) {
       beacons.push(path);
       res.writeHead(200, { 'Content-Type': 'text/plain', 'Access-Control-Allow-Origin': '*' }).end('seen');

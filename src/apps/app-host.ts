@@ -288,8 +288,15 @@ export class AppHost {
     return dimensions?.maxHeight === undefined ? reported : Math.min(reported, dimensions.maxHeight);
   }
 
-  // A view that floods the host with calls gets refusals, not a queue.
+  // A view that floods the host with calls gets refusals, not a queue. A
+  // request reusing the id of one still running is refused too: it would
+  // take that one's place in \`calls\`, so neither the bound nor close() would
+  // see the first any more.
   private busy(id: RequestId, method: string): boolean {
+    if (this.calls.has(id)) {
+      this.fail(id, -32600, `${method} refused: request id ${JSON.stringify(id)} is still in use`);
+      return true;
+    }
     if (this.calls.size < MAX_VIEW_CALLS) return false;
     this.fail(id, REFUSED, `${method} refused: ${MAX_VIEW_CALLS} of this view's requests are still running`);
     return true;

@@ -85,6 +85,11 @@ export function permissionsAllow(permissions: unknown): string {
 export function injectCsp(html: string, policy: string): string {
   const escaped = policy.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const meta = '<meta http-equiv="Content-Security-Policy" content="' + escaped + '">';
-  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
-  return doctype === null ? meta + html : doctype[0] + meta + html.slice(doctype[0].length);
+  // A byte order mark means nothing in a string. Only the five characters the
+  // HTML parser skips before a doctype may precede it: any other (a no-break
+  // space, say, which \s would take) starts the body, and a meta policy
+  // outside the head is ignored.
+  const text = html.charCodeAt(0) === 0xfeff ? html.slice(1) : html;
+  const doctype = /^[\t\n\f\r ]*<!doctype[^>]*>/i.exec(text);
+  return doctype === null ? meta + text : doctype[0] + meta + text.slice(doctype[0].length);
 }

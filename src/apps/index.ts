@@ -3,6 +3,7 @@
 
 export { renderApp, DEFAULT_MAX_HTML_CHARS, DEFAULT_TEARDOWN_MS } from './render-app.js';
 export type { RenderAppOptions } from './render-app.js';
+export type { AppPermissions } from './app-resource.js';
 export type { AppEvent, AppImplementation, DisplayMode, McpUiHostContext } from './app-events.js';
 export { sandboxProxyHtml, PROXY_SANDBOX, VIEW_SANDBOX } from './sandbox-proxy.js';
 export type { SandboxProxyOptions } from './sandbox-proxy.js';

@@ -19,7 +19,8 @@ export type PostedMessage = { ok: true; message: JsonRpcMessage } | { ok: false;
  * text: it may hold cycles, shared subtrees, Maps, Dates or typed arrays, and
  * own `__proto__` keys. So the value is walked first, without recursion,
  * accepting only plain objects, arrays, strings, finite numbers, booleans and
- * null, within the limits, and no `__proto__` key; then it is copied through
+ * null, within the limits, each object once (no cycle, no shared part), and
+ * no `__proto__` key; then it is copied through
  * JSON (which also takes its measure) and classified as JSON-RPC.
  */
 export function readPostedMessage(data: unknown, limits: PostedMessageLimits): PostedMessage {
@@ -31,10 +32,13 @@ export function readPostedMessage(data: unknown, limits: PostedMessageLimits): P
   return classified.kind === 'invalid' ? { ok: false, reason: classified.reason } : { ok: true, message: classified.message };
 }
 
-// Every visit counts, so a shared subtree costs what its copy would; a cycle
-// deepens until maxDepth refuses it.
+// An object met twice (a cycle, or a subtree shared by two parents) is
+// refused at once: JSON has no shared parts, and a clone of a few bytes (a
+// chain of objects each holding the next twice) would otherwise cost the
+// host the whole budget to walk, message after message.
 function walk(root: unknown, limits: PostedMessageLimits): string | undefined {
   const stack: Array<[unknown, number]> = [[root, 0]];
+  const seen = new Set<object>();
   let budget = limits.maxChars;
   while (stack.length > 0) {
     const [value, depth] = stack.pop() as [unknown, number];
@@ -44,12 +48,19 @@ function walk(root: unknown, limits: PostedMessageLimits): string | undefined {
       if (!Number.isFinite(value)) return 'holds a number JSON cannot carry';
     } else if (typeof value === 'object' && value !== null) {
       if (depth >= limits.maxDepth) return `nested deeper than ${limits.maxDepth}`;
+      if (seen.has(value)) return 'holds the same object twice (a cycle or a shared part, which JSON cannot carry)';
+      seen.add(value);
       const proto = Object.getPrototypeOf(value) as unknown;
       if (Array.isArray(value)) {
         if (proto !== Array.prototype) return 'holds an array from another realm';
-        for (const item of value) stack.push([item, depth + 1]);
+        // Each element costs at least one: a sparse array (cloned in a few
+        // bytes, whatever its length) is refused before its holes are walked.
+        if (value.length > budget) return `larger than ${limits.maxChars} characters`;
+        for (let i = 0; i < value.length; i++) stack.push([value[i], depth + 1]);
       } else if (proto === Object.prototype || proto === null) {
-        for (const key of Object.keys(value)) {
+        const keys = Object.keys(value);
+        if (keys.length > budget) return `larger than ${limits.maxChars} characters`;
+        for (const key of keys) {
           if (key === '__proto__') return 'it holds a "__proto__" key';
           budget -= key.length;
           stack.push([(value as Record<string, unknown>)[key], depth + 1]);

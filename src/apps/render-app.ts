@@ -5,7 +5,7 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { AppEvent, AppImplementation, DisplayMode, McpUiHostContext } from './app-events.js';
 import { AppHost } from './app-host.js';
-import { loadAppResource } from './app-resource.js';
+import { type AppPermissions, type AppResource, loadAppResource } from './app-resource.js';
 import { permissionsAllow } from './csp.js';
 import { PROXY_SANDBOX } from './sandbox-proxy.js';
 import { WindowTransport } from './window-transport.js';
@@ -38,6 +38,14 @@ export interface RenderAppOptions {
   timeoutMs?: number;
   /** The largest view HTML accepted, in characters. Default 8,000,000. */
   maxHtmlChars?: number;
+  /**
+   * The browser features a view may have when its resource asks for them
+   * (`_meta.ui.permissions`). Default none: a frame's `allow` attribute
+   * delegates the page's own grants, so a view that asks for the microphone
+   * (or camera, or location) of a page the user let use it gets it without
+   * the user being asked. Name only what you mean every server's views to share.
+   */
+  permissions?: ReadonlyArray<keyof AppPermissions>;
   /** Told about messages dropped from the view (wrong origin, malformed, too large). */
   onWarn?: (message: string) => void;
 }
@@ -83,7 +91,8 @@ export function renderApp(options: RenderAppOptions): Observable<AppEvent> {
     let host: AppHost | undefined;
     let closed = false;
     const loading = loadAppResource(options.client, options.tool, options.maxHtmlChars ?? DEFAULT_MAX_HTML_CHARS).subscribe({
-      next: (resource) => {
+      next: (loaded) => {
+        const resource = withGranted(loaded, options.permissions ?? []);
         const iframe = options.container.ownerDocument.createElement('iframe');
         iframe.setAttribute('sandbox', PROXY_SANDBOX);
         const allow = permissionsAllow(resource.permissions);
@@ -137,4 +146,13 @@ export function renderApp(options: RenderAppOptions): Observable<AppEvent> {
       });
     };
   });
+}
+
+// The resource with only the permissions the host grants (none asked, none granted: no permissions at all).
+function withGranted(resource: AppResource, granted: ReadonlyArray<keyof AppPermissions>): AppResource {
+  const { permissions, ...rest } = resource;
+  if (permissions === undefined) return resource;
+  const kept: AppPermissions = {};
+  for (const key of Object.keys(permissions) as Array<keyof AppPermissions>) if (granted.includes(key)) kept[key] = {};
+  return { ...rest, permissions: kept };
 }

@@ -57,7 +57,15 @@ function sandboxProxy(
     if (allow !== '') frame.setAttribute('allow', allow);
     frame.setAttribute('title', 'MCP App view');
     frame.style.cssText = 'border:0;width:100%;height:100%;display:block';
-    frame.srcdoc = withPolicy(html, policyOf(params.csp));
+    const policy = policyOf(params.csp);
+    // Also required of every document the frame holds (CSP Embedded
+    // Enforcement, where the browser has it): a view that navigates its frame
+    // to a page of its choosing gets a page that is not loaded, unless that
+    // page takes the same policy, rather than one that speaks to the host
+    // under no policy at all. Not with frameDomains: the requirement extends
+    // to nested frames, and would shut out the embeds the view declared.
+    if (policy.indexOf("frame-src 'none'") >= 0) frame.setAttribute('csp', policy);
+    frame.srcdoc = withPolicy(html, policy);
     inner = frame;
     document.body.appendChild(frame);
   };

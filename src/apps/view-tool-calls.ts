@@ -33,7 +33,7 @@ export async function runViewToolCall(route: ViewCallRoute, name: string, args: 
   if (tool === undefined) return { refused: `tool ${JSON.stringify(name)} is not offered by this view's server` };
   if (!toolVisibility(tool).app) return { refused: `tool ${JSON.stringify(name)} is not visible to apps` };
   if (route.provider === undefined) return { result: await firstValueFrom(route.client.callTool(name, args, { signal })) };
-  const options: ExecuteOptions = { names: 'real', caller: 'app', maxResultChars: Infinity, signal };
+  const options: ExecuteOptions = { names: 'real', caller: 'app', appServer: route.client, maxResultChars: Infinity, signal };
   const providerName = route.toolName === undefined ? name : route.toolName(name);
   const [message] = await route.provider.executeToolCalls([{ id: 'app-call', type: 'function', function: { name: providerName, arguments: args } }], options);
   if (message === undefined) return { refused: `the provider gave no answer for ${JSON.stringify(providerName)}` };

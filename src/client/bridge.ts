@@ -73,6 +73,14 @@ export interface ExecuteOptions {
    * Any other value refuses the whole batch.
    */
   caller?: ToolCaller;
+  /**
+   * The provider whose view makes the calls (with `caller: 'app'`; a host
+   * passes the view's own `McpClient`). Every layer passes it on, and a
+   * client or toolkit that is not this one refuses the calls: a view may
+   * call the tools of its own server only, however a `Registry` routes a
+   * name (prefixes that extend each other, a forgotten `toolName`).
+   */
+  appServer?: object;
 }
 
 /** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
@@ -97,6 +105,8 @@ export interface ToolSource {
   concurrency: number;
   /** Reads calls made under shown names back to the catalogue's names. */
   names: NameMapper;
+  /** The provider this source runs the tools of, matched against `ExecuteOptions.appServer`. */
+  owner?: object;
 }
 
 /** The declarations of a catalogue. */
@@ -127,6 +137,10 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
   } catch (error) {
     // No tool runs under a budget, or for a caller, nobody can read.
     return given.map((call) => failure(parseCall(call).id, messageOf(error)));
+  }
+  if (caller === 'app' && options.appServer !== undefined && options.appServer !== source.owner) {
+    // An app calls its own server's tools alone (MCP Apps: "from the same server connection only").
+    return given.map((call) => failure(parseCall(call).id, "The tool is not of the view's own server, so the view may not call it"));
   }
   const tools = await source.catalogue().catch(() => undefined);
   if (!tools && caller === 'app') {

@@ -460,6 +460,7 @@ export class McpClient {
           firstValueFrom(this.callTool(name, args, signal ? { toolCallId, signal } : { toolCallId })),
         concurrency: this.settings.toolConcurrency,
         names: this.names,
+        owner: this,
       },
       calls,
       options,

@@ -123,6 +123,7 @@ export class Toolkit implements ToolProvider {
         call: (name, args, context) => this.callTool(name, args, context),
         concurrency: this.toolConcurrency,
         names: this.names,
+        owner: this,
       },
       calls,
       options,
