@@ -58,6 +58,20 @@ describe('renderApp', () => {
   });
   afterAll(() => client.close());
 
+  // A test that unsubscribes leaves a teardown waiting for the view: answer
+  // it, so the frame goes now rather than at the bound, after the test.
+  afterEach(async () => {
+    const answered = new Set<unknown>();
+    const deadline = Date.now() + 3000;
+    while (!frames.every((frame) => frame.removed) && Date.now() < deadline) {
+      for (const teardown of view.sent((message) => message.method === 'ui/resource-teardown' && !answered.has(message.id))) {
+        answered.add(teardown.id);
+        view.post({ jsonrpc: '2.0', id: teardown.id, result: {} });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  });
+
   beforeEach(() => {
     view = new ScriptedView(SANDBOX);
     frames = [];
