@@ -59,6 +59,26 @@ describe('rxmcp with a config file attacked', () => {
     expect(broken.stderr).toContain('RXMCP_ATTACK30_UNSET');
   });
 
+  it('never shows a URL\'s user info or query string, nor a malformed header\'s value, in a failure reason', async () => {
+    const file = join(sandbox, 'leaky.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          creds: { url: 'http://user:url-secret-1@127.0.0.1:1/mcp' },
+          query: { url: 'http://127.0.0.1:1/mcp?key=url-secret-2' },
+          header: { url: 'http://127.0.0.1:1/mcp', headers: { 'X-Key': 'header-secret-3\nmore' } },
+        },
+      }),
+    );
+    const listing = await run(['servers', '--config', file, '--json']);
+    expect(listing.code).toBe(0);
+    const text = await run(['servers', '--config', file]);
+    const named = await Promise.all(['creds', 'query', 'header'].map((name) => run(['--config', file, '--server', name, 'tools'])));
+    expect(named.map((result) => result.code)).toEqual([3, 3, 3]);
+    for (const result of [listing, text, ...named]) expect(result.stdout + result.stderr).not.toMatch(/url-secret|header-secret/);
+  });
+
   it('never fills a project file\'s command or URL from the environment into the listing', async () => {
     const json = await run(['servers', '--json']);
     const text = await run(['servers']);

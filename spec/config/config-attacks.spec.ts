@@ -81,3 +81,16 @@ describe('Codex keys that name a variable', () => {
     }
   });
 });
+
+describe('a header fetch would refuse', () => {
+  it('fails its server naming the header, never quoting the value (a token with a newline pasted after it)', async () => {
+    const config = await resolvePlaceholders(
+      await parseServerConfig(JSON.stringify({ mcpServers: { a: { url: 'https://h/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } }, b: { url: 'https://h/mcp', headers: { 'Bad Name': 'v' } } } }), { path: 'x.json' }),
+      { env: { TOKEN: 'tok-secret-42\n' } },
+    );
+    const [a, b] = config.servers as [ServerEntry, ServerEntry];
+    expect(a.error).toMatchObject({ server: 'a', key: 'headers.Authorization' });
+    expect(a.error?.message).not.toContain('tok-secret-42');
+    expect(b.error).toMatchObject({ server: 'b', key: 'headers.Bad Name' });
+  });
+});

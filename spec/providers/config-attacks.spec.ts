@@ -40,3 +40,32 @@ describe('Registry.fromConfig with a server whose tool list is hostile', () => {
     }
   });
 });
+
+describe('Registry.fromConfig and secrets in a server\'s failure', () => {
+  it('says why an HTTP server is left out without its URL\'s user info or query string, nor a malformed header\'s value', async () => {
+    const warnings: string[] = [];
+    const tools = Registry.fromConfig(
+      {
+        mcpServers: {
+          creds: { url: 'http://user:url-secret-1@127.0.0.1:1/mcp' },
+          query: { url: 'http://127.0.0.1:1/mcp?api_key=url-secret-2' },
+          header: { url: 'http://127.0.0.1:1/mcp', headers: { 'X-Key': 'header-secret-3\n' } },
+        },
+      },
+      { onWarn: (message) => warnings.push(message), client: { requestTimeoutMs: 5000 } },
+    );
+    let statuses: ReadonlyMap<string, { state: string; error?: Error }> = new Map();
+    const watching = tools.status$.subscribe((map) => (statuses = map));
+    try {
+      expect(await tools.toolsForLlm()).toEqual([]);
+      expect(warnings).toHaveLength(3);
+      const said = [...warnings, ...[...statuses.values()].map((status) => status.error?.message ?? '')].join('\n');
+      expect(said).not.toMatch(/url-secret|header-secret/);
+      expect(said).toContain('http://127.0.0.1:1/mcp?…');
+      expect(statuses.get('header')).toMatchObject({ state: 'failed', error: expect.objectContaining({ key: 'headers.X-Key' }) });
+    } finally {
+      watching.unsubscribe();
+      await tools.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { McpConfigError, quoteName } from '../errors/config-errors.js';
 import { isThenable } from '../util/values.js';
+import { checkHeaders } from './header-check.js';
 import type { ConfigFormat, ServerConfig, ServerEntry } from './server-config.js';
 
 /** Options of `resolvePlaceholders`. */
@@ -74,6 +75,7 @@ export async function resolvePlaceholders(config: ServerConfig, options: Resolve
     const lookup = lookupFor(config.format, env, variables, ask, fail);
     try {
       const resolved = await resolveEntry(entry, lookup, config.format, (name) => Object.hasOwn(env, name) && env[name] !== undefined);
+      checkHeaders(resolved, place);
       RESOLVED.add(resolved);
       servers.push(resolved);
     } catch (error) {

@@ -4,6 +4,7 @@ import { STDIO_OPTION_KEYS } from '../transport/stdio-transport.js';
 import { HTTP_OPTION_KEYS } from '../transport/http-options.js';
 import { normalizeServerConfig } from '../config/normalize-server-config.js';
 import { firstPlaceholder } from '../config/placeholders.js';
+import { checkHeaders } from '../config/header-check.js';
 import type { ServerConfig, ServerEntry } from '../config/server-config.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpConfigError } from '../errors/config-errors.js';
@@ -75,6 +76,7 @@ export function configServers(config: unknown, options: FromConfigOptions = {}):
       // A server whose placeholders could not be filled in fails every read with that reason; the others start.
       const start = (): McpClient => {
         if (entry.error) throw entry.error;
+        checkHeaders(entry, { source: entry.source ?? read.source, server: entry.name });
         return connect(entry, given, options.onWarn);
       };
       return { name: entry.name, provider: new ConfigServer(entry, start, report(entry.name)) };
