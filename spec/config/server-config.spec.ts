@@ -174,7 +174,10 @@ describe('placeholders', () => {
 
   it('names the missing variable and where it is used, and never a value', async () => {
     const config = await parseServerConfig(fixture('cursor-mcp.json'), { path: 'cursor-mcp.json' });
-    const error = await failure(() => resolvePlaceholders(config, { env: { RXMCP_FIXTURE_URL: 'http://127.0.0.1:1/mcp' }, variables: { workspaceFolder: '/w' } }));
+    const resolved = await resolvePlaceholders(config, { env: { RXMCP_FIXTURE_URL: 'http://127.0.0.1:1/mcp' }, variables: { workspaceFolder: '/w' } });
+    const error = await failure(() => {
+      throw byName(resolved, 'fixture').error;
+    });
     expect(error).toMatchObject({ source: 'cursor-mcp.json', server: 'fixture', key: 'headers.Authorization' });
     expect(error.message).toContain('RXMCP_FIXTURE_TOKEN');
     expect(error.message).not.toContain('127.0.0.1');
@@ -200,7 +203,7 @@ describe('placeholders', () => {
     });
     expect(asked).toEqual(['key: API key']);
     expect(config.servers[0]).toMatchObject({ headers: { 'X-Key': 'typed-secret', 'X-Again': 'typed-secret' } });
-    expect((await failure(() => parseServerConfig(text).then((parsed) => resolvePlaceholders(parsed)))).message).toContain('no inputs hook');
+    expect((await failure(() => parseServerConfig(text).then((parsed) => resolvePlaceholders(parsed)).then((unasked) => Promise.reject(unasked.servers[0]?.error)))).message).toContain('no inputs hook');
   });
 
   it('fills ${workspaceFolder} and ${/} in VS Code\'s file, and leaves Codex\'s own text as written', async () => {

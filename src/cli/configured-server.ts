@@ -39,14 +39,24 @@ export async function configFiles(request: CliRequest, io: CliIo): Promise<Confi
       if (interactive) return askConfigInput(id, description, file.path, io);
       throw new McpConfigError({ source: file.path }, `input ${JSON.stringify(id)} is asked at a terminal, and ${request.noInput ? '--no-input is given' : 'stdin is not one'}`);
     };
+    // A project's file found here is listed, not run: nothing of the environment
+    // is filled into it (its command or URL could carry a secret into the
+    // listing), and none of its inputs is asked (a cloned file's question).
+    const listedOnly = file.found?.scope === 'project';
     try {
-      files.push({ ...file, config: await readServerConfig(file.path, { inputs }) });
+      files.push({ ...file, config: await readServerConfig(file.path, listedOnly ? { env: {}, inputs: notAsked(file.path) } : { inputs }) });
     } catch (error) {
       if (!(error instanceof McpConfigError)) throw error;
       files.push({ ...file, error });
     }
   }
   return files;
+}
+
+function notAsked(path: string) {
+  return (id: string): never => {
+    throw new McpConfigError({ source: path }, `input ${JSON.stringify(id)} is not asked for a project's file rxmcp found: name it with --config`);
+  };
 }
 
 /**
@@ -81,7 +91,9 @@ export async function configuredServer(request: CliRequest, io: CliIo): Promise<
     if (enabled.length !== 1) {
       throw new UsageError(`${JSON.stringify(file.path)} holds ${enabled.length} enabled servers: pick one with --server NAME${namesIn(enabled)}`);
     }
-    return { entry: enabled[0] as ServerEntry, source: file.path };
+    const only = enabled[0] as ServerEntry;
+    if (only.error) throw only.error;
+    return { entry: only, source: file.path };
   }
   for (const file of files) {
     const entry = file.config?.servers.find((server) => server.name === name);
@@ -92,6 +104,8 @@ export async function configuredServer(request: CliRequest, io: CliIo): Promise<
         `server ${JSON.stringify(name)} comes from the project's ${JSON.stringify(file.path)}; rxmcp runs a project's servers only when you name the file: --config ${JSON.stringify(file.path)}`,
       );
     }
+    // A variable missing for this server (and this server alone): exit 3, naming it.
+    if (entry.error) throw entry.error;
     return { entry, source: file.path };
   }
   if (files.length === 1 && files[0]?.error) throw files[0].error;

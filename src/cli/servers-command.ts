@@ -82,8 +82,9 @@ function rowFor(entry: ServerEntry, file: ConfigFile): Row {
     // Only the executable and the address: arguments, query strings and user
     // info can hold keys, and env and header values are secrets.
     ...(entry.transport === 'stdio' ? { command: entry.command } : { url: bareUrl(entry.url) }),
-    status: entry.disabled ? 'disabled' : skipped ? 'skipped' : 'ready',
+    status: entry.disabled ? 'disabled' : skipped ? 'skipped' : entry.error ? 'failed' : 'ready',
     ...(skipped && !entry.disabled ? { error: `a project's config: run rxmcp servers --config ${file.path} to start its servers` } : {}),
+    ...(!skipped && !entry.disabled && entry.error ? { error: oneLine(entry.error.message) } : {}),
   };
 }
 

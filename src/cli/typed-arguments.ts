@@ -9,6 +9,8 @@ type JsonType = (typeof ORDER)[number];
 // How far into anyOf/oneOf/allOf a property's types are looked for: a
 // server's schema may nest them, and a deep one must not cost a deep walk.
 const MAX_SCHEMAS = 64;
+// How many of a tool's argument names a message lists.
+const MAX_NAMES = 20;
 
 /**
  * Reads `rxmcp call TOOL key=value ...` pairs as the tool's arguments, each
@@ -31,10 +33,11 @@ export function typedArguments(tool: string, schema: unknown, pairs: ReadonlyArr
   for (const [key, text] of pairs) {
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (property === undefined && !open) {
+      // A server chooses its schema: a million property names must not become a million-name message.
       const known = Object.keys(properties);
-      throw new UsageError(
-        `tool ${JSON.stringify(tool)} has no argument ${JSON.stringify(key)}; ${known.length ? `it takes ${known.map((name) => JSON.stringify(name)).join(', ')}` : 'it takes none'}`,
-      );
+      const listed = known.slice(0, MAX_NAMES).map((name) => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name));
+      const more = known.length > MAX_NAMES ? ` and ${known.length - MAX_NAMES} more` : '';
+      throw new UsageError(`tool ${JSON.stringify(tool)} has no argument ${JSON.stringify(key)}; ${known.length ? `it takes ${listed.join(', ')}${more}` : 'it takes none'}`);
     }
     args[key] = valueFor(tool, key, text, property);
   }

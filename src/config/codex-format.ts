@@ -57,10 +57,19 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
   entry.refuseStdioKeys();
   const headers = entry.stringMap('http_headers');
   const fromEnv = entry.stringMap('env_http_headers');
-  for (const header of Object.keys(fromEnv)) headers[header] = `\${env:${fromEnv[header] as string}}`;
+  for (const header of Object.keys(fromEnv)) headers[header] = `\${env:${variableName(entry, `env_http_headers.${header}`, fromEnv[header] as string)}}`;
   const bearer = entry.string('bearer_token_env_var');
-  if (bearer !== undefined) headers['Authorization'] = `Bearer \${env:${bearer}}`;
+  if (bearer !== undefined) headers['Authorization'] = `Bearer \${env:${variableName(entry, 'bearer_token_env_var', bearer)}}`;
   return withToolFilters(entry, { ...base, transport: 'http', url: entry.requiredString('url'), headers, httpTransport: 'streamable-http' }, filters);
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+// These keys name a variable; a token pasted in their place must not be sent
+// as a literal header, nor quoted back in an error: the value is never shown.
+function variableName(entry: EntryReader, key: string, value: string): string {
+  if (!NAME.test(value)) entry.fail(key, 'must name an environment variable (letters, digits and _), not hold its value');
+  return value;
 }
 
 /** `env_vars`: names of variables passed on from the environment, each a string or `{ name, source }`. */
@@ -71,6 +80,6 @@ function envVars(entry: EntryReader): string[] {
   return value.map((item: unknown, n) => {
     const variable = typeof item === 'string' ? item : isObject(item) ? item['name'] : undefined;
     if (typeof variable !== 'string' || variable === '') entry.fail(`env_vars[${n}]`, 'must be a variable name, or a table with a name');
-    return variable;
+    return variableName(entry, `env_vars[${n}]`, variable);
   });
 }

@@ -1,4 +1,4 @@
-import type { ConfigPlace } from '../errors/config-errors.js';
+import { quoteName, type ConfigPlace } from '../errors/config-errors.js';
 import { EntryReader, serverPairs } from './entry-reader.js';
 import type { HttpServerEntry, ServerEntry } from './server-config.js';
 import { withToolFilters } from './tool-filters.js';
@@ -66,6 +66,6 @@ function httpTransportOf(entry: EntryReader, type: string | undefined): HttpServ
     case 'sse':
       return 'sse';
     default:
-      return entry.fail('type', `must be "stdio", "http", "streamable-http" or "sse", not ${JSON.stringify(type.slice(0, 40))}`);
+      return entry.fail('type', `must be "stdio", "http", "streamable-http" or "sse", not ${quoteName(type.slice(0, 40))}`);
   }
 }

@@ -1,4 +1,4 @@
-import { McpConfigError } from '../errors/config-errors.js';
+import { McpConfigError, quoteName } from '../errors/config-errors.js';
 import { isObject } from '../util/values.js';
 import { readCodex } from './codex-format.js';
 import { readMcpServers } from './mcp-servers-format.js';
@@ -36,7 +36,7 @@ export function normalizeServerConfig(value: unknown, options: ServerConfigOptio
   const source = options.path;
   if (!isObject(value)) throw new McpConfigError({ source }, 'a server config must be an object');
   const format = options.format ?? guessFormat(value, source);
-  if (!FORMATS.includes(format)) throw new McpConfigError({ source }, `unknown format ${JSON.stringify(String(format).slice(0, 40))}`);
+  if (!FORMATS.includes(format)) throw new McpConfigError({ source }, `unknown format ${quoteName(String(format).slice(0, 40))}`);
   const at = source === undefined ? {} : { source };
   switch (format) {
     case 'mcp-servers':

@@ -1,5 +1,6 @@
-import { McpConfigError } from '../errors/config-errors.js';
+import { McpConfigError, quoteName } from '../errors/config-errors.js';
 import { isThenable } from '../util/values.js';
+import { checkHeaders } from './header-check.js';
 import type { ConfigFormat, ServerConfig, ServerEntry } from './server-config.js';
 
 /** Options of `resolvePlaceholders`. */
@@ -33,9 +34,11 @@ type Lookup = (body: string, key: string) => Promise<string | undefined>;
  *
  * Text that is not one of these forms is left as written.
  *
- * @throws McpConfigError (as a rejection) for a variable that is not set, an
- *   input with no hook or no declaration, or an answer that is not a string.
- *   The message names the variable and where it was used, never a value.
+ * A variable that is not set, an input with no hook or no declaration, or an
+ * answer that is not a string fails only the server that uses it: its entry
+ * is returned as written, with `error` set to an McpConfigError naming the
+ * variable and where it was used, never a value. `Registry.fromConfig`
+ * shows such a server as `failed` and starts the others.
  */
 export async function resolvePlaceholders(config: ServerConfig, options: ResolveOptions = {}): Promise<ServerConfig> {
   const env = options.env ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
@@ -54,15 +57,15 @@ export async function resolvePlaceholders(config: ServerConfig, options: Resolve
     };
     const ask = (id: string, key: string): Promise<string> => {
       const input = config.inputs?.find((candidate) => candidate.id === id);
-      if (!input) return fail(key, `uses \${input:${id}}, which the file's inputs do not declare`);
-      if (!options.inputs) return fail(key, `uses \${input:${id}}, and no inputs hook was given to answer it`);
+      if (!input) return fail(key, `uses input ${quoteName(id)}, which the file's inputs do not declare`);
+      if (!options.inputs) return fail(key, `uses input ${quoteName(id)}, and no inputs hook was given to answer it`);
       let answer = answers.get(id);
       if (!answer) {
         const hook = options.inputs;
         answer = (async () => {
           const given = hook(id, input.description);
           const value = isThenable(given) ? await given : given;
-          if (typeof value !== 'string') fail(key, `the answer to input ${JSON.stringify(id)} is not a string`);
+          if (typeof value !== 'string') fail(key, `the answer to input ${quoteName(id)} is not a string`);
           return value;
         })();
         answers.set(id, answer);
@@ -70,10 +73,23 @@ export async function resolvePlaceholders(config: ServerConfig, options: Resolve
       return answer;
     };
     const lookup = lookupFor(config.format, env, variables, ask, fail);
-    servers.push(await resolveEntry(entry, lookup, config.format, (name) => Object.hasOwn(env, name) && env[name] !== undefined));
+    try {
+      const resolved = await resolveEntry(entry, lookup, config.format, (name) => Object.hasOwn(env, name) && env[name] !== undefined);
+      checkHeaders(resolved, place);
+      RESOLVED.add(resolved);
+      servers.push(resolved);
+    } catch (error) {
+      // A variable missing for one server fails that server, not the file: it keeps its placeholders and says why.
+      if (!(error instanceof McpConfigError)) throw error;
+      servers.push({ ...entry, error });
+    }
   }
   return { ...config, servers };
 }
+
+// Entries whose placeholders were filled in: a `${…}` left in them came from a
+// value (an environment variable, an input answer) and is not one to fill.
+const RESOLVED = new WeakSet<ServerEntry>();
 
 function lookupFor(
   format: ConfigFormat,
@@ -116,7 +132,7 @@ function lookupFor(
  */
 export function firstPlaceholder(config: ServerConfig): { server: string; key: string; source?: string } | undefined {
   for (const entry of config.servers) {
-    if (entry.disabled) continue;
+    if (entry.disabled || entry.error !== undefined || RESOLVED.has(entry)) continue;
     const fields: Array<[string, string]> =
       entry.transport === 'stdio'
         ? [['command', entry.command], ...entry.args.map((arg, n): [string, string] => [`args[${n}]`, arg]), ...prefixed('env', entry.env), ...(entry.cwd === undefined ? [] : [['cwd', entry.cwd] as [string, string]])]

@@ -1,3 +1,5 @@
+import type { McpConfigError } from '../errors/config-errors.js';
+
 /**
  * The shapes of config file rxmcp reads: `mcp-servers` is the `mcpServers`
  * map of Claude Desktop, Claude Code (`.mcp.json`), Cursor and Windsurf;
@@ -18,6 +20,12 @@ interface ServerEntryBase {
   enabledTools?: string[];
   /** These tools are never offered (Codex's `disabled_tools`, Windsurf's and Roo's `disabledTools`), when given. */
   disabledTools?: string[];
+  /**
+   * Set by `resolvePlaceholders` when this server's placeholders could not be
+   * filled in (a variable not set, an input not answered): the entry is kept
+   * as written and is never started; the other servers are unaffected.
+   */
+  error?: McpConfigError;
 }
 
 /** A server started as a child process. */

@@ -1,4 +1,4 @@
-import { McpConfigError, type ConfigPlace } from '../errors/config-errors.js';
+import { McpConfigError, quoteName, type ConfigPlace } from '../errors/config-errors.js';
 import { isObject } from '../util/values.js';
 import { EntryReader, MAX_SERVERS, serverPairs } from './entry-reader.js';
 import type { ConfigInput, ServerEntry } from './server-config.js';
@@ -33,7 +33,7 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
       ...(entry.has('cwd') ? { cwd: entry.requiredString('cwd') } : {}),
     };
   }
-  if (type !== 'http' && type !== 'sse') entry.fail('type', `must be "stdio", "http" or "sse", not ${JSON.stringify(type.slice(0, 40))}`);
+  if (type !== 'http' && type !== 'sse') entry.fail('type', `must be "stdio", "http" or "sse", not ${quoteName(type.slice(0, 40))}`);
   if (entry.has('command')) entry.fail('command', 'an HTTP server has no command');
   entry.refuseStdioKeys();
   // VS Code's `http` tries Streamable HTTP and falls back to HTTP+SSE: rxmcp's `auto`.

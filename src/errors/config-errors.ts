@@ -48,8 +48,22 @@ export class McpConfigError extends McpClientError {
 
 function describePlace({ source, server, key }: ConfigPlace): string {
   // Names come from the file, which may be hostile: quoted, and cut when long.
-  const parts = [source === undefined ? 'server config' : quote(source)];
-  if (server !== undefined) parts.push(`server ${quote(server)}`);
-  if (key !== undefined) parts.push(`key ${quote(key)}`);
+  const parts = [source === undefined ? 'server config' : quoteName(source)];
+  if (server !== undefined) parts.push(`server ${quoteName(server)}`);
+  if (key !== undefined) parts.push(`key ${quoteName(key)}`);
   return parts.join(', ');
+}
+
+// JSON.stringify escapes C0 controls only: DEL, C1 (U+009B is CSI), format
+// characters (bidi overrides, zero-width) and U+2028/9 are escaped too, so a
+// message logged or printed as it is drives no terminal.
+const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/**
+ * A name from a config file (a server, a key, an input id, a path), quoted
+ * for a message: as `quote` (JSON, cut after 200 characters), with every
+ * control and format character a `\u` escape.
+ */
+export function quoteName(value: string): string {
+  return quote(value).replace(UNSAFE, (character) => `\\u${(character.codePointAt(0) as number).toString(16).padStart(4, '0')}`);
 }

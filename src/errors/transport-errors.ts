@@ -1,3 +1,4 @@
+import { shownUrl, withShownUrl } from '../util/shown-url.js';
 import { McpClientError } from './mcp-client-error.js';
 
 /**
@@ -72,7 +73,8 @@ export class McpHttpError extends McpClientError {
     /** Why the response was refused, when its status alone does not say; the location of a redirect. */
     detail?: { reason?: string; location?: string },
   ) {
-    super(`HTTP ${status} from ${url}` + (detail?.reason ? `: ${detail.reason}` : '') + (body ? `: ${JSON.stringify(body.slice(0, 200))}` : ''));
+    // The message shows the URL without user info or query string: errors end up in logs.
+    super(`HTTP ${status} from ${shownUrl(url)}` + (detail?.reason ? `: ${withShownUrl(detail.reason, url)}` : '') + (body ? `: ${JSON.stringify(body.slice(0, 200))}` : ''));
     if (detail?.location !== undefined) this.location = detail.location;
   }
 }
@@ -86,11 +88,11 @@ export class McpNetworkError extends McpClientError {
   override name = 'McpNetworkError' as const;
 
   constructor(
-    /** The endpoint that failed. */
+    /** The endpoint that failed (whole; the message shows it without user info or query string). */
     readonly url: string,
     reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`${url}: ${reason}`, options);
+    super(`${shownUrl(url)}: ${withShownUrl(reason, url)}`, options);
   }
 }

@@ -28,7 +28,10 @@ export interface ReadServerConfigOptions extends ResolveOptions {
  * through `options.inputs`, `${userHome}`, `${workspaceFolder}` and the
  * path separator. Each server's `source` is `path`.
  *
- * @throws McpConfigError (as a rejection) for a file that cannot be read, is too large or malformed, or names a variable that is not set.
+ * A server whose variable is not set (or whose input is not answered) is
+ * kept with `error` set, and fails alone: the file and its other servers work.
+ *
+ * @throws McpConfigError (as a rejection) for a file that cannot be read, is too large or malformed.
  * @example
  * ```ts
  * import { readServerConfig } from 'rxmcp/node';

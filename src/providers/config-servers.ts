@@ -4,6 +4,7 @@ import { STDIO_OPTION_KEYS } from '../transport/stdio-transport.js';
 import { HTTP_OPTION_KEYS } from '../transport/http-options.js';
 import { normalizeServerConfig } from '../config/normalize-server-config.js';
 import { firstPlaceholder } from '../config/placeholders.js';
+import { checkHeaders } from '../config/header-check.js';
 import type { ServerConfig, ServerEntry } from '../config/server-config.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpConfigError } from '../errors/config-errors.js';
@@ -56,7 +57,9 @@ export function configServers(config: unknown, options: FromConfigOptions = {}):
     if (!read.servers.some((entry) => entry.name === name)) throw new McpClientError(`options.servers names ${JSON.stringify(name)}, which the config does not define`);
   }
   const statuses = new Map<string, ServerStatus>();
-  for (const entry of read.servers) statuses.set(entry.name, { state: entry.disabled ? 'disabled' : 'starting' });
+  for (const entry of read.servers) {
+    statuses.set(entry.name, entry.disabled ? { state: 'disabled' } : entry.error ? { state: 'failed', error: entry.error } : { state: 'starting' });
+  }
   // Replayed to each subscriber: a UI that subscribes late sees where every server stands.
   const status = new BehaviorSubject<ReadonlyMap<string, ServerStatus>>(new Map(statuses));
   const report = (name: string) => (next: ServerStatus) => {
@@ -70,7 +73,13 @@ export function configServers(config: unknown, options: FromConfigOptions = {}):
     .map((entry) => {
       const given = { ...options.client, ...(Object.hasOwn(perServer, entry.name) ? perServer[entry.name] : {}) };
       for (const key of FROM_CONFIG) if (Object.hasOwn(given, key)) throw new McpClientError(`option ${key} comes from the config, for server ${JSON.stringify(entry.name)}`);
-      return { name: entry.name, provider: new ConfigServer(entry, () => connect(entry, given, options.onWarn), report(entry.name)) };
+      // A server whose placeholders could not be filled in fails every read with that reason; the others start.
+      const start = (): McpClient => {
+        if (entry.error) throw entry.error;
+        checkHeaders(entry, { source: entry.source ?? read.source, server: entry.name });
+        return connect(entry, given, options.onWarn);
+      };
+      return { name: entry.name, provider: new ConfigServer(entry, start, report(entry.name)) };
     });
   return { servers, status$: status.asObservable(), end: () => status.complete() };
 }

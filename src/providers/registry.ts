@@ -47,7 +47,10 @@ export class Registry implements ToolProvider {
    * server at once; one that fails to start or answer is left out of that
    * read (with `onWarn` saying why, and `status$` showing it), its calls are
    * answered with `is_error`, and it is tried again on the next read. The
-   * others work. `close()` closes them all.
+   * others work. A tool that collides with another (a server listing a name
+   * twice, or a name that lands under another server's prefix) is left out
+   * with a warning, rather than failing every server's catalogue. `close()`
+   * closes them all.
    *
    * @throws McpConfigError for a config that does not read, or holds placeholders never resolved.
    * @throws McpClientError for options that name a server the config lacks.
@@ -65,6 +68,7 @@ export class Registry implements ToolProvider {
     const registry = new Registry({ ...(separator === undefined ? {} : { separator }), ...(onWarn ? { onWarn } : {}) });
     for (const { name, provider } of built.servers) registry.add(provider, { prefix: name });
     registry.statuses = built.status$;
+    registry.leaveOutCollisions = true;
     registry.closed = built.end;
     return registry;
   }
@@ -76,6 +80,7 @@ export class Registry implements ToolProvider {
   private readonly noServers = new BehaviorSubject<ReadonlyMap<string, ServerStatus>>(new Map());
   private statuses: Observable<ReadonlyMap<string, ServerStatus>> = this.noServers.asObservable();
   private closed: () => void = () => this.noServers.complete();
+  private leaveOutCollisions = false;
 
   constructor(options: RegistryOptions = {}) {
     this.separator = options.separator ?? '_';
@@ -155,6 +160,13 @@ export class Registry implements ToolProvider {
         // A name routed to another provider (a longer prefix) would be unreachable.
         const routed = this.route(name)?.prefix;
         if (owners.has(name) || routed !== prefix) {
+          // A config's servers are each other's strangers: one server's tool
+          // list (a name twice, a name that lands under another server's
+          // prefix) must not take the others' tools away. That tool is left out.
+          if (this.leaveOutCollisions) {
+            this.warn(`left out tool ${JSON.stringify(name)} of ${JSON.stringify(prefix)}: it collides with ${JSON.stringify(owners.get(name) ?? routed)}`);
+            continue;
+          }
           throw new McpClientError(
             `tool ${JSON.stringify(name)} of ${JSON.stringify(prefix)} collides with ${JSON.stringify(owners.get(name) ?? routed)}`,
           );

@@ -1,3 +1,4 @@
+import { shownUrl } from '../util/shown-url.js';
 import type { Observable } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import { OAuthSession } from '../auth/oauth-session.js';
@@ -129,7 +130,7 @@ export class HttpWire {
       if (!refused || !renew) return response;
       await this.text(response).catch(() => undefined);
       if (round > MAX_AUTH_ROUNDS) {
-        throw new McpAuthError('request', `${this.url} still refuses the request (HTTP ${response.status}${challenge.error ? ` ${challenge.error}` : ''}) after signing in`);
+        throw new McpAuthError('request', `${shownUrl(this.url)} still refuses the request (HTTP ${response.status}${challenge.error ? ` ${challenge.error}` : ''}) after signing in`);
       }
       await this.auth.answer({ status: response.status as 401 | 403, challenge, sentToken: token }, signal);
     }
@@ -257,7 +258,7 @@ export class HttpWire {
       return;
     }
     if (!response.ok) throw new McpHttpError(response.status, text.slice(0, 2000), this.url);
-    if (text) throw new McpProtocolError(`${this.url} answered with something that is not a JSON-RPC response`, undefined, { body: text.slice(0, 2000) });
+    if (text) throw new McpProtocolError(`${shownUrl(this.url)} answered with something that is not a JSON-RPC response`, undefined, { body: text.slice(0, 2000) });
   }
 
   /** A whole body as text, within `maxMessageBytes`. */
@@ -307,7 +308,7 @@ export class HttpWire {
 
   /** The error for a message over `maxMessageBytes`. */
   tooLong(): McpProtocolError {
-    return new McpProtocolError(`${this.url} sent a message longer than maxMessageBytes (${this.maxMessageBytes})`, undefined, { limit: this.maxMessageBytes });
+    return new McpProtocolError(`${shownUrl(this.url)} sent a message longer than maxMessageBytes (${this.maxMessageBytes})`, undefined, { limit: this.maxMessageBytes });
   }
 }
 
