@@ -1,5 +1,6 @@
 import { McpConfigError, type ConfigPlace } from '../errors/config-errors.js';
 import { isObject } from '../util/values.js';
+import type { StdioServerEntry } from './server-config.js';
 
 /** The most servers one file may define. */
 export const MAX_SERVERS = 1000;
@@ -68,6 +69,17 @@ export class EntryReader {
       if (typeof item !== 'string') this.fail(`${key}[${n}]`, 'must be a string');
       return item;
     });
+  }
+
+  /** The fields of a stdio entry, as the JSON formats write them (`command`, `args`, `env`, `cwd`). */
+  stdioFields(): Pick<StdioServerEntry, 'transport' | 'command' | 'args' | 'env' | 'cwd'> {
+    return {
+      transport: 'stdio',
+      command: this.requiredString('command'),
+      args: this.strings('args'),
+      env: this.stringMap('env'),
+      ...(this.has('cwd') ? { cwd: this.requiredString('cwd') } : {}),
+    };
   }
 
   /** An HTTP entry with stdio settings is a mistake, unless they are empty (as some apps write them). */

@@ -38,14 +38,7 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
   if (command !== undefined && url !== undefined) entry.fail('url', 'an entry has a command or a url, not both');
   if (type === 'stdio' || (type === undefined && command !== undefined)) {
     if (url !== undefined) entry.fail('url', 'a stdio server has no url');
-    return withToolFilters(entry, {
-      ...base,
-      transport: 'stdio',
-      command: entry.requiredString('command'),
-      args: entry.strings('args'),
-      env: entry.stringMap('env'),
-      ...(entry.has('cwd') ? { cwd: entry.requiredString('cwd') } : {}),
-    });
+    return withToolFilters(entry, { ...base, ...entry.stdioFields() });
   }
   const httpTransport = httpTransportOf(entry, type);
   if (url === undefined || url === '') return entry.fail(entry.has('serverUrl') ? 'serverUrl' : 'url', 'an HTTP server needs a url (or a command, to start it over stdio)');

@@ -24,14 +24,7 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
   const type = entry.string('type') ?? (entry.has('command') ? 'stdio' : 'http');
   if (type === 'stdio') {
     if (entry.has('url')) entry.fail('url', 'a stdio server has no url');
-    return {
-      ...base,
-      transport: 'stdio',
-      command: entry.requiredString('command'),
-      args: entry.strings('args'),
-      env: entry.stringMap('env'),
-      ...(entry.has('cwd') ? { cwd: entry.requiredString('cwd') } : {}),
-    };
+    return { ...base, ...entry.stdioFields() };
   }
   if (type !== 'http' && type !== 'sse') entry.fail('type', `must be "stdio", "http" or "sse", not ${quoteName(type.slice(0, 40))}`);
   if (entry.has('command')) entry.fail('command', 'an HTTP server has no command');
