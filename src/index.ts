@@ -90,7 +90,9 @@ export type {
   AuthorizeAnswer,
   AuthorizeRequest,
   AuthState,
+  PendingSignIn,
   PrivateKeyJwt,
+  ResumedSignIn,
   StoredTokens,
   TokenStore,
 } from './auth/auth-options.js';

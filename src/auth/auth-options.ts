@@ -38,13 +38,52 @@ export interface TokenStore {
   clear(key: string): void | Promise<void>;
 }
 
+/**
+ * A sign-in under way: what the client needs to finish it once the person
+ * is back. Only a hook that leaves the page (a full-page redirect, as
+ * `rxmcp/browser`'s `redirectSignIn`) needs it: it keeps it until the page
+ * loads again and answers with it then. It holds the PKCE verifier (and a
+ * registration's secret): keep it where only this app can read it, and
+ * never log it.
+ */
+export interface PendingSignIn {
+  /** The authorization server's issuer. */
+  issuer: string;
+  /** The client the sign-in was begun as. */
+  clientId: string;
+  /** The secret a dynamic registration handed out to that client, if any (never the caller's own). */
+  clientSecret?: string;
+  /** The redirect URL the authorization request named. */
+  redirectUrl: string;
+  /** The resource (the MCP server's canonical URI) the tokens are for. */
+  resource: string;
+  /** The `state` the authorization request carried. */
+  state: string;
+  /** The PKCE code verifier. */
+  codeVerifier: string;
+}
+
 /** What the `authorize` hook is asked: the authorization URL to send a person to. */
 export interface AuthorizeRequest {
   url: URL;
+  /** This sign-in's own details, for a hook that must leave the page and finish it later (see `ResumedSignIn`). */
+  pending: PendingSignIn;
+}
+
+/**
+ * An answer that finishes a sign-in begun before the page was left: the
+ * redirect URL the person came back with, and the `PendingSignIn` kept when
+ * it began. The client finishes that sign-in instead of the one it asked
+ * for, once it has checked that it was begun with the same authorization
+ * server, redirect URL and resource.
+ */
+export interface ResumedSignIn {
+  redirect: string | URL;
+  pending: PendingSignIn;
 }
 
 /** The redirect URL the authorization server sent the person back to, in any of the forms a hook may answer. */
-export type AuthorizeAnswer = string | URL;
+export type AuthorizeAnswer = string | URL | ResumedSignIn;
 
 /** The OAuth private key for `private_key_jwt` client authentication. */
 export interface PrivateKeyJwt {

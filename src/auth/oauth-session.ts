@@ -2,14 +2,15 @@ import { defer, Observable, share, Subject, take } from 'rxjs';
 import { McpAuthError } from '../errors/auth-errors.js';
 import type { FetchLike } from '../transport/sse.js';
 import { observableOf } from '../util/observable-of.js';
-import { messageOf } from '../util/values.js';
-import type { AuthOptions, AuthState, StoredTokens, TokenStore } from './auth-options.js';
+import { isObject, messageOf } from '../util/values.js';
+import type { AuthOptions, AuthState, PendingSignIn, StoredTokens, TokenStore } from './auth-options.js';
 import { chooseAuthMethod, ClientIdentities, type ClientIdentity } from './client-identity.js';
 import { canonicalUri, type Discovery, discover } from './discovery.js';
 import { MemoryTokenStore } from './memory-token-store.js';
 import { OAuthHttp, secureUrl } from './oauth-http.js';
 import { OAuthReach } from './oauth-reach.js';
 import { makePkce, randomToken } from './pkce.js';
+import { checkResumed } from './resumed-sign-in.js';
 import { requestTokens } from './token-request.js';
 import type { BearerChallenge } from './www-authenticate.js';
 
@@ -212,26 +213,42 @@ export class OAuthSession {
     };
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     this.states.next({ state: 'signing-in', url });
-    const callback = this.readCallback(await this.askPerson(url, signal), discovery, state);
-    const grant = { grant_type: 'authorization_code', code: callback, redirect_uri: this.redirectUrl, code_verifier: pkce.verifier, resource };
-    const tokens = await requestTokens(this.http, metadata, identity, grant, 'token', signal);
+    const pending: PendingSignIn = {
+      issuer: metadata.issuer,
+      clientId: identity.clientId,
+      ...(identity.source === 'registration' && identity.clientSecret !== undefined ? { clientSecret: identity.clientSecret } : {}),
+      redirectUrl: this.redirectUrl,
+      resource,
+      state,
+      codeVerifier: pkce.verifier,
+    };
+    const answer = await this.askPerson(url, pending, signal);
+    // A sign-in begun before the page was left finishes as it was begun.
+    const resumed = typeof answer === 'string' ? undefined : checkResumed(answer.pending, pending, identity, metadata);
+    const redirect = typeof answer === 'string' ? answer : answer.redirect;
+    const code = this.readCallback(redirect, discovery, resumed?.pending.state ?? state);
+    const grant = { grant_type: 'authorization_code', code, redirect_uri: this.redirectUrl, code_verifier: resumed?.pending.codeVerifier ?? pkce.verifier, resource };
+    const tokens = await requestTokens(this.http, metadata, resumed?.identity ?? identity, grant, 'token', signal);
     return { ...tokens, scope: tokens.scope ?? scope };
   }
 
-  private async askPerson(url: URL, signal: AbortSignal): Promise<string> {
+  private async askPerson(url: URL, pending: PendingSignIn, signal: AbortSignal): Promise<string | { redirect: string; pending: unknown }> {
     const hook = this.options.authorize;
     if (!hook) {
       throw new McpAuthError('authorize', `${this.serverUrl.origin} needs a person to sign in: give auth.authorize (rxmcp/node has loopbackSignIn), or sign in beforehand with rxmcp login`);
     }
     let answer: unknown;
     try {
-      answer = await waitFor(defer(() => observableOf(hook({ url }))), signal);
+      answer = await waitFor(defer(() => observableOf(hook({ url, pending }))), signal);
     } catch (error) {
       if (signal.aborted) throw error;
+      if (error instanceof McpAuthError) throw error;
       throw new McpAuthError('authorize', `the authorize hook failed: ${messageOf(error)}`, { cause: error });
     }
-    if (typeof answer !== 'string' && !(answer instanceof URL)) throw new McpAuthError('authorize', 'the authorize hook must answer with the redirect URL (a string or URL)');
-    return String(answer);
+    if (typeof answer === 'string' || answer instanceof URL) return String(answer);
+    const { redirect, pending: kept } = (isObject(answer) ? answer : {}) as { redirect?: unknown; pending?: unknown };
+    if (typeof redirect === 'string' || redirect instanceof URL) return { redirect: String(redirect), pending: kept };
+    throw new McpAuthError('authorize', 'the authorize hook must answer with the redirect URL (a string or URL), or with { redirect, pending } to finish an earlier sign-in');
   }
 
   // Checks the redirect before its code goes anywhere: that it is for our

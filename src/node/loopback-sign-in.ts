@@ -39,7 +39,7 @@ export interface LoopbackSignIn {
    *   URL is not http or https, when `timeoutMs` passes, or when `close()` is
    *   called while waiting.
    */
-  readonly authorize: (request: AuthorizeRequest) => Observable<string>;
+  readonly authorize: (request: Pick<AuthorizeRequest, 'url'>) => Observable<string>;
   /** Stops listening, failing any sign-in still waiting. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -127,7 +127,7 @@ export async function loopbackSignIn(options: LoopbackSignInOptions = {}): Promi
     waiter.deliver(url.href);
   }
 
-  function wait(request: AuthorizeRequest): Observable<string> {
+  function wait(request: Pick<AuthorizeRequest, 'url'>): Observable<string> {
     return new Observable<string>((subscriber) => {
       if (closing !== undefined) {
         subscriber.error(new McpAuthError('authorize', `the loopback listener at ${redirectUrl} is closed`));
