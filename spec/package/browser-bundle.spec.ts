@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 
@@ -24,5 +25,25 @@ describe('the browser bundle of the web demo', () => {
       .filter((entry) => NODE_ONLY.has(entry.path));
     expect(nodeOnly.map((entry) => entry.path).sort()).toEqual(['node:child_process', 'node:http', 'node:https']);
     expect(nodeOnly.every((entry) => entry.kind === 'dynamic-import')).toBe(true);
+  });
+});
+
+describe('the browser bundle of rxmcp/browser', () => {
+  it('bundles for the browser from the built entry with no node-only module at all, not even on demand', async () => {
+    const result = await build({
+      stdin: { contents: "export { popupSignIn, redirectSignIn, finishSignIn, BrowserTokenStore } from './dist/esm/browser/index.js';", resolveDir: root, loader: 'js' },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const bundled = Object.keys(result.metafile.inputs);
+    expect(bundled.some((input) => input.endsWith('dist/esm/browser/popup-sign-in.js'))).toBe(true);
+    expect(bundled.filter((input) => NODE_ONLY.has(input) || input.includes('dist/esm/transport/') || input.includes('dist/esm/client/'))).toEqual([]);
+    const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports);
+    expect(imports.map((entry) => entry.path)).toEqual([]);
   });
 });

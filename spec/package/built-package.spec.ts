@@ -215,6 +215,27 @@ describe('the built package', () => {
     expect(node(['-e', use("const m = require('rxmcp/apps');")]).trim()).toBe(expected);
   });
 
+  it('keeps rxmcp/browser out of the root entry, statically and on demand, in both builds', () => {
+    for (const format of ['esm', 'cjs']) {
+      const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
+      expect(loadable.length).toBeGreaterThan(5);
+      expect(loadable.filter((file) => file.includes(`${sep}browser${sep}`) || file.endsWith('rxmcp/browser'))).toEqual([]);
+    }
+  });
+
+  it('serves rxmcp/browser from both builds, with types, loading no node-only module', () => {
+    for (const format of ['esm', 'cjs']) {
+      for (const file of ['index.js', 'index.d.ts']) expect(existsSync(join(root, 'dist', format, 'browser', file))).toBe(true);
+      const loadable = [...everyLoad(join(root, 'dist', format, 'browser', 'index.js'))];
+      expect(loadable.some((file) => file.endsWith(`browser${sep}popup-sign-in.js`))).toBe(true);
+      expect(loadable.filter((file) => NODE_ONLY.has(file))).toEqual([]);
+    }
+    const names = "console.log(Object.keys(m).sort().join(','))";
+    const expected = 'BrowserTokenStore,finishSignIn,popupSignIn,redirectSignIn';
+    expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp/browser'; ${names}`]).trim()).toBe(expected);
+    expect(node(['-e', `const m = require('rxmcp/browser'); ${names}`]).trim()).toBe(expected);
+  });
+
   it('serves rxmcp/redis from both builds, with types', () => {
     for (const file of ['esm/redis/index.js', 'esm/redis/index.d.ts', 'cjs/redis/index.js', 'cjs/redis/index.d.ts']) {
       expect(existsSync(join(root, 'dist', file))).toBe(true);
