@@ -3,6 +3,7 @@
 import type { Subscription } from 'rxjs';
 import { InputBroker, McpClient, type PendingQuestion, type PermissionAnswer, Policy, type PolicyQuestion, type Task, type Tool, toolVisibility } from 'rxmcp';
 import { appResourceUri, appsExtension } from 'rxmcp/apps';
+import { BrowserTokenStore, popupSignIn } from 'rxmcp/browser';
 import { bindThemeButton } from './host-context.js';
 import { showView } from './view-panel.js';
 
@@ -10,18 +11,25 @@ const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElemen
 
 // What the demo's server wrote into the page: where the sandbox proxy is
 // served (another port, so another origin) and which app servers it relays.
-const demo = JSON.parse(document.querySelector('meta[name=rxmcp-demo]')?.getAttribute('content') ?? '{}') as { sandboxPort?: number; sandboxPath?: string; apps?: string[] };
+const demo = JSON.parse(document.querySelector('meta[name=rxmcp-demo]')?.getAttribute('content') ?? '{}') as {
+  sandboxPort?: number;
+  sandboxPath?: string;
+  apps?: string[];
+  signIn?: { url: string; clientId: string };
+};
 const apps = demo.apps ?? [];
 const sandboxUrl = `${location.protocol}//${location.hostname}:${demo.sandboxPort}${demo.sandboxPath}`;
 
 // The servers to try: the SDK fixture at /mcp; with ?server=tasks a server
 // whose slow tools answer with tasks (the 2026-07-28 extension); with
-// ?app=NAME one of the MCP Apps servers the demo relays; with ?url= any MCP
+// ?app=NAME one of the MCP Apps servers the demo relays; with
+// ?server=protected the server behind sign-in; with ?url= any MCP
 // server on this machine, over either HTTP transport (connectHttp finds out
 // which), provided it lets this page's origin call it (CORS).
 function serverUrl(query: URLSearchParams): string {
   const app = query.get('app');
   if (app !== null && apps.includes(app)) return new URL(`/apps/${app}/mcp`, location.href).href;
+  if (query.get('server') === 'protected' && demo.signIn) return demo.signIn.url;
   const given = query.get('url');
   if (given === null) return new URL(query.get('server') === 'tasks' ? '/tasks' : '/mcp', location.href).href;
   // A link someone sends must not make this page a client of their server.
@@ -43,8 +51,22 @@ $('app-links').append(
 bindThemeButton($('theme') as HTMLButtonElement);
 
 const broker = new InputBroker();
+const query = new URLSearchParams(location.search);
+// The protected server's sign-in: a popup, opened by the Sign in button's
+// click (a window opened any later is one the browser blocks); the tokens
+// in this tab's sessionStorage, so a reload keeps them and a new tab signs in again.
+const signIn = query.get('server') === 'protected' && demo.signIn ? popupSignIn({ redirectUrl: '/signed-in' }) : undefined;
+const auth = signIn && demo.signIn ? { clientId: demo.signIn.clientId, redirectUrl: signIn.redirectUrl, authorize: signIn.authorize, tokenStore: new BrowserTokenStore() } : undefined;
 // Declaring the MCP Apps extension is what makes a server that checks for it offer its UI tools.
-const mcp = McpClient.connectHttp({ url: serverUrl(new URLSearchParams(location.search)), onElicit: broker.onElicit, logLevel: 'info', tasks: true, extensions: appsExtension });
+const mcp = McpClient.connectHttp({ url: serverUrl(query), onElicit: broker.onElicit, logLevel: 'info', tasks: true, extensions: appsExtension, ...(auth ? { auth } : {}) });
+
+// auth$, as it comes: the Sign in button shows while a sign-in waits for the person.
+const signInButton = $('sign-in') as HTMLButtonElement;
+signInButton.onclick = () => signIn?.open();
+mcp.auth$.subscribe((state) => {
+  signInButton.hidden = state.state !== 'signing-in';
+  $('auth').textContent = state.state === 'failed' ? `sign-in failed: ${state.error.message}` : state.state === 'signing-in' ? 'sign-in needed' : state.state;
+});
 
 const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] => {
   const node = document.createElement(tag);

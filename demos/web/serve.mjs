@@ -8,6 +8,8 @@
 // origin than the page (see sandbox-origin.mjs). Requests that do not name
 // a server by a loopback Host, that come from another Origin, or that POST
 // anything but JSON are refused before they are read (see loopback-guard.mjs).
+// With ?server=protected, the page signs in (a popup) to an MCP server behind
+// a real authorization server, both started here (see sign-in-servers.mjs).
 //
 //   npm run demo:web            (builds, then prints the URL to open)
 //   node demos/web/serve.mjs --port 8080 --sandbox-port 8081
@@ -24,28 +26,31 @@ import { toRequest, writeResponse } from '../../spec/fixtures/node-fetch-adapter
 import { tasksServer } from '../../spec/fixtures/tasks-server.mjs';
 import { loopbackGuard } from './loopback-guard.mjs';
 import { SANDBOX_PATH, serveSandbox } from './sandbox-origin.mjs';
+import { startSignInServers } from './sign-in-servers.mjs';
 import { stdioRelay } from './stdio-relay.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 
 /** Bundles the page's script for browsers; node-only modules stay out (see the spec that checks it). */
-export async function bundlePage() {
+export async function bundlePage(entry = 'app.ts') {
   const result = await bundle({
-    entryPoints: [join(here, 'app.ts')],
+    entryPoints: [join(here, entry)],
     bundle: true,
     write: false,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
     metafile: true,
-    alias: { rxmcp: join(root, 'dist/esm/index.js'), 'rxmcp/apps': join(root, 'dist/esm/apps/index.js') },
+    alias: { rxmcp: join(root, 'dist/esm/index.js'), 'rxmcp/apps': join(root, 'dist/esm/apps/index.js'), 'rxmcp/browser': join(root, 'dist/esm/browser/index.js') },
     // Stdio and keep-alive load these on demand, and never in a browser.
     external: ['node:*'],
     logLevel: 'warning',
   });
   return { code: result.outputFiles[0].text, metafile: result.metafile };
 }
+
+const SIGNED_IN_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signing in…</title></head><body>Signing in…<script type="module" src="/signed-in.js"></script></body></html>';
 
 const grown = new Set();
 const http = {
@@ -85,7 +90,7 @@ export async function serve(port = 0, { sandboxPort = 0, extraApps = {} } = {}) 
   const scripts = { ...Object.fromEntries(EXAMPLE_APPS.map((name) => [name, exampleScript(name)])), ...extraApps };
   const relays = new Map(Object.entries(scripts).map(([name, script]) => [name, stdioRelay({ name, script, log })]));
   process.on('exit', () => relays.forEach((relay) => relay.stop()));
-  const { code } = await bundlePage();
+  const [{ code }, { code: signedInCode }] = await Promise.all([bundlePage(), bundlePage('signed-in.ts')]);
   // The tasks live in files (see the fixture) for as long as the server runs.
   const taskDir = mkdtempSync(join(tmpdir(), 'rxmcp-web-tasks-'));
   const tasks = tasksServer(taskDir);
@@ -121,6 +126,15 @@ export async function serve(port = 0, { sandboxPort = 0, extraApps = {} } = {}) 
       res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(code);
       return;
     }
+    // The sign-in window's last page: its address carries the authorization code, which no other site may learn from a Referer.
+    if (req.method === 'GET' && path === '/signed-in') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }).end(SIGNED_IN_PAGE);
+      return;
+    }
+    if (req.method === 'GET' && req.url === '/signed-in.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(signedInCode);
+      return;
+    }
     if (req.url !== '/mcp' && !(req.url === '/tasks' && req.method === 'POST')) {
       res.writeHead(404).end();
       return;
@@ -152,8 +166,10 @@ export async function serve(port = 0, { sandboxPort = 0, extraApps = {} } = {}) 
   const { sandboxProxyHtml } = await import('../../dist/esm/apps/index.js');
   const sandbox = await serveSandbox({ port: sandboxPort, pagePort: server.address().port, html: sandboxProxyHtml(), log });
   server.on('close', () => sandbox.close());
-  // The page learns where the sandbox is and which app servers there are from the page itself.
-  const demo = { sandboxPort: sandbox.address().port, sandboxPath: SANDBOX_PATH, apps: [...relays.keys()] };
+  const signIn = await startSignInServers(`http://127.0.0.1:${server.address().port}/signed-in`, log);
+  server.on('close', () => signIn.stop());
+  // The page learns where the sandbox is, which app servers there are and where the protected server is from the page itself.
+  const demo = { sandboxPort: sandbox.address().port, sandboxPath: SANDBOX_PATH, apps: [...relays.keys()], signIn: { url: signIn.url, clientId: signIn.clientId } };
   page = template.replace('<meta name="rxmcp-demo" />', `<meta name="rxmcp-demo" content="${JSON.stringify(demo).replaceAll('&', '&amp;').replaceAll('"', '&quot;')}" />`);
   return { server, sandbox, url: `http://127.0.0.1:${server.address().port}/`, sandboxUrl: `http://127.0.0.1:${sandbox.address().port}${SANDBOX_PATH}` };
 }

@@ -190,4 +190,24 @@ describe(`the web demo in a real browser (${chosen ? `${chosen.path}, from ${cho
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: join(artifacts, 'web-demo.png') });
   });
+
+  it('signs in to the protected server through a popup from the Sign in button, and shows auth$ and the catalogue', async () => {
+    const context = await browser.newContext();
+    try {
+      const demo = await context.newPage();
+      await demo.goto(`${url}?server=protected`);
+      await demo.locator('#auth', { hasText: 'sign-in needed' }).waitFor({ timeout: 20000 });
+      const [popup] = await Promise.all([demo.waitForEvent('popup'), demo.click('#sign-in')]);
+      await popup.locator('text=Sign in').first().waitFor();
+      await popup.click('button[type=submit]');
+      await popup.locator('text=Allow access').waitFor();
+      await popup.click('button[type=submit]');
+      await demo.locator('#auth', { hasText: 'signed-in' }).waitFor({ timeout: 20000 });
+      expect(await demo.locator('#sign-in').isHidden()).toBe(true);
+      await demo.locator('#tools button[data-tool="admin-only"]').waitFor({ timeout: 20000 });
+      expect(await demo.locator('#server').textContent()).toContain('modern era');
+    } finally {
+      await context.close();
+    }
+  }, 60000);
 });
