@@ -171,6 +171,12 @@ describe('signing in from a web page, in Chromium', () => {
       // From the sign-in window on the page's own origin, with another state.
       await popup.goto(`${pages.origin}/blank`);
       await popup.evaluate((url) => window.opener.postMessage({ type: 'rxmcp-sign-in', url }, location.origin), forged('another-state'));
+      // From there too, the right state but hostile shapes: too long, not a string, not an object, another message type.
+      await popup.evaluate((url) => {
+        for (const message of [{ type: 'rxmcp-sign-in', url: `${url}&pad=${'x'.repeat(9000)}` }, { type: 'rxmcp-sign-in', url: { href: url } }, url, { type: 'other', url }]) {
+          window.opener.postMessage(message, location.origin);
+        }
+      }, forged(state));
       await page.waitForTimeout(1000);
       expect(await page.evaluate(() => ({ tools: window.signInPage.tools, error: window.signInPage.error, waiting: window.signInPage.waiting() }))).toEqual({ waiting: true });
       expect(servers.authorizationServer.stderr.some((line) => line.startsWith('token ') && line.includes('forged'))).toBe(false);
@@ -249,7 +255,11 @@ describe('signing in from a web page, in Chromium', () => {
       const read = await page.evaluate((server) => {
         const entry = `rxmcp:tokens:${server}`;
         const results: unknown[] = [];
-        for (const text of ['{not json', JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: 'http://elsewhere/mcp', tokens: { accessToken: 'a', issuer: 'i', clientId: 'c' } }), JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: server, tokens: { accessToken: 42 } }), '"just a string"']) {
+        for (const text of ['{not json', JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: 'http://elsewhere/mcp', tokens: { accessToken: 'a', issuer: 'i', clientId: 'c' } }), JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: server, tokens: { accessToken: 42 } }), '"just a string"',
+          // Hostile: nested 100000 deep, an accessToken only through __proto__, and an entry too long to be one rxmcp wrote.
+          '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000),
+          `{"format":"rxmcp-tokens","version":1,"key":${JSON.stringify(server)},"tokens":{"__proto__":{"accessToken":"polluted"},"issuer":"i","clientId":"c"}}`,
+          JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: server, tokens: { accessToken: 'x'.repeat(70_000), issuer: 'i', clientId: 'c' } })]) {
           sessionStorage.setItem(entry, text);
           results.push([window.signInPage.readTokens(server) ?? null, sessionStorage.getItem(entry)]);
         }
@@ -260,6 +270,9 @@ describe('signing in from a web page, in Chromium', () => {
         return results;
       }, key);
       expect(read).toEqual([
+        [null, null],
+        [null, null],
+        [null, null],
         [null, null],
         [null, null],
         [null, null],
