@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { z } from 'zod';
 import {
@@ -5,16 +8,18 @@ import {
   type InputRequest,
   type LlmToolCall,
   McpClient,
+  McpClientError,
   normalizeServerConfig,
   Policy,
   type PolicyQuestion,
   Reasons,
   Registry,
   Toolkit,
+  type ProgressEvent,
   type ToolProgress,
 } from '../../src/index.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
-import { eventually, everythingServer, modernServer } from '../support/servers.js';
+import { eventually, everythingServer, fixture, modernServer } from '../support/servers.js';
 
 // The batch's own hooks (ExecuteOptions onResult, onProgress and input)
 // against real servers: the SDK v2 fixture in both eras, server-everything,
@@ -169,6 +174,90 @@ describe('two batches at once, each with its own input', () => {
       expect(batch.asked).toEqual(['Which colour?']);
       expect(own.asked).toEqual([]);
     });
+  });
+});
+
+describe('a batch whose calls become tasks (client option tasks)', () => {
+  it("answers a 2026-07-28 task's question with the batch's input", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rxmcp-execute-hooks-'));
+    const own = ownHook();
+    const mcp = McpClient.connectStdio({ ...fixture('tasks-server.mjs', dir), tasks: true, onElicit: own.hook });
+    try {
+      const mine = asker(() => accept({ name: 'Luca' }));
+      const [answer] = await mcp.executeToolCalls([call('task', 'ask')], { input: { onElicit: mine.hook } });
+      expect(answer).toMatchObject({ is_error: false, content: 'Hello, Luca!' });
+      expect(mine.asked).toHaveLength(1);
+      expect(own.asked).toEqual([]);
+    } finally {
+      await mcp.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("answers a 2025-11-25 task's question (asked while tasks/result is open) with the batch's input", async () => {
+    const own = ownHook();
+    const mcp = McpClient.connectStdio({ ...everythingServer, tasks: true, onElicit: own.hook });
+    try {
+      const mine = asker(() => accept({ interpretation: 'historical' }));
+      const [answer] = await mcp.executeToolCalls([call('research', 'simulate-research-query', { topic: 'rust', ambiguous: true })], {
+        input: { onElicit: mine.hook },
+      });
+      expect(answer?.is_error).toBe(false);
+      expect(answer?.content).toContain('rust (historical)');
+      expect(mine.asked).toHaveLength(1);
+      expect(own.asked).toEqual([]);
+    } finally {
+      await mcp.close();
+    }
+  }, 20000);
+});
+
+describe("callTool's own onProgress and input", () => {
+  let mcp: McpClient;
+  const own = ownHook();
+  const warnings: string[] = [];
+  beforeAll(() => {
+    mcp = McpClient.connectStdio({ ...modernServer, onElicit: own.hook, onWarn: (warning) => warnings.push(warning) });
+  });
+  afterAll(() => mcp.close());
+
+  it('reports progress under the token given, or one minted for the call', async () => {
+    const given: ProgressEvent[] = [];
+    await firstValueFrom(mcp.callTool('count', { steps: 2 }, { progressToken: 'mine', onProgress: (event) => given.push(event) }));
+    expect(given.map(({ progressToken, progress }) => [progressToken, progress])).toEqual([
+      ['mine', 1],
+      ['mine', 2],
+    ]);
+    const minted: ProgressEvent[] = [];
+    await firstValueFrom(mcp.callTool('count', { steps: 2 }, { onProgress: (event) => minted.push(event) }));
+    expect(minted.map(({ progress }) => progress)).toEqual([1, 2]);
+    expect(typeof minted[0]?.progressToken).toBe('string');
+  });
+
+  it('goes on when its onProgress throws, and says so', async () => {
+    const result = await firstValueFrom(
+      mcp.callTool('count', { steps: 1 }, {
+        onProgress: () => {
+          throw new Error('listener broke');
+        },
+      }),
+    );
+    expect(result.content[0]).toMatchObject({ text: 'counted to 1' });
+    expect(warnings).toContain('onProgress of a call threw: listener broke');
+  });
+
+  it("answers the call's questions with its input", async () => {
+    const mine = asker(() => accept({ confirm: true }));
+    const result = await firstValueFrom(mcp.callTool('deploy', { env: 'qa' }, { input: { onElicit: mine.hook } }));
+    expect(result.content[0]).toMatchObject({ text: 'deployed to qa' });
+    expect(mine.asked).toEqual(['Deploy to qa?']);
+    expect(own.asked).toEqual([]);
+  });
+
+  it('throws McpClientError for hooks that cannot be called', () => {
+    expect(() => mcp.callTool('echo', { text: 'x' }, { onProgress: 'yes' as never })).toThrow(new McpClientError('option onProgress must be a function'));
+    expect(() => mcp.callTool('echo', { text: 'x' }, { input: { onElicit: 1 } as never })).toThrow(new McpClientError('option input.onElicit must be a function'));
+    expect(() => mcp.callTool('echo', { text: 'x' }, { input: { onAsk: () => 1 } as never })).toThrow(new McpClientError('option input has an unknown hook: "onAsk"'));
   });
 });
 
