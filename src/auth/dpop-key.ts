@@ -106,6 +106,11 @@ export class DpopKey {
     return new DpopKey(pair, algorithm, publicJwk, thumbprint);
   }
 
+  /** The JWS algorithm the proofs are signed with, such as `ES256`. */
+  get alg(): string {
+    return this.algorithm.alg;
+  }
+
   /** A DPoP proof JWT for one request, with a fresh `jti` and the time now. */
   async proof(claims: ProofClaims): Promise<string> {
     const url = new URL(String(claims.htu));

@@ -86,6 +86,11 @@ export async function requestTokens(
   dpop?: DpopBinding,
 ): Promise<StoredTokens> {
   const url = secureUrl(metadata.token_endpoint, step, 'the token endpoint');
+  const algs = metadata.dpop_signing_alg_values_supported;
+  const alg = dpop ? (await dpop.keyFor(undefined)).alg : undefined;
+  if (alg !== undefined && algs !== undefined && !algs.includes(alg)) {
+    throw new McpAuthError('server-metadata', `${JSON.stringify(metadata.issuer)} takes DPoP proofs signed with ${JSON.stringify(algs.slice(0, 10))}, not with ${alg}, the algorithm of auth.dpop's key`);
+  }
   const reply = await postTokenRequest(http, { url, issuer: metadata.issuer, ...(dpop ? { dpop } : {}) }, identity, grant, step, signal);
   const answer = reply.body;
   if (reply.status !== 200 || typeof answer?.access_token !== 'string') {
