@@ -58,7 +58,6 @@ export function dpopKeyProblem(pair: unknown): string | undefined {
     return 'must be true or a Web Crypto key pair ({ privateKey, publicKey })';
   }
   const privateKey = pair.privateKey as CryptoKey;
-  if (!privateKey.usages.includes('sign')) return "has a private key that may not sign (its usages lack 'sign')";
   if (!algorithmOf(privateKey)) return `has a ${JSON.stringify(String(privateKey.algorithm.name))} key; DPoP needs ECDSA (P-256, P-384, P-521), Ed25519, or RSA with SHA-2`;
   return undefined;
 }
