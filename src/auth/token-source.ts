@@ -35,7 +35,7 @@ export async function readTokenSource(source: TokenSource, step: AuthStep, what:
     throw new McpAuthError(step, `${what} failed: ${messageOf(error)}`, { cause: error });
   }
   if (typeof value !== 'string' || value.length > MAX_JWT_LENGTH || !COMPACT_JWT.test(value)) {
-    throw new McpAuthError(step, `${what} gave ${typeof value === 'string' ? `a string that is not a compact JWT (${value.length} characters)` : `a ${typeof value}, not a JWT string`}`);
+    throw new McpAuthError(step, `${what} gave ${typeof value === 'string' ? `a string that is not a compact JWT (${value.length} characters)` : `no string but ${value === null ? 'null' : typeof value}`}`);
   }
   return value;
 }
