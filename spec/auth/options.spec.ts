@@ -64,7 +64,9 @@ describe('the auth option', () => {
   });
 
   it('refuses a DPoP key pair whose algorithm cannot sign proofs, naming it', async () => {
-    const pair = (await crypto.subtle.generateKey({ name: 'Ed448' }, false, ['sign', 'verify'])) as CryptoKeyPair;
+    // Shaped as Web Crypto describes an Ed448 pair (a real one would print Node's experimental-feature warning).
+    const ed448 = (type: string) => ({ type, algorithm: { name: 'Ed448' }, usages: [type === 'private' ? 'sign' : 'verify'], extractable: false });
+    const pair = { privateKey: ed448('private'), publicKey: ed448('public') } as unknown as CryptoKeyPair;
     expect(connect({ dpop: pair })).toThrow(McpClientError);
     expect(connect({ dpop: pair })).toThrow(/auth.dpop has a "Ed448" key; DPoP needs ECDSA/);
   });
