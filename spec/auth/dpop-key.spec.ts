@@ -9,7 +9,7 @@ import { accessTokenHash, DpopKey, dpopKeyProblem } from '../../src/auth/dpop-ke
 interface Proof {
   header: { typ: string; alg: string; jwk: Record<string, string> };
   payload: Record<string, unknown>;
-  signature: Uint8Array;
+  signature: Uint8Array<ArrayBuffer>;
   input: string;
 }
 
@@ -66,7 +66,7 @@ describe('a DPoP proof', () => {
     const n =
       '0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw';
     const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
-    const publicKey = await crypto.subtle.importKey('jwk', { kty: 'RSA', n, e: 'AQAB', alg: 'RS256', kid: '2011-04-29' }, algorithm, true, ['verify']);
+    const publicKey = await crypto.subtle.importKey('jwk', { kty: 'RSA', n, e: 'AQAB', alg: 'RS256' } as JsonWebKey, algorithm, true, ['verify']);
     const { privateKey } = (await crypto.subtle.generateKey({ ...algorithm, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) }, false, ['sign', 'verify'])) as CryptoKeyPair;
     expect((await DpopKey.of({ privateKey, publicKey })).thumbprint).toBe('NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs');
   });
