@@ -39,10 +39,10 @@ describe('a server that demands DPoP nonces', () => {
     tokenStore = { get: () => stored, set: () => undefined, clear: () => undefined };
   });
 
-  async function attempt(nonceFor: (count: number) => string): Promise<{ error: unknown; seen: IncomingHttpHeaders[] }> {
+  async function attempt(nonceFor: (count: number) => string, store = tokenStore): Promise<{ error: unknown; seen: IncomingHttpHeaders[] }> {
     const { server, seen } = await demanding(nonceFor);
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp?tenant=7`;
-    const mcp = McpClient.connectHttp({ url, era: 'modern', auth: { tokenStore, dpop: pair } });
+    const mcp = McpClient.connectHttp({ url, era: 'modern', auth: { tokenStore: store, dpop: pair } });
     try {
       const error = await firstValueFrom(mcp.listTools()).then(
         () => undefined,
@@ -83,4 +83,15 @@ describe('a server that demands DPoP nonces', () => {
     expect(payloadOf(seen[0]?.dpop).nonce).toBeUndefined();
     if (nonce !== '') expect(String(error)).not.toContain(nonce);
   });
+
+  it.each([['null', null], ['a string', 'bound'], ['a thumbprint of another type', { thumbprint: 7 }]])(
+    'sends no token from a store whose DPoP record is %s, and fails with McpAuthError rather than crash',
+    async (_name, dpop) => {
+      const odd = { accessToken: TOKEN, issuer: 'http://127.0.0.1:1', clientId: 'c', dpop } as unknown as StoredTokens;
+      const { error, seen } = await attempt((count) => `nonce-${count}`, { get: () => odd, set: () => undefined, clear: () => undefined });
+      expect(error).toBeInstanceOf(McpAuthError);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((headers) => headers.authorization === undefined && headers.dpop === undefined)).toBe(true);
+    },
+  );
 });

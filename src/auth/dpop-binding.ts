@@ -1,5 +1,6 @@
 import { type AuthStep, McpAuthError } from '../errors/auth-errors.js';
 import type { StoredTokens } from './auth-options.js';
+import { isObject } from '../util/values.js';
 import { DpopKey, dpopKeyProblem } from './dpop-key.js';
 
 /** RFC 9449 §8.1: a nonce is NQCHAR (printable ASCII but `"` and `\`); rxmcp also bounds its length. */
@@ -34,7 +35,8 @@ export class DpopBinding {
 
   /** True when `tokens` are bound to this client's key (and so may be sent). */
   async binds(tokens: StoredTokens): Promise<boolean> {
-    return tokens.dpop !== undefined && tokens.dpop.thumbprint === (await this.keyFor(tokens)).thumbprint;
+    // A store is free to hand back anything: a record that is not what rxmcp wrote binds nothing.
+    return isObject(tokens.dpop) && tokens.dpop.thumbprint === (await this.keyFor(tokens)).thumbprint;
   }
 
   /**
@@ -68,7 +70,7 @@ export class DpopBinding {
   private async choose(stored: StoredTokens | undefined): Promise<DpopKey> {
     try {
       if (this.option !== true) return await DpopKey.of(this.option);
-      const kept = stored?.dpop?.keyPair;
+      const kept = isObject(stored?.dpop) ? stored.dpop.keyPair : undefined;
       if (kept !== undefined && dpopKeyProblem(kept) === undefined) return await DpopKey.of(kept);
       return await DpopKey.generate();
     } catch (error) {
