@@ -1,13 +1,15 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { DpopKey } from '../../src/auth/dpop-key.js';
 import { McpAuthError, McpClient, type StoredTokens, type TokenStore } from '../../src/index.js';
 
-// An MCP server that keeps demanding DPoP nonces: one it changes every time,
-// and ones no client should put in a proof. The client retries once with a
-// usable nonce, never loops, and never quotes the nonce, the token or the
-// proof back.
+// Servers that misuse DPoP. An MCP server that keeps demanding nonces: one
+// it changes every time, and ones no client should put in a proof; the
+// client retries once with a usable nonce, never loops, and never quotes the
+// nonce, the token or the proof back. And an authorization server that
+// hands a DPoP-bound token to a client that asked for a bearer one.
 
 const TOKEN = 'dpop-bound-access-token-7c2d';
 
@@ -94,4 +96,48 @@ describe('a server that demands DPoP nonces', () => {
       expect(seen.every((headers) => headers.authorization === undefined && headers.dpop === undefined)).toBe(true);
     },
   );
+});
+
+// An authorization server that hands a DPoP-bound token to a client that
+// sent no proof: the token could never be used, and is not.
+describe('a DPoP-bound token for a client without DPoP', () => {
+  let server: Server;
+  const mcpRequests: IncomingHttpHeaders[] = [];
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+          response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+        if (request.url === '/.well-known/oauth-protected-resource/mcp') return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+        if (request.url === '/.well-known/oauth-authorization-server') return json(200, { issuer: origin, token_endpoint: `${origin}/token` });
+        if (request.url === '/token') return json(200, { access_token: TOKEN, token_type: 'DPoP', expires_in: 60 });
+        mcpRequests.push(request.headers);
+        return json(401, { error: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer' });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('is refused at the token step, saying auth.dpop would take it, and never sent', async () => {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const mcp = McpClient.connectHttp({ url, era: 'modern', auth: { grant: 'client_credentials', clientId: 'bot', clientSecret: 'bot-secret' } });
+    try {
+      const error = await firstValueFrom(mcp.listTools()).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(McpAuthError);
+      expect((error as McpAuthError).step).toBe('token');
+      expect((error as McpAuthError).message).toMatch(/issued a "DPoP" token: a DPoP-bound token needs auth.dpop/);
+      expect(String(error)).not.toContain(TOKEN);
+      expect(mcpRequests.some((headers) => headers.authorization !== undefined)).toBe(false);
+    } finally {
+      await mcp.close();
+    }
+  });
 });
