@@ -1,5 +1,4 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { DpopKey } from '../../src/auth/dpop-key.js';
