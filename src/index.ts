@@ -90,9 +90,12 @@ export type {
   AuthorizeAnswer,
   AuthorizeRequest,
   AuthState,
+  EnterpriseAuth,
   PrivateKeyJwt,
   StoredTokens,
+  TokenSource,
   TokenStore,
+  WorkloadIdentityAuth,
 } from './auth/auth-options.js';
 export { LineFramer } from './transport/line-framer.js';
 
