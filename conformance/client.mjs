@@ -43,14 +43,32 @@ function authFor(name) {
       };
     case 'auth/pre-registration':
       return { clientId: context.client_id, clientSecret: context.client_secret, redirectUrl: REDIRECT_URL, authorize };
-    default:
+    // The person signed in to their identity provider before: its ID token is what the suite hands over.
+    case 'auth/enterprise-managed-authorization':
       return {
-        clientMetadataUrl: CLIENT_METADATA_URL,
-        clientMetadata: { client_name: CLIENT_NAME, redirect_uris: [REDIRECT_URL], application_type: 'native' },
-        redirectUrl: REDIRECT_URL,
-        authorize,
+        clientId: context.client_id,
+        clientSecret: context.client_secret,
+        enterprise: { tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: context.idp_id_token },
       };
+    // The platform's token for this workload, as a function would read it afresh.
+    case 'auth/wif-jwt-bearer':
+      return { clientId: context.client_id, workloadIdentity: { jwt: () => context.valid_jwt } };
+    case 'auth/dpop':
+    case 'auth/dpop-nonce':
+      return { ...personSignIn(), dpop: true };
+    default:
+      return personSignIn();
   }
+}
+
+/** A person's sign-in, with a Client ID Metadata Document or a registration. */
+function personSignIn() {
+  return {
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clientMetadata: { client_name: CLIENT_NAME, redirect_uris: [REDIRECT_URL], application_type: 'native' },
+    redirectUrl: REDIRECT_URL,
+    authorize,
+  };
 }
 
 /** Client options beyond the URL: answers to the server's questions, and sign-in for protected servers. */

@@ -90,11 +90,14 @@ export type {
   AuthorizeAnswer,
   AuthorizeRequest,
   AuthState,
+  EnterpriseAuth,
   PendingSignIn,
   PrivateKeyJwt,
   ResumedSignIn,
   StoredTokens,
+  TokenSource,
   TokenStore,
+  WorkloadIdentityAuth,
 } from './auth/auth-options.js';
 export { LineFramer } from './transport/line-framer.js';
 

@@ -27,12 +27,7 @@ const RUN_TIMEOUT_MS = CLIENT_TIMEOUT_MS + 30_000;
 const PARALLEL = 2;
 
 /** Scenarios expected to fail, each with why; a failure of any other scenario fails the run. */
-const KNOWN_NOT_PASSING = {
-  'auth/enterprise-managed-authorization': 'SEP-990 (an IdP token exchanged for an ID-JAG, then the jwt-bearer grant) is not implemented',
-  'auth/dpop': 'SEP-1932 DPoP-bound tokens (a proof on every request) are not implemented',
-  'auth/dpop-nonce': 'SEP-1932 DPoP-bound tokens (a proof on every request) are not implemented',
-  'auth/wif-jwt-bearer': 'the jwt-bearer grant with a workload identity JWT is not implemented',
-};
+const KNOWN_NOT_PASSING = {};
 
 // Each run of the suite leads its own process group (it starts mock servers
 // and the client under a shell), so a run that overstays, or the whole batch

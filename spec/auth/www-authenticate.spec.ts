@@ -1,4 +1,4 @@
-import { parseBearerChallenge } from '../../src/auth/www-authenticate.js';
+import { parseBearerChallenge, parseChallenge } from '../../src/auth/www-authenticate.js';
 
 describe('reading a WWW-Authenticate challenge', () => {
   it('reads resource_metadata, scope and error from a Bearer challenge', () => {
@@ -14,6 +14,13 @@ describe('reading a WWW-Authenticate challenge', () => {
   it('finds the Bearer challenge among others, whatever the case of its scheme', () => {
     expect(parseBearerChallenge('Basic realm="old", bearer scope="a", realm="x"')).toEqual({ scope: 'a' });
     expect(parseBearerChallenge('Negotiate abc==, Bearer resource_metadata="https://x.test/m"')).toEqual({ resourceMetadata: 'https://x.test/m' });
+  });
+
+  it('reads a DPoP challenge first when asked, then a Bearer one, and a DPoP one never as Bearer', () => {
+    const both = 'Bearer scope="a", DPoP error="use_dpop_nonce", algs="ES256 EdDSA", resource_metadata="https://x.test/m"';
+    expect(parseChallenge(both, ['dpop', 'bearer'])).toEqual({ error: 'use_dpop_nonce', resourceMetadata: 'https://x.test/m' });
+    expect(parseChallenge('Bearer scope="a"', ['dpop', 'bearer'])).toEqual({ scope: 'a' });
+    expect(parseBearerChallenge('DPoP error="use_dpop_nonce"')).toEqual({});
   });
 
   it('takes unquoted values and escaped quotes', () => {

@@ -17,17 +17,20 @@ export interface OAuthServers {
 /**
  * Starts spec/fixtures/oauth/authorization-server.mjs, then
  * spec/fixtures/oauth/protected-server.mjs with its issuer. `accessTtl` is
- * the access token lifetime in seconds.
+ * the access token lifetime in seconds; `dpop` makes both take DPoP-bound
+ * tokens only (`'nonce'`: and want a nonce of theirs in every proof).
  */
-export async function startOAuthServers({ accessTtl }: { accessTtl?: number } = {}): Promise<OAuthServers> {
+export async function startOAuthServers({ accessTtl, dpop }: { accessTtl?: number; dpop?: 'on' | 'nonce' } = {}): Promise<OAuthServers> {
+  const dpopFlags = dpop === undefined ? [] : [dpop === 'nonce' ? '--dpop-nonce' : '--dpop'];
   const authorizationServer = await startHttpServer(
     'oauth/authorization-server.mjs',
     ...(accessTtl === undefined ? [] : ['--access-ttl', String(accessTtl)]),
+    ...dpopFlags,
   );
   const issuer = new URL(authorizationServer.url).origin;
   let protectedServer: RunningServer;
   try {
-    protectedServer = await startHttpServer('oauth/protected-server.mjs', issuer);
+    protectedServer = await startHttpServer('oauth/protected-server.mjs', ...dpopFlags, issuer);
   } catch (error) {
     await authorizationServer.stop();
     throw error;

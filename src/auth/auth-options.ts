@@ -24,6 +24,51 @@ export interface StoredTokens {
    * never kept here; the caller gives it again each run.
    */
   clientSecret?: string;
+  /**
+   * Set when the tokens are DPoP-bound (RFC 9449): the thumbprint of the key
+   * they are bound to, and the key pair itself where the store can hold a
+   * `CryptoKey` (the memory store can; a file cannot, so tokens read back
+   * from one, bound to a key that is gone, mean a fresh sign-in).
+   */
+  dpop?: { thumbprint: string; keyPair?: CryptoKeyPair };
+}
+
+/**
+ * A token the caller supplies: the token itself, an Observable of it, or a
+ * function answering with a fresh one (a value, a Promise or an
+ * Observable's first value). A function is called each time a token is
+ * needed, so a short-lived one is read anew.
+ */
+export type TokenSource = string | Observable<string> | (() => string | PromiseLike<string> | Observable<string>);
+
+/**
+ * Enterprise-managed authorization (SEP-990): the person has signed in to
+ * their enterprise's identity provider, and its ID token is exchanged there
+ * (RFC 8693) for an identity assertion grant (ID-JAG) meant for the MCP
+ * server's authorization server, which takes it in the JWT bearer grant
+ * (RFC 7523). `auth.clientId` (with its secret or key) is the client
+ * registered at the MCP server's authorization server; the fields here are
+ * about the identity provider.
+ */
+export interface EnterpriseAuth {
+  /** The identity provider's token endpoint, where the token exchange goes (https, or http on this machine). */
+  tokenEndpoint: string;
+  /** This client's id at the identity provider. */
+  clientId: string;
+  /** This client's secret at the identity provider, for a confidential client (sent with HTTP Basic). */
+  clientSecret?: string;
+  /** The person's OpenID Connect ID token from the identity provider, or where to get a fresh one. */
+  idToken: TokenSource;
+}
+
+/**
+ * Workload identity (SEP-1933): a service with no person and no secret signs
+ * in with the JWT its platform issues it (a cloud's or a CI system's
+ * identity token), as the assertion of the JWT bearer grant (RFC 7523).
+ */
+export interface WorkloadIdentityAuth {
+  /** The workload's JWT, or where to get a fresh one (a function is called again for every new token). */
+  jwt: TokenSource;
 }
 
 /**
@@ -136,6 +181,18 @@ export interface AuthOptions {
    * Observable's first value). Required for the authorization code grant.
    */
   authorize?: (request: AuthorizeRequest) => AuthorizeAnswer | PromiseLike<AuthorizeAnswer> | Observable<AuthorizeAnswer>;
+  /** Signs in through the enterprise's identity provider (SEP-990); needs `auth.clientId`. No other grant beside it. */
+  enterprise?: EnterpriseAuth;
+  /** Signs in as a workload with its platform-issued JWT (SEP-1933). No other grant beside it. */
+  workloadIdentity?: WorkloadIdentityAuth;
+  /**
+   * Sender-constrained tokens (DPoP, RFC 9449): `true` for a fresh ES256 key
+   * pair that cannot be exported, or a Web Crypto key pair of your own
+   * (ECDSA, Ed25519 or RSA). Every token request and every request to the
+   * MCP server carries a fresh proof signed with it; tokens are sent as
+   * `Authorization: DPoP …` (default false: bearer tokens).
+   */
+  dpop?: boolean | CryptoKeyPair;
 }
 
 /** Where signing in stands, as the client's hot `auth$` reports it. */
@@ -159,4 +216,7 @@ export const AUTH_OPTION_KEYS: readonly string[] = [
   'issuer',
   'allowPrivateNetwork',
   'authorize',
+  'enterprise',
+  'workloadIdentity',
+  'dpop',
 ];

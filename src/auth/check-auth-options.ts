@@ -3,8 +3,13 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { isObject } from '../util/values.js';
 import { AUTH_OPTION_KEYS, type AuthOptions } from './auth-options.js';
+import { dpopKeyProblem } from './dpop-key.js';
 import { zoneOf } from './network-zone.js';
 import { isSecureUrl } from './oauth-http.js';
+import { isTokenSource } from './token-source.js';
+
+const ENTERPRISE_KEYS: readonly string[] = ['tokenEndpoint', 'clientId', 'clientSecret', 'idToken'];
+const WORKLOAD_KEYS: readonly string[] = ['jwt'];
 
 /**
  * Checks the `auth` option when the transport is made, so a mistake shows at
@@ -34,6 +39,11 @@ export function checkAuthOptions(auth: AuthOptions, serverUrl: URL, headers: Rea
   if (key !== undefined && !(isObject(key) && typeof key.alg === 'string' && (typeof key.privateKey === 'string' || isObject(key.privateKey)))) {
     throw new McpClientError('option auth.privateKeyJwt must be { privateKey: PEM string or JWK, alg }');
   }
+  checkGrants(auth);
+  if (auth.dpop !== undefined && typeof auth.dpop !== 'boolean') {
+    const problem = dpopKeyProblem(auth.dpop);
+    if (problem) throw new McpClientError(`option auth.dpop ${problem}`);
+  }
   if (auth.clientMetadataUrl !== undefined) {
     const url = parse(auth.clientMetadataUrl, 'clientMetadataUrl');
     // draft-ietf-oauth-client-id-metadata-document: an https URL with a path.
@@ -54,6 +64,35 @@ export function checkAuthOptions(auth: AuthOptions, serverUrl: URL, headers: Rea
     throw new McpClientError('give either option auth or an Authorization header, not both');
   }
   if (!isSecureUrl(serverUrl)) throw new McpAuthError('request', `a token must not travel in the clear: ${JSON.stringify(serverUrl.origin)} is neither https nor on this machine`);
+}
+
+// One grant at a time: a refusal of one must never turn into an attempt at another.
+function checkGrants(auth: AuthOptions): void {
+  const grants = [
+    auth.grant !== undefined ? `auth.grant ${JSON.stringify(auth.grant)}` : undefined,
+    auth.enterprise !== undefined ? 'auth.enterprise' : undefined,
+    auth.workloadIdentity !== undefined ? 'auth.workloadIdentity' : undefined,
+  ].filter((grant) => grant !== undefined);
+  if (grants.length > 1) throw new McpClientError(`give one way to sign in, not ${grants.join(' and ')}`);
+  const { enterprise, workloadIdentity } = auth;
+  if (enterprise !== undefined) {
+    if (!isObject(enterprise)) throw new McpClientError('option auth.enterprise must be an object');
+    refuseUnknown(enterprise, ENTERPRISE_KEYS);
+    if (typeof enterprise.clientId !== 'string' || enterprise.clientId === '') throw new McpClientError('option auth.enterprise.clientId must be a non-empty string (the client at the identity provider)');
+    if (enterprise.clientSecret !== undefined && typeof enterprise.clientSecret !== 'string') throw new McpClientError('option auth.enterprise.clientSecret must be a string');
+    if (!isTokenSource(enterprise.idToken)) throw new McpClientError('option auth.enterprise.idToken must be a string, a function or an Observable');
+    const endpoint = parse(String(enterprise.tokenEndpoint), 'enterprise.tokenEndpoint');
+    if (!isSecureUrl(endpoint)) throw new McpClientError(`option auth.enterprise.tokenEndpoint must be https (or http on this machine); got ${JSON.stringify(endpoint.origin)}`);
+    if (auth.clientId === undefined) throw new McpClientError('option auth.enterprise needs auth.clientId: the client registered at the MCP server\'s authorization server');
+  }
+  if (workloadIdentity !== undefined) {
+    if (!isObject(workloadIdentity)) throw new McpClientError('option auth.workloadIdentity must be an object');
+    refuseUnknown(workloadIdentity, WORKLOAD_KEYS);
+    if (!isTokenSource(workloadIdentity.jwt)) throw new McpClientError('option auth.workloadIdentity.jwt must be a string, a function or an Observable');
+  }
+  if ((enterprise !== undefined || workloadIdentity !== undefined) && auth.authorize !== undefined) {
+    throw new McpClientError(`option auth.authorize is for a person's sign-in; ${enterprise !== undefined ? 'auth.enterprise' : 'auth.workloadIdentity'} signs in without one`);
+  }
 }
 
 function parse(value: string, name: string): URL {

@@ -20,6 +20,7 @@ export interface ServerMetadata {
   token_endpoint_auth_methods_supported?: string[];
   client_id_metadata_document_supported?: boolean;
   authorization_response_iss_parameter_supported?: boolean;
+  dpop_signing_alg_values_supported?: string[];
 }
 
 /** Everything discovery found out about where and how to sign in for one server. */
@@ -127,7 +128,7 @@ async function findServerMetadata(http: OAuthHttp, issuer: string, signal: Abort
 
 function checkServerMetadata(body: Record<string, unknown>): ServerMetadata {
   if (typeof body.token_endpoint !== 'string') throw new McpAuthError('server-metadata', `the metadata of ${JSON.stringify(body.issuer)} has no token_endpoint`);
-  for (const name of ['scopes_supported', 'code_challenge_methods_supported', 'token_endpoint_auth_methods_supported']) {
+  for (const name of ['scopes_supported', 'code_challenge_methods_supported', 'token_endpoint_auth_methods_supported', 'dpop_signing_alg_values_supported']) {
     if (body[name] !== undefined && !isStrings(body[name])) throw new McpAuthError('server-metadata', `${name} in the metadata of ${JSON.stringify(body.issuer)} is not a list of strings`);
   }
   return body as unknown as ServerMetadata;

@@ -34,6 +34,8 @@ export function secureUrl(value: unknown, step: AuthStep, what: string): URL {
 export interface OAuthReply {
   status: number;
   body: Record<string, unknown> | undefined;
+  /** The `DPoP-Nonce` header (RFC 9449 §8), as sent: untrusted. */
+  dpopNonce: string | null;
 }
 
 /**
@@ -52,12 +54,26 @@ export class OAuthHttp {
 
   /** GETs a JSON document; `body` is undefined when the answer is not a JSON object. */
   get(url: URL, step: AuthStep, signal: AbortSignal): Promise<OAuthReply> {
+    this.reach.check(url, step);
     return this.exchange(url, { method: 'GET', headers: { Accept: 'application/json' } }, step, signal);
   }
 
-  /** POSTs a form (token requests) or a JSON body (registration). */
-  post(url: URL, body: URLSearchParams | Record<string, unknown>, headers: Record<string, string>, step: AuthStep, signal: AbortSignal): Promise<OAuthReply> {
+  /**
+   * POSTs a form (token requests) or a JSON body (registration). `callerChosen`
+   * is for a URL from the caller's own options (the identity provider of
+   * `auth.enterprise`): the network-zone rules guard against URLs a server
+   * steers the client to, and do not apply to it; it must still be https or on this machine.
+   */
+  post(
+    url: URL,
+    body: URLSearchParams | Record<string, unknown>,
+    headers: Record<string, string>,
+    step: AuthStep,
+    signal: AbortSignal,
+    callerChosen = false,
+  ): Promise<OAuthReply> {
     const form = body instanceof URLSearchParams;
+    if (!callerChosen) this.reach.check(url, step);
     return this.exchange(
       url,
       {
@@ -71,12 +87,12 @@ export class OAuthHttp {
   }
 
   private async exchange(url: URL, init: Record<string, unknown>, step: AuthStep, signal: AbortSignal): Promise<OAuthReply> {
-    this.reach.check(url, step);
+    if (!isSecureUrl(url)) throw new McpAuthError(step, `refusing to send an OAuth request to ${JSON.stringify(url.origin.slice(0, 200))} in the clear`);
     const fetchImpl = await this.fetchImpl();
     const bounded = new BoundedSignal(signal, EXCHANGE_TIMEOUT_MS);
     try {
       const response = await fetchImpl(url.href, { ...init, redirect: 'manual', signal: bounded.signal });
-      return { status: response.status, body: parseObject(await readText(response, MAX_BODY)) };
+      return { status: response.status, body: parseObject(await readText(response, MAX_BODY)), dpopNonce: response.headers.get('dpop-nonce') };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if (error instanceof MessageTooLongError) throw new McpAuthError(step, `${url.origin}${url.pathname} answered with more than ${MAX_BODY} characters`);

@@ -1,18 +1,21 @@
-import { defer, Observable, share, Subject, take } from 'rxjs';
+import { defer, Observable, share, Subject } from 'rxjs';
 import { McpAuthError } from '../errors/auth-errors.js';
 import type { FetchLike } from '../transport/sse.js';
 import { observableOf } from '../util/observable-of.js';
 import { isObject, messageOf } from '../util/values.js';
-import type { AuthOptions, AuthState, PendingSignIn, StoredTokens, TokenStore } from './auth-options.js';
+import { enterpriseGrant, workloadGrant } from './assertion-grants.js';
+import type { AuthOptions, AuthState, PendingSignIn, StoredTokens, TokenStore, WorkloadIdentityAuth } from './auth-options.js';
 import { chooseAuthMethod, ClientIdentities, type ClientIdentity } from './client-identity.js';
 import { canonicalUri, type Discovery, discover } from './discovery.js';
+import { DpopBinding } from './dpop-binding.js';
 import { MemoryTokenStore } from './memory-token-store.js';
 import { OAuthHttp, secureUrl } from './oauth-http.js';
 import { OAuthReach } from './oauth-reach.js';
 import { makePkce, randomToken } from './pkce.js';
 import { checkResumed } from './resumed-sign-in.js';
 import { requestTokens } from './token-request.js';
-import type { BearerChallenge } from './www-authenticate.js';
+import { waitFor } from './wait-for.js';
+import { type BearerChallenge, parseChallenge } from './www-authenticate.js';
 
 /** What the MCP server said when it refused a request. */
 export interface Refusal {
@@ -42,6 +45,7 @@ export class OAuthSession {
   private readonly identities: ClientIdentities;
   private readonly redirectUrl: string;
   private readonly key: string;
+  private readonly dpop: DpopBinding | undefined;
   private current: Promise<StoredTokens | undefined> | undefined;
   private discovery: Discovery | undefined;
   private renewal: Observable<void> | undefined;
@@ -62,6 +66,32 @@ export class OAuthSession {
     this.redirectUrl = options.redirectUrl ?? DEFAULT_REDIRECT;
     this.identities = new ClientIdentities(options, this.redirectUrl);
     this.key = canonicalUri(serverUrl);
+    this.dpop = options.dpop ? new DpopBinding(options.dpop) : undefined;
+  }
+
+  /**
+   * What one request to the MCP server carries: the access token (undefined
+   * before the first sign-in) in an `Authorization` header, as a bearer
+   * token or, with DPoP, beside a fresh proof for `method` and `url`.
+   */
+  async credentials(method: string, url: string, signal: AbortSignal, renew = true): Promise<{ token: string | undefined; headers: Record<string, string> }> {
+    const token = await this.accessToken(signal, renew);
+    if (token === undefined) return { token, headers: {} };
+    if (!this.dpop) return { token, headers: { Authorization: `Bearer ${token}` } };
+    return { token, headers: { Authorization: `DPoP ${token}`, DPoP: await this.dpop.proof(method, url, 'request', token) } };
+  }
+
+  /** The challenge of a refusal's `WWW-Authenticate`, in the scheme this client sends tokens with (DPoP first, when on). */
+  challengeOf(header: string | null): BearerChallenge {
+    return parseChallenge(header, this.dpop ? ['dpop', 'bearer'] : ['bearer']);
+  }
+
+  /**
+   * Keeps the nonce the MCP server sent in `DPoP-Nonce` for the next proofs
+   * to it (RFC 9449 §9). True when it sent a usable one and DPoP is on.
+   */
+  rememberNonce(url: string, header: string | null): boolean {
+    return this.dpop?.remember(url, header) ?? false;
   }
 
   /**
@@ -69,12 +99,12 @@ export class OAuthSession {
    * first when `renew` allows, it is known to have expired, and a refresh
    * token or the client credentials grant can renew it.
    */
-  async accessToken(signal: AbortSignal, renew = true): Promise<string | undefined> {
-    const tokens = await this.tokens();
+  private async accessToken(signal: AbortSignal, renew: boolean): Promise<string | undefined> {
+    const tokens = await this.usableTokens();
     const expired = tokens?.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now();
     if (renew && expired && this.discovery && this.canRenewQuietly(tokens)) {
       await this.answer({ status: 401, challenge: {}, sentToken: tokens.accessToken }, signal);
-      return (await this.tokens())?.accessToken;
+      return (await this.usableTokens())?.accessToken;
     }
     return tokens?.accessToken;
   }
@@ -87,12 +117,12 @@ export class OAuthSession {
    */
   async answer(refusal: Refusal, signal: AbortSignal): Promise<void> {
     if (!this.renewal) {
-      const tokens = await this.tokens();
+      const tokens = await this.usableTokens();
       // Someone else renewed the token since this request was sent: just retry.
       if (tokens && tokens.accessToken !== refusal.sentToken) return;
       if (!this.renewal) this.renewal = this.renew(refusal);
     }
-    return waitFor(this.renewal, signal);
+    return waitFor(this.renewal, signal, () => new McpAuthError('authorize', 'the sign-in finished without an answer'));
   }
 
   close(): void {
@@ -130,8 +160,10 @@ export class OAuthSession {
   }
 
   private async renewWith(refusal: Refusal, signal: AbortSignal): Promise<void> {
-    const stored = await this.tokens();
-    const choose = (named: readonly string[]): string => this.identities.chooseIssuer(named, stored);
+    // The record binds a pre-registered client to its issuer even when its tokens cannot be sent.
+    const record = await this.tokens();
+    const stored = await this.usableTokens();
+    const choose = (named: readonly string[]): string => this.identities.chooseIssuer(named, record);
     const discovery = await discover(this.http, this.serverUrl, refusal.challenge.resourceMetadata, choose, signal);
     this.discovery = discovery;
     const stepUp = refusal.status === 403;
@@ -144,8 +176,20 @@ export class OAuthSession {
     }
     const scope = this.chooseScope(refusal, discovery, stored);
     this.requestedScope = scope;
-    const tokens = this.options.grant === 'client_credentials' ? await this.clientCredentials(discovery, scope, signal) : await this.signIn(discovery, scope, signal);
-    await this.keep(tokens);
+    await this.keep(await this.obtain(discovery, scope, signal));
+  }
+
+  // New tokens with the grant the options name; none of them falls back to another.
+  private async obtain(discovery: Discovery, scope: string | undefined, signal: AbortSignal): Promise<StoredTokens> {
+    const { enterprise, workloadIdentity } = this.options;
+    if (enterprise || workloadIdentity) {
+      // A workload without a client id of its own is known by its JWT alone.
+      const identity: ClientIdentity =
+        this.options.clientId !== undefined ? await this.identities.identify(this.http, discovery.metadata, signal) : { clientId: '', authMethod: 'none', source: 'caller' };
+      const context = { http: this.http, discovery, identity, scope, dpop: this.dpop, signal };
+      return enterprise ? enterpriseGrant(enterprise, context) : workloadGrant(workloadIdentity as WorkloadIdentityAuth, context);
+    }
+    return this.options.grant === 'client_credentials' ? this.clientCredentials(discovery, scope, signal) : this.signIn(discovery, scope, signal);
   }
 
   // A refresh token that the server no longer honours is dropped, and the
@@ -157,7 +201,7 @@ export class OAuthSession {
     this.states.next({ state: 'refreshing' });
     const grant = { grant_type: 'refresh_token', refresh_token: stored.refreshToken as string, resource: discovery.resource };
     try {
-      const tokens = await requestTokens(this.http, discovery.metadata, this.refreshIdentity(discovery, stored), grant, 'refresh', signal);
+      const tokens = await requestTokens(this.http, discovery.metadata, this.refreshIdentity(discovery, stored), grant, 'refresh', signal, this.dpop);
       await this.keep({ ...tokens, refreshToken: tokens.refreshToken ?? stored.refreshToken, scope: tokens.scope ?? stored.scope });
       return true;
     } catch (error) {
@@ -184,7 +228,7 @@ export class OAuthSession {
     if (this.options.clientId === undefined) throw new McpAuthError('registration', 'the client_credentials grant needs auth.clientId');
     const identity = await this.identities.identify(this.http, discovery.metadata, signal);
     const grant = { grant_type: 'client_credentials', resource: discovery.resource, ...(scope ? { scope } : {}) };
-    return requestTokens(this.http, discovery.metadata, identity, grant, 'token', signal);
+    return requestTokens(this.http, discovery.metadata, identity, grant, 'token', signal, this.dpop);
   }
 
   // The authorization code grant with PKCE (S256), state, the resource
@@ -228,7 +272,7 @@ export class OAuthSession {
     const redirect = typeof answer === 'string' ? answer : answer.redirect;
     const code = this.readCallback(redirect, discovery, resumed?.pending.state ?? state);
     const grant = { grant_type: 'authorization_code', code, redirect_uri: this.redirectUrl, code_verifier: resumed?.pending.codeVerifier ?? pkce.verifier, resource };
-    const tokens = await requestTokens(this.http, metadata, resumed?.identity ?? identity, grant, 'token', signal);
+    const tokens = await requestTokens(this.http, metadata, resumed?.identity ?? identity, grant, 'token', signal, this.dpop);
     return { ...tokens, scope: tokens.scope ?? scope };
   }
 
@@ -239,7 +283,7 @@ export class OAuthSession {
     }
     let answer: unknown;
     try {
-      answer = await waitFor(defer(() => observableOf(hook({ url, pending }))), signal);
+      answer = await waitFor(defer(() => observableOf(hook({ url, pending }))), signal, () => new McpAuthError('authorize', 'the authorize hook finished without an answer'));
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof McpAuthError) throw error;
@@ -289,12 +333,27 @@ export class OAuthSession {
   private chooseScope(refusal: Refusal, discovery: Discovery, stored: StoredTokens | undefined): string | undefined {
     const base = this.options.scope ?? refusal.challenge.scope ?? discovery.resourceMetadata?.scopes_supported?.join(' ');
     let scope = union(union(this.requestedScope ?? stored?.scope, base), refusal.status === 403 ? refusal.challenge.scope : undefined);
-    if (this.options.grant !== 'client_credentials' && discovery.metadata.scopes_supported?.includes('offline_access')) scope = union(scope, 'offline_access');
+    if (!this.signsInQuietly() && discovery.metadata.scopes_supported?.includes('offline_access')) scope = union(scope, 'offline_access');
     return scope;
   }
 
   private canRenewQuietly(tokens: StoredTokens): boolean {
-    return tokens.refreshToken !== undefined || this.options.grant === 'client_credentials';
+    return tokens.refreshToken !== undefined || this.signsInQuietly();
+  }
+
+  /** True for the grants that need no person: the client's credentials, an enterprise ID token, a workload's JWT. */
+  private signsInQuietly(): boolean {
+    const { grant, enterprise, workloadIdentity } = this.options;
+    return grant === 'client_credentials' || enterprise !== undefined || workloadIdentity !== undefined;
+  }
+
+  // Tokens this client may send: bearer ones without DPoP; with DPoP, those
+  // bound to its key (tokens whose key a file store could not keep are not).
+  private async usableTokens(): Promise<StoredTokens | undefined> {
+    const tokens = await this.tokens();
+    if (!tokens) return undefined;
+    if (!this.dpop) return tokens.dpop === undefined ? tokens : undefined;
+    return (await this.dpop.binds(tokens)) ? tokens : undefined;
   }
 
   private tokens(): Promise<StoredTokens | undefined> {
@@ -318,25 +377,6 @@ export class OAuthSession {
       throw new McpAuthError('token-store', `the token store failed: ${messageOf(error)}`, { cause: error });
     }
   }
-}
-
-// The first value of an Observable, a Promise or a plain value, given up
-// (and unsubscribed from) when the signal aborts.
-function waitFor<T>(source: Observable<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      subscription.unsubscribe();
-      reject(signal.reason);
-    };
-    const subscription = source.pipe(take(1)).subscribe({
-      next: (value) => resolve(value),
-      error: (error: unknown) => reject(error),
-      complete: () => reject(new McpAuthError('authorize', 'the authorize hook finished without an answer')),
-    });
-    signal.addEventListener('abort', onAbort, { once: true });
-    subscription.add(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function union(a: string | undefined, b: string | undefined): string | undefined {

@@ -1,3 +1,5 @@
+import { base64Url } from '../util/base64url.js';
+
 /** A fresh PKCE pair (RFC 7636): the verifier kept by the client, the S256 challenge sent in the authorization request. */
 export interface Pkce {
   verifier: string;
@@ -14,10 +16,4 @@ export async function makePkce(): Promise<Pkce> {
   const verifier = randomToken(32);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
   return { verifier, challenge: base64Url(new Uint8Array(digest)) };
-}
-
-function base64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }

@@ -1,4 +1,4 @@
-/** What a `WWW-Authenticate: Bearer …` challenge tells the client (RFC 6750, RFC 9728). */
+/** What a `WWW-Authenticate: Bearer …` (or `DPoP …`, RFC 9449 §7.1) challenge tells the client (RFC 6750, RFC 9728). */
 export interface BearerChallenge {
   /** Where the server's Protected Resource Metadata lives. */
   resourceMetadata?: string;
@@ -14,9 +14,19 @@ export interface BearerChallenge {
  * or unreadable parts are left out rather than guessed at.
  */
 export function parseBearerChallenge(header: string | null | undefined): BearerChallenge {
+  return parseChallenge(header, ['bearer']);
+}
+
+/**
+ * Reads the first challenge of the first of `schemes` (lower case, in order
+ * of preference) that the header holds.
+ */
+export function parseChallenge(header: string | null | undefined, schemes: readonly string[]): BearerChallenge {
   if (!header) return {};
-  for (const challenge of parseChallenges(header)) {
-    if (challenge.scheme.toLowerCase() !== 'bearer') continue;
+  const challenges = parseChallenges(header);
+  for (const scheme of schemes) {
+    const challenge = challenges.find((candidate) => candidate.scheme.toLowerCase() === scheme);
+    if (!challenge) continue;
     const { resource_metadata: resourceMetadata, scope, error } = challenge.params;
     return { ...(resourceMetadata ? { resourceMetadata } : {}), ...(scope ? { scope } : {}), ...(error ? { error } : {}) };
   }

@@ -134,15 +134,20 @@ function tokensOf(text: string, key: string): StoredTokens | undefined {
   if (!STRING_FIELDS.every((name) => typeof tokens[name] === 'string' && tokens[name] !== '')) return undefined;
   if (!OPTIONAL_STRING_FIELDS.every((name) => tokens[name] === undefined || typeof tokens[name] === 'string')) return undefined;
   if (tokens['expiresAt'] !== undefined && !(typeof tokens['expiresAt'] === 'number' && Number.isFinite(tokens['expiresAt']))) return undefined;
+  const dpop = tokens['dpop'];
+  if (dpop !== undefined && !(isObject(dpop) && typeof dpop['thumbprint'] === 'string')) return undefined;
   return pick(tokens as unknown as StoredTokens);
 }
 
-/** The fields of `StoredTokens` alone, in a fresh object: nothing else is written or handed back. */
+/** The fields of `StoredTokens` alone, in a fresh object: nothing else is written or handed back (of `dpop`, the thumbprint alone). */
 function pick(tokens: StoredTokens): StoredTokens {
   const kept: StoredTokens = { accessToken: tokens.accessToken, issuer: tokens.issuer, clientId: tokens.clientId };
   if (tokens.refreshToken !== undefined) kept.refreshToken = tokens.refreshToken;
   if (tokens.expiresAt !== undefined) kept.expiresAt = tokens.expiresAt;
   if (tokens.scope !== undefined) kept.scope = tokens.scope;
   if (tokens.clientSecret !== undefined) kept.clientSecret = tokens.clientSecret;
+  // A DPoP key pair cannot be written as text, as with the file store: its
+  // thumbprint is kept, and tokens bound to a key the page no longer holds are not sent.
+  if (tokens.dpop !== undefined) kept.dpop = { thumbprint: tokens.dpop.thumbprint };
   return kept;
 }

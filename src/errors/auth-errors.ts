@@ -1,12 +1,21 @@
 import { McpClientError } from './mcp-client-error.js';
 
-/** The step of signing in that failed. */
+/**
+ * The step of signing in that failed. `id-token` is getting the ID token
+ * from `auth.enterprise.idToken`, `token-exchange` the exchange of it at the
+ * identity provider, `assertion` getting the workload's JWT from
+ * `auth.workloadIdentity.jwt`; `token` is every grant at the MCP server's
+ * authorization server.
+ */
 export type AuthStep =
   | 'resource-metadata'
   | 'server-metadata'
   | 'registration'
   | 'authorize'
   | 'callback'
+  | 'id-token'
+  | 'token-exchange'
+  | 'assertion'
   | 'token'
   | 'refresh'
   | 'token-store'

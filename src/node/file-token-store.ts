@@ -37,6 +37,8 @@ const storedTokensSchema = z.object({
   issuer: z.string(),
   clientId: z.string(),
   clientSecret: z.string().optional(),
+  // A file keeps the thumbprint of a DPoP key, never the key (a CryptoKey has no JSON form).
+  dpop: z.object({ thumbprint: z.string() }).optional(),
 });
 
 const tokenFileSchema = z.object({
@@ -118,7 +120,9 @@ export class FileTokenStore implements TokenStore {
       // Reading first is what keeps a damaged or foreign file from vanishing
       // under a fresh sign-in: the person hears about it instead.
       await this.read(file, key);
-      await this.write(file, { format: FORMAT, version: VERSION, key, tokens });
+      // The DPoP key pair stays out: tokens read back without it are not used, and a fresh sign-in binds new ones.
+      const { dpop, ...rest } = tokens;
+      await this.write(file, { format: FORMAT, version: VERSION, key, tokens: { ...rest, ...(dpop ? { dpop: { thumbprint: dpop.thumbprint } } : {}) } });
     });
   }
 

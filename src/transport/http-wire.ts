@@ -2,7 +2,6 @@ import { shownUrl } from '../util/shown-url.js';
 import type { Observable } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import { OAuthSession } from '../auth/oauth-session.js';
-import { parseBearerChallenge } from '../auth/www-authenticate.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
@@ -120,16 +119,25 @@ export class HttpWire {
     // server that keeps refusing will not change its mind.
     // Ending a session is no reason to ask a person to sign in: DELETE takes the token as it is.
     const renew = request.method !== 'DELETE';
-    for (let round = 1; ; round++) {
-      const token = await this.auth.accessToken(signal, renew);
-      const headers = token === undefined ? request.headers : { ...request.headers, Authorization: `Bearer ${token}` };
+    let nonceRetried = false;
+    for (let round = 0; ; ) {
+      const url = request.url ?? this.endpoint;
+      const { token, headers: credentials } = await this.auth.credentials(request.method, url, signal, renew);
       // A token goes only to the URL it was issued for: no redirects with one.
-      const response = await this.send({ ...request, headers }, signal, timeoutMs, token === undefined);
-      const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+      const response = await this.send({ ...request, headers: { ...request.headers, ...credentials } }, signal, timeoutMs, token === undefined);
+      const challenge = this.auth.challengeOf(response.headers.get('www-authenticate'));
+      const nonce = this.auth.rememberNonce(url, response.headers.get('dpop-nonce'));
+      if (response.status === 401 && challenge.error === 'use_dpop_nonce') {
+        await this.text(response).catch(() => undefined);
+        // RFC 9449 §9: the proof needs the server's nonce; one more try with it, as a new sign-in would not help.
+        if (!nonce || nonceRetried) throw new McpAuthError('request', `${shownUrl(this.url)} asks for a DPoP nonce${nonce ? ' again after one retry with it' : ' without giving a usable one'}`);
+        nonceRetried = true;
+        continue;
+      }
       const refused = response.status === 401 || (response.status === 403 && challenge.error === 'insufficient_scope');
       if (!refused || !renew) return response;
       await this.text(response).catch(() => undefined);
-      if (round > MAX_AUTH_ROUNDS) {
+      if (++round > MAX_AUTH_ROUNDS) {
         throw new McpAuthError('request', `${shownUrl(this.url)} still refuses the request (HTTP ${response.status}${challenge.error ? ` ${challenge.error}` : ''}) after signing in`);
       }
       await this.auth.answer({ status: response.status as 401 | 403, challenge, sentToken: token }, signal);
