@@ -259,11 +259,12 @@ describe('signing in from a web page, in Chromium', () => {
           // Hostile: nested 100000 deep, an accessToken only through __proto__, and an entry too long to be one rxmcp wrote.
           '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000),
           `{"format":"rxmcp-tokens","version":1,"key":${JSON.stringify(server)},"tokens":{"__proto__":{"accessToken":"polluted"},"issuer":"i","clientId":"c"}}`,
-          JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: server, tokens: { accessToken: 'x'.repeat(70_000), issuer: 'i', clientId: 'c' } })]) {
+          JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: server, tokens: { accessToken: 'x'.repeat(70_000), issuer: 'i', clientId: 'c' } }),
+          JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: server, tokens: { accessToken: 'a', issuer: 'i', clientId: 'c', dpop: null } })]) {
           sessionStorage.setItem(entry, text);
           results.push([window.signInPage.readTokens(server) ?? null, sessionStorage.getItem(entry)]);
         }
-        localStorage.setItem(entry, JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: server, tokens: { accessToken: 'in-local', issuer: 'i', clientId: 'c', expiresAt: 1 } }));
+        localStorage.setItem(entry, JSON.stringify({ format: 'rxmcp-tokens', version: 1, key: server, tokens: { accessToken: 'in-local', issuer: 'i', clientId: 'c', expiresAt: 1, dpop: { thumbprint: 't', keyPair: {} } } }));
         results.push(window.signInPage.readTokens(server, 'local'));
         localStorage.removeItem(entry);
         sessionStorage.setItem(entry, '{not json');
@@ -277,7 +278,8 @@ describe('signing in from a web page, in Chromium', () => {
         [null, null],
         [null, null],
         [null, null],
-        { accessToken: 'in-local', issuer: 'i', clientId: 'c', expiresAt: 1 },
+        [null, null],
+        { accessToken: 'in-local', issuer: 'i', clientId: 'c', expiresAt: 1, dpop: { thumbprint: 't' } },
       ]);
       // With a corrupt entry in place, the client signs in as if there were none.
       await page.click('#call');
