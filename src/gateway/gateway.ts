@@ -9,7 +9,7 @@ import type { PolicyQuestion } from '../providers/policy/policy.js';
 import { VERSION } from '../version.js';
 import { isObject, messageOf } from '../util/values.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
-import { argumentsTooLarge } from './argument-bounds.js';
+import { answerTooDeep, argumentsTooLarge, MAX_ANSWER_DEPTH } from './argument-bounds.js';
 import { httpGuard, isLoopbackHost, type HttpGuardOptions } from './http-guard.js';
 import { serveNodeHttp } from './node-http.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
@@ -318,7 +318,14 @@ export class Gateway {
       },
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
     }) as unknown as SdkServer;
-    server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
+    server.setRequestHandler('tools/list', async () => {
+      try {
+        return { tools: await this.listTools() };
+      } catch (error) {
+        // The reason alone: an upstream error's own members (data) are not the host's to read.
+        throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, `The tools could not be listed: ${bounded(messageOf(error))}`);
+      }
+    });
     server.setRequestHandler('tools/call', (request, ctx) => this.callTool(sdk, server, request.params ?? {}, ctx));
     if (withUpstreams) this.forward(sdk, server);
     if (track) {
@@ -334,10 +341,15 @@ export class Gateway {
   }
 
   private async listTools(): Promise<Record<string, unknown>[]> {
-    const tools = await this.provider.toolsForLlm();
+    const tools = (await this.provider.toolsForLlm()).filter((tool) => {
+      if (!answerTooDeep(tool)) return true;
+      this.onWarn(`tool ${JSON.stringify(bounded(String(tool.function?.name)))} is left out: its declaration nests deeper than ${MAX_ANSWER_DEPTH} levels`);
+      return false;
+    });
     return Promise.all(
       tools.map(async ({ function: { name, description, parameters } }) => {
-        const annotations = await annotationsOf(this.provider, name);
+        const found = await annotationsOf(this.provider, name);
+        const annotations = found && !answerTooDeep(found) ? found : undefined;
         return {
           name,
           ...(description === undefined ? {} : { description }),
@@ -362,7 +374,7 @@ export class Gateway {
       if (typeof name !== 'string' || !isObject(args)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'tools/call needs a name and an arguments object');
       const tooLarge = argumentsTooLarge(args);
       if (tooLarge) return { content: [{ type: 'text', text: tooLarge }], isError: true };
-      call = this.start(name, args, host);
+      call = this.start(sdk, name, args, host);
     }
     let outcome: Awaited<ReturnType<RunningCall<CallToolResult>['next']>>;
     try {
@@ -374,10 +386,11 @@ export class Gateway {
     this.calls.delete(call.id);
     const permission = call.permission;
     if (permission) return sdk.inputRequired({ inputRequests: { [permission.key]: permission.request } as never });
+    if (answerTooDeep(outcome.done)) return { content: [{ type: 'text', text: `The result nests deeper than ${MAX_ANSWER_DEPTH} levels, so it was not passed on` }], isError: true };
     return outcome.done;
   }
 
-  private start(name: string, args: Record<string, unknown>, host: HostRequest): RunningCall<CallToolResult> {
+  private start(sdk: ServerSdk, name: string, args: Record<string, unknown>, host: HostRequest): RunningCall<CallToolResult> {
     const call = new RunningCall<CallToolResult>(host);
     this.calls.set(call.id, call);
     call.begin(async () => {
@@ -398,7 +411,8 @@ export class Gateway {
       } catch (error) {
         message = failure(call.id, messageOf(error));
       }
-      if (raw) return raw;
+      // A result the SDK would not write out as one (malformed blocks) goes as the text it flattens to.
+      if (raw && sdk.isCallToolResult(raw)) return raw;
       const answer = message ?? failure(call.id, 'the provider gave no answer for this call');
       return {
         content: [{ type: 'text', text: answer.content }],
@@ -470,13 +484,18 @@ export class Gateway {
     const warnFailed = (prefix: string, error: unknown): void => this.onWarn(`server ${JSON.stringify(prefix)} could not be listed: ${messageOf(error)}`);
     // An upstream's JSON-RPC error keeps its code; any other failure is an internal error saying why.
     const relay = async <T>(work: () => Promise<T>): Promise<T> => {
+      let answer: T;
       try {
-        return await work();
+        answer = await work();
       } catch (error) {
-        if (error instanceof McpProtocolError && error.code !== undefined) throw new sdk.ProtocolError(error.code, error.message, error.data);
+        if (error instanceof McpProtocolError && error.code !== undefined) {
+          throw new sdk.ProtocolError(error.code, bounded(error.message), answerTooDeep(error.data) ? undefined : error.data);
+        }
         if (error instanceof sdk.ProtocolError) throw error;
-        throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, messageOf(error));
+        throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, bounded(messageOf(error)));
       }
+      if (answerTooDeep(answer)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, `The server's answer nests deeper than ${MAX_ANSWER_DEPTH} levels, so it was not passed on`);
+      return answer;
     };
     server.setRequestHandler('resources/list', async () => ({
       resources: await up.gather(async (client, prefix) => (await firstValueFrom(client.listResources())).map((item) => ({ ...item, uri: up.showUri(prefix, item.uri) })), warnFailed),
@@ -595,4 +614,12 @@ export class Gateway {
       else notify.resourceUpdated(uri);
     }
   }
+}
+
+/** The most characters of an upstream message passed on in an error. */
+const MAX_MESSAGE_CHARS = 4_000;
+
+// An upstream server's message, cut to a length a host can show.
+function bounded(message: string): string {
+  return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}… (${message.length - MAX_MESSAGE_CHARS} more characters)` : message;
 }
