@@ -1,9 +1,8 @@
-import { firstValueFrom, Subscription } from 'rxjs';
+import { Subscription } from 'rxjs';
 import { annotationsOf, failure, type ExecuteOptions, type ToolMessage, type ToolProvider } from '../client/bridge.js';
 import type { InputHook } from '../client/input-hooks.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
-import { McpProtocolError } from '../errors/protocol-errors.js';
 import type { CallToolResult, ToolProgress } from '../protocol/types.js';
 import type { PolicyQuestion } from '../providers/policy/policy.js';
 import { VERSION } from '../version.js';
@@ -17,6 +16,8 @@ import { newHandle, RequestStateSeal } from './request-state.js';
 import { type HostRequest, RunningCall, type WireInputRequest } from './running-call.js';
 import { loadServerSdk, type ServerSdk } from './server-sdk.js';
 import { Upstreams } from './upstreams.js';
+import { bounded, routeUpstreams } from './upstream-routes.js';
+import type { SdkContext, SdkServer } from './sdk-server.js';
 
 /** Options of `Gateway`. */
 export interface GatewayOptions {
@@ -40,31 +41,6 @@ export interface GatewayOptions {
   instructions?: string;
   /** Told what went wrong that no request could be told: an upstream list or notification stream that failed. */
   onWarn?: (message: string) => void;
-}
-
-// The low-level SDK server, as far as the gateway uses it. Its own types are
-// generic over every method; the gateway registers by name and shapes results itself.
-interface SdkServer {
-  setRequestHandler(method: string, handler: (request: { params?: Record<string, unknown> }, ctx: SdkContext) => Promise<unknown>): void;
-  getClientCapabilities(): Record<string, unknown> | undefined;
-  sendToolListChanged(): Promise<void>;
-  sendPromptListChanged(): Promise<void>;
-  sendResourceListChanged(): Promise<void>;
-  sendResourceUpdated(params: { uri: string }): Promise<void>;
-  sendLoggingMessage(params: { level: string; logger?: string; data: unknown }): Promise<void>;
-  close(): Promise<void>;
-  onclose?: () => void;
-}
-
-interface SdkContext {
-  mcpReq: {
-    _meta?: Record<string, unknown>;
-    envelope?: Record<string, unknown>;
-    inputResponses?: Record<string, unknown>;
-    requestState: () => unknown;
-    signal: AbortSignal;
-    notify: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
-  };
 }
 
 interface HttpHandler {
@@ -327,7 +303,14 @@ export class Gateway {
       }
     });
     server.setRequestHandler('tools/call', (request, ctx) => this.callTool(sdk, server, request.params ?? {}, ctx));
-    if (withUpstreams) this.forward(sdk, server);
+    if (withUpstreams) {
+      routeUpstreams(sdk, server, {
+        upstreams: this.upstreams,
+        watches: this.resourceWatches,
+        onWarn: this.onWarn,
+        onUpdated: (uri) => this.announce('resource', uri),
+      });
+    }
     if (track) {
       const connection = { server, era };
       this.connections.add(connection);
@@ -478,100 +461,6 @@ export class Gateway {
     };
   }
 
-  // resources/*, prompts/* and completion/complete, forwarded to the server owning them.
-  private forward(sdk: ServerSdk, server: SdkServer): void {
-    const up = this.upstreams;
-    const warnFailed = (prefix: string, error: unknown): void => this.onWarn(`server ${JSON.stringify(prefix)} could not be listed: ${messageOf(error)}`);
-    // An upstream's JSON-RPC error keeps its code; any other failure is an internal error saying why.
-    const relay = async <T>(work: () => Promise<T>): Promise<T> => {
-      let answer: T;
-      try {
-        answer = await work();
-      } catch (error) {
-        if (error instanceof McpProtocolError && error.code !== undefined) {
-          throw new sdk.ProtocolError(error.code, bounded(error.message), answerTooDeep(error.data) ? undefined : error.data);
-        }
-        if (error instanceof sdk.ProtocolError) throw error;
-        throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, bounded(messageOf(error)));
-      }
-      if (answerTooDeep(answer)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, `The server's answer nests deeper than ${MAX_ANSWER_DEPTH} levels, so it was not passed on`);
-      return answer;
-    };
-    server.setRequestHandler('resources/list', async () => ({
-      resources: await up.gather(async (client, prefix) => (await firstValueFrom(client.listResources())).map((item) => ({ ...item, uri: up.showUri(prefix, item.uri) })), warnFailed),
-    }));
-    server.setRequestHandler('resources/templates/list', async () => ({
-      resourceTemplates: await up.gather(
-        async (client, prefix) => (await firstValueFrom(client.listResourceTemplates())).map((item) => ({ ...item, uriTemplate: up.showUri(prefix, item.uriTemplate) })),
-        warnFailed,
-      ),
-    }));
-    server.setRequestHandler('prompts/list', async () => ({
-      prompts: await up.gather(async (client, prefix) => (await firstValueFrom(client.listPrompts())).map((item) => ({ ...item, name: up.showName(prefix, item.name) })), warnFailed),
-    }));
-    const ownerOfUri = (uri: unknown) => {
-      const owner = typeof uri === 'string' ? up.ownerOfUri(uri) : undefined;
-      if (!owner) throw new sdk.ResourceNotFoundError(String(uri), `Resource not found: ${JSON.stringify(String(uri)).slice(0, 300)}`);
-      return owner;
-    };
-    server.setRequestHandler('resources/read', (request, ctx) =>
-      relay(async () => {
-        const owner = ownerOfUri(request.params?.uri);
-        const result = await firstValueFrom(owner.client.readResource(owner.value, { signal: ctx.mcpReq.signal }));
-        return { ...result, contents: result.contents.map((item) => ({ ...item, uri: up.showUri(owner.prefix, item.uri) })) };
-      }),
-    );
-    server.setRequestHandler('resources/subscribe', (request) =>
-      relay(async () => {
-        const shown = String(request.params?.uri);
-        const owner = ownerOfUri(shown);
-        if (!this.resourceWatches.has(shown)) {
-          const watch = owner.client.listen({ resourceSubscriptions: [owner.value] }).subscribe({
-            next: (notification) => {
-              if (notification.method === 'notifications/resources/updated') this.announce('resource', shown);
-            },
-            error: (error: unknown) => this.onWarn(`updates of ${JSON.stringify(shown)} stopped: ${messageOf(error)}`),
-          });
-          this.resourceWatches.set(shown, watch);
-        }
-        return {};
-      }),
-    );
-    server.setRequestHandler('resources/unsubscribe', async (request) => {
-      const shown = String(request.params?.uri);
-      this.resourceWatches.get(shown)?.unsubscribe();
-      this.resourceWatches.delete(shown);
-      return {};
-    });
-    server.setRequestHandler('prompts/get', (request, ctx) =>
-      relay(async () => {
-        const name = request.params?.name;
-        const owner = typeof name === 'string' ? up.ownerOfName(name) : undefined;
-        if (!owner) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Prompt not found: ${JSON.stringify(String(name)).slice(0, 300)}`);
-        const args = isObject(request.params?.arguments) ? (request.params.arguments as Record<string, string>) : {};
-        return firstValueFrom(owner.client.getPrompt(owner.value, args, { signal: ctx.mcpReq.signal }));
-      }),
-    );
-    server.setRequestHandler('completion/complete', (request, ctx) =>
-      relay(async () => {
-        const ref = request.params?.ref as Record<string, unknown> | undefined;
-        const argument = request.params?.argument as { name: string; value: string };
-        const context = request.params?.context as { arguments?: Record<string, string> } | undefined;
-        let owner;
-        let upstreamRef;
-        if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
-          owner = up.ownerOfName(ref.name);
-          upstreamRef = owner && { type: 'ref/prompt' as const, name: owner.value };
-        } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
-          owner = up.ownerOfUri(ref.uri);
-          upstreamRef = owner && { type: 'ref/resource' as const, uri: owner.value };
-        }
-        if (!owner || !upstreamRef) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'completion/complete names no prompt or resource served here');
-        return firstValueFrom(owner.client.complete(upstreamRef, argument, { signal: ctx.mcpReq.signal, ...(context ? { context } : {}) }));
-      }),
-    );
-  }
-
   // Upstream list changes and logs, passed on to every host connected.
   private watchUpstreams(): void {
     if (this.watching || !this.upstreams.any) return;
@@ -616,10 +505,3 @@ export class Gateway {
   }
 }
 
-/** The most characters of an upstream message passed on in an error. */
-const MAX_MESSAGE_CHARS = 4_000;
-
-// An upstream server's message, cut to a length a host can show.
-function bounded(message: string): string {
-  return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}… (${message.length - MAX_MESSAGE_CHARS} more characters)` : message;
-}
