@@ -138,7 +138,8 @@ export interface CallToolOptions extends CallOptions {
   /**
    * Told this call's progress reports. The server is asked for them: under
    * `progressToken` when given, otherwise under a token minted for the call.
-   * The client's own `onProgress` still hears them too (with `toolCallId`).
+   * The client's own `onProgress` hears them too when the call has a
+   * `toolCallId` and no `progressToken`, as it would without this.
    */
   onProgress?: (progress: ProgressEvent) => void;
   /**
