@@ -46,5 +46,20 @@ describe('upstream notifications through the gateway', () => {
       await client.close();
     }
   }, 30_000);
+
+  it('tells a 2025-11-25 host that a resource it subscribed to changed, under the URI it knows', async () => {
+    const client: Client = await officialClient('legacy', command);
+    try {
+      const updated: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', async (notification) => void updated.push(notification.params.uri));
+      await client.subscribeResource({ uri: 'rxmcp://fx/fixture://readme' });
+      await client.callTool({ name: 'fx_edit-readme', arguments: { text: '# Edited' } });
+      await eventually(() => updated.length > 0, 10_000);
+      expect(updated[0]).toBe('rxmcp://fx/fixture://readme');
+      expect(JSON.stringify(await client.readResource({ uri: 'rxmcp://fx/fixture://readme' }))).toContain('# Edited');
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });
 
