@@ -21,6 +21,7 @@ const config: Config = {
     '^rxmcp/langchain$': '<rootDir>/src/langchain/index.ts',
     '^rxmcp/apps$': '<rootDir>/src/apps/index.ts',
     '^rxmcp/browser$': '<rootDir>/src/browser/index.ts',
+    '^rxmcp/gateway$': '<rootDir>/src/gateway/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 20000,
