@@ -11,6 +11,7 @@ import { type CallToolResult, McpClient, Policy, type PolicyRule, type StdioServ
 import { readServerConfig } from 'rxmcp/node';
 import { rxmcp } from '../support/cli.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
+import { headlessSignIn, startOAuthServers } from '../support/oauth.js';
 import { describeWithRedis, type RedisServer, startRedis } from '../support/redis.js';
 import { eventually, isAlive } from '../support/servers.js';
 
@@ -269,6 +270,50 @@ describe('rxmcp serve', () => {
       expect(many.code).toBe(3);
       expect(many.stderr).toMatch(/--no-prefix serves one server, and the config enables 3/);
     });
+  });
+
+  it('signs in to an upstream server with the tokens rxmcp login kept, and leaves it out until then', async () => {
+    const oauth = await startOAuthServers();
+    const home = mkdtempSync(join(tmpdir(), 'rxmcp-serve-login-'));
+    const config = join(home, 'servers.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { secured: { type: 'http', url: oauth.url }, web: { type: 'http', url: web.url } } }));
+    const open = join(home, 'allow-adds.json');
+    writeFileSync(open, JSON.stringify({ rules: [{ tool: 'secured_add', decision: 'allow' }] }));
+    const served = async (): Promise<{ names: string[]; stderr: string[]; sum?: string }> => {
+      const stderr: string[] = [];
+      const mcp = McpClient.connectStdio({ command: process.execPath, args: [bin, 'serve', '--config', config, '--policy', open], env: { XDG_CONFIG_HOME: home }, onStderr: (line) => stderr.push(line) });
+      try {
+        const names = (await firstValueFrom(mcp.listTools())).map((tool) => tool.name);
+        const sum = names.includes('secured_add') ? textOf(await firstValueFrom(mcp.callTool('secured_add', { a: 2, b: 40 }))) : undefined;
+        return { names, stderr, ...(sum === undefined ? {} : { sum }) };
+      } finally {
+        await mcp.close();
+      }
+    };
+    try {
+      const before = await served();
+      expect(before.names).toContain('web_echo');
+      expect(before.names.some((name) => name.startsWith('secured_'))).toBe(false);
+      expect(before.stderr.join('\n')).toMatch(/secured.*rxmcp login/);
+
+      const browser: Promise<void>[] = [];
+      const login = await rxmcp(['login', '--config', config, '--server', 'secured', '--no-browser'], {
+        env: { XDG_CONFIG_HOME: home },
+        onLine: (line) => {
+          const link = /https?:\/\/\S+/.exec(line)?.[0];
+          if (line.startsWith('To sign in, open') && link) browser.push(headlessSignIn(new URL(link)).then((back) => fetch(back)).then(() => undefined));
+        },
+      });
+      await Promise.all(browser);
+      expect(login.code).toBe(0);
+
+      const after = await served();
+      expect(after.names).toEqual(expect.arrayContaining(['secured_add', 'web_echo']));
+      expect(after.sum).toBe('42');
+    } finally {
+      await oauth.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   describeWithRedis('two gateways sharing grants through Redis', () => {

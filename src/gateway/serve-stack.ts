@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { ToolProvider } from '../client/bridge.js';
 import type { McpClient } from '../client/mcp-client.js';
 import type { InputRequest } from '../client/input-hooks.js';
-import type { AuthOptions, TokenStore } from '../auth/auth-options.js';
+import type { TokenStore } from '../auth/auth-options.js';
 import { isSecureUrl } from '../auth/oauth-http.js';
 import type { HttpServerEntry, ServerConfig, ServerEntry } from '../config/server-config.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
@@ -43,10 +43,6 @@ export interface ServeStack {
   close(): Promise<void>;
 }
 
-// Thrown by the sign-in of a server with no kept tokens: serving has nobody
-// at a browser, so the person is told to run `rxmcp login` instead.
-class NeedsLogin extends Error {}
-
 /**
  * Builds what `rxmcp serve` serves: the config's servers (`Registry.fromConfig`,
  * each signing in with the kept tokens of `rxmcp login`), then `Leases` when
@@ -70,7 +66,9 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     onElicit: (request: InputRequest) => late().upstreamHooks.onElicit(request),
     onSample: (request: InputRequest) => late().upstreamHooks.onSample(request),
     onListRoots: (request: InputRequest) => late().upstreamHooks.onListRoots(request),
-    auth: keptTokens(tokenStore),
+    // No authorize hook: nobody is at a browser, so a server with no kept
+    // tokens fails alone, its error saying to sign in with rxmcp login.
+    auth: { tokenStore },
   };
   const servers: Record<string, ServerClientOptions> = {};
   for (const entry of config.servers) {
@@ -166,17 +164,6 @@ async function loadRedis(): Promise<typeof import('../redis/index.js')> {
   } catch (error) {
     throw new McpClientError('the policy file names a Redis server, and that needs the redis package: npm install redis', { cause: error });
   }
-}
-
-// Sign-in with the tokens `rxmcp login` kept, used and refreshed; a server
-// with none fails alone, saying to sign in.
-function keptTokens(tokenStore: TokenStore): AuthOptions {
-  return {
-    tokenStore,
-    authorize: () => {
-      throw new NeedsLogin('no kept tokens: run rxmcp login');
-    },
-  };
 }
 
 function signsIn(entry: HttpServerEntry): boolean {
