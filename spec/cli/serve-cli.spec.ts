@@ -364,6 +364,44 @@ describe('rxmcp serve', () => {
         await Promise.all([(one as Served).stop(), (two as Served).stop()]);
       }
     });
+
+    it('holds a lease taken through one gateway against writes through the other, and gives it back when that gateway stops', async () => {
+      const leased = join(sandbox, 'lease-policy.json');
+      writeFileSync(
+        leased,
+        JSON.stringify({
+          rules: [{ tool: 'lock_*', decision: 'allow' }, { tool: 'filesystem_write_file', decision: 'allow', under: join(work, 'shared') }],
+          roots: { filesystem: work },
+          leases: true,
+          redis: { url: redis.url, namespace: 'serve-spec-leases' },
+        }),
+      );
+      mkdirSync(join(work, 'shared', 'leased'), { recursive: true });
+      const [one, two] = await Promise.all([serveHttp(['--config', configPath, '--policy', leased], env), serveHttp(['--config', configPath, '--policy', leased], env)]);
+      const first = McpClient.connectHttp({ url: one.url, clientName: 'first-host' });
+      const second = McpClient.connectHttp({ url: two.url, clientName: 'second-host' });
+      const write = (name: string) => firstValueFrom(second.callTool('filesystem_write_file', { path: join(work, 'shared', 'leased', name), content: name }));
+      let stopped = false;
+      try {
+        expect((await firstValueFrom(second.listTools())).map((tool) => tool.name)).toEqual(expect.arrayContaining(['lock_acquire', 'lock_release', 'filesystem_write_file']));
+        const lock = await firstValueFrom(first.callTool('lock_acquire', { paths: [join(work, 'shared', 'leased')], wait: 0 }));
+        expect(lock.isError).toBeFalsy();
+        const refused = await write('refused.txt');
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toMatch(/is leased by rxmcp-serve@/);
+        expect(existsSync(join(work, 'shared', 'leased', 'refused.txt'))).toBe(false);
+
+        await first.close();
+        expect(await one.stop()).toBe(0);
+        stopped = true;
+        const free = await write('free.txt');
+        expect(free.isError).toBeFalsy();
+        expect(readFileSync(join(work, 'shared', 'leased', 'free.txt'), 'utf8')).toBe('free.txt');
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+        await Promise.all([stopped ? undefined : one.stop(), two.stop()]);
+      }
+    });
   });
 });
 
