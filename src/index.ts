@@ -53,7 +53,7 @@ export { DEFAULT_ENFORCED_TOOLS, Leases } from './providers/leases/leases.js';
 export type { LeasesOptions } from './providers/leases/leases.js';
 export type { RegistryEntry, RegistryOptions } from './providers/registry.js';
 export type { FromConfigOptions } from './providers/config-servers.js';
-export type { ServerClientOptions, ServerStatus } from './providers/config-server.js';
+export type { ConfigServer, ServerClientOptions, ServerStatus } from './providers/config-server.js';
 export { normalizeServerConfig } from './config/normalize-server-config.js';
 export type { ServerConfigOptions } from './config/normalize-server-config.js';
 export { MAX_CONFIG_CHARS, parseServerConfig } from './config/parse-server-config.js';

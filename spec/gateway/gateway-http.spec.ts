@@ -82,6 +82,24 @@ describe.each(['modern', 'legacy'] as const)('the gateway over HTTP, to the offi
       await client.close();
     }
   });
+
+  it("lists the servers' resources, templates and prompts under their prefixes, and completes an argument", async () => {
+    const client = await officialClient(era, http());
+    try {
+      const resources = (await client.listResources()).resources.map((resource) => resource.uri);
+      expect(resources).toEqual(expect.arrayContaining(['rxmcp://web/fixture://readme', 'rxmcp://fx/fixture://readme']));
+      const templates = (await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate);
+      expect(templates).toContain('rxmcp://web/fixture://items/{n}');
+      const read = await client.readResource({ uri: 'rxmcp://web/fixture://items/7' });
+      expect(read.contents[0]).toMatchObject({ uri: 'rxmcp://web/fixture://items/7', text: '{"n":7}' });
+      const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+      expect(prompts).toEqual(expect.arrayContaining(['web_greet', 'fx_greet']));
+      const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'web_greet' }, argument: { name: 'language', value: 'Es' } });
+      expect(completed.completion.values).toEqual(['Esperanto', 'Estonian']);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('questions over HTTP', () => {

@@ -33,8 +33,8 @@ export function upstreamConfig(extra: Record<string, unknown> = {}): { config: {
 }
 
 /** The stdio command that runs spec/fixtures/gateway-server.mjs (from dist) in front of `config`. */
-export function gatewayCommand(config: unknown, rules: PolicyRule[] = RULES): { command: string; args: string[] } {
-  return { command: process.execPath, args: [join(root, 'spec/fixtures/gateway-server.mjs'), JSON.stringify({ config, rules })] };
+export function gatewayCommand(config: unknown, rules: PolicyRule[] = RULES, client: Record<string, unknown> = {}): { command: string; args: string[] } {
+  return { command: process.execPath, args: [join(root, 'spec/fixtures/gateway-server.mjs'), JSON.stringify({ config, rules, client })] };
 }
 
 /** An official v2 client, of the era given, with a form elicitation handler when `onElicit` is given. */

@@ -92,9 +92,16 @@ const OPTION_KEYS = ['provider', 'servers', 'separator', 'name', 'version', 'ins
  *
  * @example
  * ```ts
- * const registry = Registry.fromConfig(config, { client: gateway.upstreamHooks });
- * const policy = new Policy({ provider: registry, rules: Policy.defaultRules(), onAsk: (q) => gateway.ask(q) });
- * const gateway = new Gateway({ provider: policy });
+ * // The upstream clients need the hooks before the gateway, built last, exists: they read no gateway state.
+ * let gateway: Gateway;
+ * const hooks: InputHooks = {
+ *   onElicit: (request) => gateway.upstreamHooks.onElicit(request),
+ *   onSample: (request) => gateway.upstreamHooks.onSample(request),
+ *   onListRoots: (request) => gateway.upstreamHooks.onListRoots(request),
+ * };
+ * const registry = Registry.fromConfig(config, { client: hooks });
+ * const policy = new Policy({ provider: registry, rules: Policy.defaultRules(), onAsk: (question) => gateway.ask(question) });
+ * gateway = new Gateway({ provider: policy, servers: Object.fromEntries(registry.providers.map(({ prefix, provider }) => [prefix, () => (provider as ConfigServer).client()])) });
  * await gateway.serveStdio();
  * ```
  */
