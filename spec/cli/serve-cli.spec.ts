@@ -46,6 +46,7 @@ describe('rxmcp serve', () => {
     { tool: 'filesystem_write_file', decision: 'deny', under: join(work, 'private'), note: NOTE },
     { tool: 'web_echo', decision: 'allow' },
     { tool: 'everything_echo', decision: 'allow' },
+    { tool: 'everything_get-env', decision: 'allow' },
   ];
 
   beforeAll(async () => {
@@ -190,6 +191,10 @@ describe('rxmcp serve', () => {
           const allowed = await firstValueFrom(mcp.callTool('filesystem_write_file', { path: join(work, 'shared', 'http.txt'), content: 'over http' }));
           expect(allowed.isError).toBeFalsy();
           expect(readFileSync(join(work, 'shared', 'http.txt'), 'utf8')).toBe('over http');
+          // The upstream servers run in the gateway's environment, less the token's variable.
+          const environment = textOf(await firstValueFrom(mcp.callTool('everything_get-env', {})));
+          expect(environment).toContain('XDG_CONFIG_HOME');
+          expect(environment).not.toContain(TOKEN);
         } finally {
           await mcp.close();
         }

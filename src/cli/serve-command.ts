@@ -36,6 +36,9 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
   if (request.tokenEnv !== undefined) {
     bearerToken = process.env[request.tokenEnv];
     if (!bearerToken) throw new UsageError(`--token-env names ${request.tokenEnv}, which is not set (or empty)`);
+    // Upstream stdio servers inherit this process's environment: the token
+    // that guards the gateway is not theirs to read.
+    delete process.env[request.tokenEnv];
   }
   if (http && !isLoopbackHost(host) && bearerToken === undefined) {
     throw new UsageError(`--host ${host} is reachable from other machines: require a bearer token with --token-env NAME`);
