@@ -89,6 +89,8 @@ async function command(given: CliRequest, io: CliIo): Promise<number> {
   let request: CliRequest;
   try {
     if (given.command === 'servers') return await listServers(given, io);
+    // The gateway and the server SDK load only for serve.
+    if (given.command === 'serve') return await (await import('./serve-command.js')).serve(given, io);
     request = await aimed(given, io);
   } catch (error) {
     if (error instanceof UsageError) {
