@@ -20,6 +20,7 @@ const config: Config = {
     '^rxmcp/ai-sdk$': '<rootDir>/src/ai-sdk/index.ts',
     '^rxmcp/langchain$': '<rootDir>/src/langchain/index.ts',
     '^rxmcp/apps$': '<rootDir>/src/apps/index.ts',
+    '^rxmcp/gateway$': '<rootDir>/src/gateway/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 20000,

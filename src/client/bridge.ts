@@ -1,10 +1,13 @@
 import { firstValueFrom, isObservable } from 'rxjs';
-import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
+import type { CallToolResult, Tool, ToolAnnotations, ToolProgress } from '../protocol/types.js';
 import { dropAbsentNulls } from './absent-nulls.js';
 import { argumentCheckers, argumentViolation } from './argument-check.js';
 import { type BatchJob, runBatch } from './batch-scheduler.js';
 import { flattenContent } from './flatten.js';
+import type { InputHooks } from './input-hooks.js';
+import { checkCallHooks } from './options.js';
 import { boundText, resultBudgetOf } from './result-budget.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
 import { messageOf } from '../util/values.js';
 import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
 import { callerOf, type ToolCaller, toolVisibility, visibleTools } from './tool-visibility.js';
@@ -81,6 +84,34 @@ export interface ExecuteOptions {
    * name (prefixes that extend each other, a forgotten `toolName`).
    */
   appServer?: object;
+  /**
+   * Told each call's result as its server gave it (what `callTool`
+   * resolves with; a `Toolkit`'s handler's result), before it is flattened
+   * into the `ToolMessage`, under the call's id, in the batch's order once
+   * the batch has run. Calls answered without a result (refused, an unknown
+   * tool, a failure of the call itself) are not reported. What it throws is
+   * dropped: the batch's answers stand. Every layer passes it on unchanged.
+   */
+  onResult?: (toolCallId: string, result: CallToolResult) => void;
+  /**
+   * Told the progress the servers report for this batch's calls, under each
+   * call's id; the client asks the server for progress for each of them.
+   * The client's own `onProgress` hears them too. Every layer passes it on
+   * unchanged.
+   */
+  onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Answers the questions servers ask while this batch's calls run
+   * (elicitation, sampling, roots) in place of the client's own hooks,
+   * exactly as `callTool`'s `input` does: a 2026-07-28 server's
+   * `input_required` rounds of these calls always; a 2025-11-25 server's
+   * requests when the wire ties them to one of these calls (Streamable HTTP
+   * sends them on the call's own response stream), and otherwise (stdio,
+   * HTTP+SSE, the GET stream) when one of these calls is the call with
+   * `input` that started last and still runs. The client still declares only
+   * the capabilities its own hooks cover. Every layer passes it on unchanged.
+   */
+  input?: InputHooks;
 }
 
 /** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
@@ -89,6 +120,14 @@ export interface ToolProvider {
   toolsForLlm(options?: ToolsForLlmOptions): Promise<LlmTool[]>;
   /** Runs a batch of calls; never rejects, and has run the whole batch when it resolves. */
   executeToolCalls(calls: LlmToolCall[], options?: ExecuteOptions): Promise<ToolMessage[]>;
+}
+
+/** One call as the bridge hands it to a source: its id, and what its batch asked for. */
+export interface ToolCallContext {
+  toolCallId: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: ToolProgress) => void;
+  input?: InputHooks;
 }
 
 /** What the bridge needs from whoever really runs the tools. */
@@ -100,7 +139,7 @@ export interface ToolSource {
    */
   catalogue(): Promise<readonly Tool[]>;
   /** Runs one tool. May reject: the rejection becomes the call's error message. */
-  call(name: string, args: Record<string, unknown>, context: { toolCallId: string; signal?: AbortSignal }): Promise<CallToolResult>;
+  call(name: string, args: Record<string, unknown>, context: ToolCallContext): Promise<CallToolResult>;
   /** How many calls of a safe batch may overlap. */
   concurrency: number;
   /** Reads calls made under shown names back to the catalogue's names. */
@@ -134,8 +173,10 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
   try {
     budget = resultBudgetOf(options);
     caller = callerOf(options);
+    checkCallHooks(options, 'batch option');
+    if (options.onResult !== undefined && typeof options.onResult !== 'function') throw new McpClientError('batch option onResult must be a function');
   } catch (error) {
-    // No tool runs under a budget, or for a caller, nobody can read.
+    // No tool runs under a budget, a caller or hooks nobody can read.
     return given.map((call) => failure(parseCall(call).id, messageOf(error)));
   }
   if (caller === 'app' && options.appServer !== undefined && options.appServer !== source.owner) {
@@ -187,18 +228,29 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
       return;
     }
     slots.push({ index, id, name });
+    const context: ToolCallContext = { toolCallId: id, signal: options.signal, onProgress: options.onProgress, input: options.input };
     jobs.push({
       key: jobKey(name, args, index),
       safe: isSafe(catalogue?.get(name)?.annotations),
-      run: () => source.call(name, args, { toolCallId: id, signal: options.signal }),
+      run: () => source.call(name, args, context),
     });
   });
   const outcomes = await runBatch(jobs, source.concurrency);
   outcomes.forEach((outcome, n) => {
     const { index, id, name } = slots[n] as { index: number; id: string; name: string };
+    if (outcome.status === 'fulfilled') tellResult(options.onResult, id, outcome.value);
     messages[index] = outcome.status === 'fulfilled' ? readResult(id, name, outcome.value, budget) : failure(id, boundText(messageOf(outcome.reason), budget));
   });
   return messages as ToolMessage[];
+}
+
+// A listener that throws has no say in the batch's answers.
+function tellResult(onResult: ExecuteOptions['onResult'], id: string, result: CallToolResult): void {
+  try {
+    onResult?.(id, result);
+  } catch {
+    // Dropped: see above.
+  }
 }
 
 // The nulls a model sends for "not given" (strict mode asks it to) never

@@ -3,11 +3,13 @@ import type { z } from 'zod';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { unsupportedVersionData } from '../protocol/schemas.js';
 import { ErrorCode } from '../protocol/versions.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
 import type { PageShape } from '../protocol/page-shapes.js';
 import { buildRequest } from '../protocol/request.js';
 import { checkResult, checkToolResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
 import { isTaskHandle } from '../protocol/tasks.js';
 import { CACHEABLE_METHODS, ResultCache } from './cache.js';
+import type { CallInput } from './call-inputs.js';
 import type { Correlator, PendingRequest, Sink } from './correlator.js';
 import { continueInputLoop, INPUT_METHODS } from './input-loop.js';
 import type { Settings } from './options.js';
@@ -31,7 +33,9 @@ export class CallPipeline {
   /**
    * One call; `refresh` bypasses (and drops) a cached copy. With
    * `acceptTask`, a `tools/call` answered with a task handle emits the handle
-   * as the server sent it (never cached), for the caller to follow.
+   * as the server sent it (never cached), for the caller to follow. With
+   * `input`, the call's own hooks answer its questions, and its requests are
+   * filed under it.
    */
   run<T>(
     session: Session,
@@ -41,9 +45,10 @@ export class CallPipeline {
     schema: z.ZodType | PageShape,
     refresh = false,
     acceptTask = false,
+    input?: CallInput,
   ): Observable<T> {
     const key = CACHEABLE_METHODS.includes(method) ? ResultCache.key(method, params) : undefined;
-    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask, keepBookkeeping: key !== undefined };
+    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask, keepBookkeeping: key !== undefined, input };
     const exchange = new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start());
     if (key === undefined) return exchange as Observable<T>;
     return settle(
@@ -65,8 +70,9 @@ export class CallPipeline {
     meta: Record<string, unknown> | undefined,
     schema: z.ZodType,
     subscriber: Subscriber<Record<string, unknown>>,
+    input?: CallInput,
   ): Unsubscribable {
-    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key: undefined, acceptTask: false, keepBookkeeping: false };
+    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key: undefined, acceptTask: false, keepBookkeeping: false, input };
     return new Exchange(call, subscriber).start();
   }
 }
@@ -84,6 +90,8 @@ interface ExchangeSpec {
   acceptTask: boolean;
   /** Hand the result on with its bookkeeping (the cache's caller strips it). */
   keepBookkeeping: boolean;
+  /** The call's own hooks, in place of the client's, and where its request ids are filed. */
+  input: CallInput | undefined;
 }
 
 /**
@@ -105,8 +113,13 @@ class Exchange implements Sink, Unsubscribable {
   ) {}
 
   start(): this {
-    const { pipeline, method, params, session, meta } = this.call;
-    this.request = pipeline.correlator.open(method, (id) => buildRequest(id, method, params, session.stamp, meta), this);
+    const { pipeline, method, params, session, meta, input } = this.call;
+    const build = (id: RequestId) => {
+      // Filed before it is sent: a legacy server's question on its stream finds the call's hooks.
+      input?.requests.add(id);
+      return buildRequest(id, method, params, session.stamp, meta);
+    };
+    this.request = pipeline.correlator.open(method, build, this);
     return this;
   }
 
@@ -116,7 +129,8 @@ class Exchange implements Sink, Unsubscribable {
       this.deliver(result);
       return;
     }
-    const { hooks, maxInputRounds, warn } = pipeline.settings;
+    const { maxInputRounds, warn } = pipeline.settings;
+    const hooks = this.call.input?.hooks ?? pipeline.settings.hooks;
     const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => this.resend(extra);
     this.loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({
       next: (final) => this.deliver(final),

@@ -58,10 +58,12 @@ import type { Transport } from '../transport/transport.js';
 import { checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { quote } from '../util/quote.js';
+import { messageOf } from '../util/values.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
 import { NameMapper, type ToolsForLlmOptions } from './tool-names.js';
 import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ExecuteOptions } from './bridge.js';
+import { type CallInput, CallInputs } from './call-inputs.js';
 import { CallPipeline } from './call-pipeline.js';
 import { type CallBounds, guarded } from './call-guard.js';
 import { Correlator } from './correlator.js';
@@ -73,6 +75,7 @@ import {
   type CallOptions,
   type CallToolAsTaskOptions,
   type CallToolOptions,
+  checkCallHooks,
   checkCallOptions,
   type ClientOptions,
   type CompleteOptions,
@@ -206,6 +209,7 @@ export class McpClient {
   private readonly cache = new ResultCache();
   private readonly deadlines = new Deadlines();
   private readonly tokens = new ProgressTokens();
+  private readonly inputs: CallInputs;
   private readonly resourceSubscriptions = new ResourceSubscriptions();
   private readonly names = new NameMapper();
   private readonly state = new BehaviorSubject<ConnectionState>('starting');
@@ -226,6 +230,7 @@ export class McpClient {
     // A wire that reads lists of its own keeps to the same bounds.
     this.transport.limitLists?.(settings.listLimits);
     this.calls = new CallPipeline(this.correlator, this.cache, settings);
+    this.inputs = new CallInputs(settings.hooks);
     this.outputs = new OutputSchemas(settings.validateStructuredContent);
     this.notifications$ = this.correlator.notifications$;
     this.progress$ = progressOf(this.notifications$);
@@ -233,8 +238,12 @@ export class McpClient {
     this.tasks = new TaskCalls({
       settings,
       notifications$: this.notifications$,
-      request: (session, method, params) => this.correlator.request(method, (id) => buildRequest(id, method, params, session.stamp)),
-      callTool: (session, params, meta) => this.calls.run(session, 'tools/call', params, meta, callToolResultSchema, false, true),
+      request: (session, method, params, input) =>
+        this.correlator.request(method, (id) => {
+          input?.requests.add(id);
+          return buildRequest(id, method, params, session.stamp);
+        }),
+      callTool: (session, params, meta, input) => this.calls.run(session, 'tools/call', params, meta, callToolResultSchema, false, true, input),
       run: (method, options, allowed, body) => this.run(method, options, allowed, body),
       toolCall: (options, body) => this.toolCall(options, body),
       listTools: () => this.listTools(),
@@ -328,11 +337,13 @@ export class McpClient {
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
     if (this.settings.tasks) return this.tasks.callTool(name, args, options);
     const params = { name, arguments: args };
-    return this.beginToolCall<CallToolResult>(options, (session, meta, subscriber) => {
+    return this.beginToolCall<CallToolResult>(options, (session, meta, subscriber, input) => {
       // Only a tool whose listed outputSchema asks for it pays for the check.
       const check = this.outputs.checkFor(session, name);
-      if (check) return this.calls.run<CallToolResult>(session, 'tools/call', params, meta, callToolResultSchema).pipe(concatMap(check)).subscribe(subscriber);
-      return this.calls.begin(session, 'tools/call', params, meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>);
+      if (check) {
+        return this.calls.run<CallToolResult>(session, 'tools/call', params, meta, callToolResultSchema, false, false, input).pipe(concatMap(check)).subscribe(subscriber);
+      }
+      return this.calls.begin(session, 'tools/call', params, meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>, input);
     });
   }
 
@@ -450,14 +461,21 @@ export class McpClient {
    * rejects; every failure is an `is_error` message. Serial, unless every
    * call names a tool the server annotated read-only and idempotent: then up
    * to `toolConcurrency` run at once and identical calls run once. With
-   * `onProgress` set, each call's progress is reported under its id.
+   * the client's `onProgress` or the batch's, each call's progress is
+   * reported under its id; the batch's `input` answers the calls' questions
+   * as `callTool`'s `input` does.
    */
   executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
     return runToolCalls(
       {
         catalogue: () => firstValueFrom(this.listTools()),
-        call: (name, args, { toolCallId, signal }) =>
-          firstValueFrom(this.callTool(name, args, signal ? { toolCallId, signal } : { toolCallId })),
+        call: (name, args, { toolCallId, signal, onProgress, input }) => {
+          const given: CallToolOptions = { toolCallId };
+          if (signal) given.signal = signal;
+          if (input) given.input = input;
+          if (onProgress) given.onProgress = ({ progressToken: _token, ...report }) => onProgress({ toolCallId, ...report });
+          return firstValueFrom(this.callTool(name, args, given));
+        },
         concurrency: this.settings.toolConcurrency,
         names: this.names,
         owner: this,
@@ -562,32 +580,54 @@ export class McpClient {
 
   // The shared part of every tool call, tasks or not: options, and the
   // progress token minted when progress is wanted but none was given.
-  private toolCall<T>(options: CallToolOptions, body: (session: Session, meta: Meta) => Observable<T>): Observable<T> {
-    return this.beginToolCall<T>(options, (session, meta, subscriber) => body(session, meta).subscribe(subscriber));
+  private toolCall<T>(options: CallToolOptions, body: (session: Session, meta: Meta, input: CallInput | undefined) => Observable<T>): Observable<T> {
+    return this.beginToolCall<T>(options, (session, meta, subscriber, input) => body(session, meta, input).subscribe(subscriber));
   }
 
   // The same, for a call begun straight into the subscriber (a plain tool call).
-  private beginToolCall<T>(options: CallToolOptions, begin: (session: Session, meta: Meta, subscriber: Subscriber<T>) => TeardownLogic): Observable<T> {
-    const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta, task } = options;
+  private beginToolCall<T>(
+    options: CallToolOptions,
+    begin: (session: Session, meta: Meta, subscriber: Subscriber<T>, input: CallInput | undefined) => TeardownLogic,
+  ): Observable<T> {
+    const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta, task, onProgress, input } = options;
     checkCallOptions(options, CALL_TOOL);
+    checkCallHooks(options);
     checkDuration('maxTotalTimeoutMs', maxTotalTimeoutMs, 0);
     if (task !== undefined && !this.settings.tasks) throw new McpClientError('option task needs the client option tasks: true');
-    const call = (token: string | number | undefined): Observable<T> =>
+    const call = (token: string | number | undefined, filed?: CallInput): Observable<T> =>
       this.bounded<T>(
         'tools/call',
         options,
-        (session, subscriber) => begin(session, token === undefined ? meta : { ...meta, progressToken: token }, subscriber),
+        (session, subscriber) => begin(session, token === undefined ? meta : { ...meta, progressToken: token }, subscriber, filed),
         resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
         maxTotalTimeoutMs,
       );
     // A token of our own when the caller gave none but progress is wanted;
     // minted per subscription and forgotten when the call ends.
-    const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress);
-    if (!wantsToken) return call(progressToken);
+    const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress || onProgress);
+    if (!wantsToken && !onProgress && !input) return call(progressToken);
     return defer(() => {
-      const minted = this.tokens.mint(toolCallId);
-      return call(minted).pipe(finalize(() => this.tokens.release(minted)));
+      const token = wantsToken ? this.tokens.mint(toolCallId) : progressToken;
+      // Filed for the call's whole life, task included: see CallInputs for who answers what.
+      const filed = input && this.inputs.open(input);
+      const heard = onProgress && this.progress$.pipe(filter((event) => event.progressToken === token)).subscribe((event) => this.tell(onProgress, event));
+      return call(token, filed).pipe(
+        finalize(() => {
+          if (wantsToken) this.tokens.release(token as string);
+          if (filed) this.inputs.close(filed);
+          heard?.unsubscribe();
+        }),
+      );
     });
+  }
+
+  // A call's own progress listener that throws is reported, and the call goes on.
+  private tell(onProgress: (progress: ProgressEvent) => void, event: ProgressEvent): void {
+    try {
+      onProgress(event);
+    } catch (error) {
+      this.settings.warn(`onProgress of a call threw: ${messageOf(error)}`);
+    }
   }
 
   // A tool hidden from everybody for a value nobody could read would
@@ -651,12 +691,12 @@ export class McpClient {
   // feeds onLog, onProgress and cache invalidation from the notifications.
   private watch(): void {
     if (this.watching) return;
-    const { hooks, declaredCapabilities, onLog, onProgress, warn } = this.settings;
+    const { declaredCapabilities, onLog, onProgress, warn } = this.settings;
     this.watching = serveServerRequests({
       requests$: this.correlator.serverRequests$,
       notifications$: this.notifications$,
       send: (message) => this.correlator.send(message),
-      hooks,
+      hooksFor: (request) => this.inputs.hooksFor(this.transport.carrierOf?.(request)),
       declared: declaredCapabilities,
       warn,
     });

@@ -6,7 +6,7 @@ import { quote } from '../util/quote.js';
 import { isObject, messageOf } from '../util/values.js';
 import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { DEFAULT_LIST_LIMITS, type ListLimits } from '../protocol/list-walk.js';
-import type { ClientCapabilities, LoggingLevel, LogMessage, ToolProgress } from '../protocol/types.js';
+import type { ClientCapabilities, LoggingLevel, LogMessage, ProgressEvent, ToolProgress } from '../protocol/types.js';
 import { TASKS_EXTENSION } from '../protocol/tasks.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
@@ -135,6 +135,26 @@ export interface CallToolOptions extends CallOptions {
    * server decides for itself and ignores this.
    */
   task?: boolean | { ttlMs?: number };
+  /**
+   * Told this call's progress reports. The server is asked for them: under
+   * `progressToken` when given, otherwise under a token minted for the call.
+   * The client's own `onProgress` still hears them too (with `toolCallId`).
+   */
+  onProgress?: (progress: ProgressEvent) => void;
+  /**
+   * Answers the questions the server asks while this call runs (elicitation,
+   * sampling, roots) in place of the client's own hooks. A 2026-07-28
+   * server's `input_required` rounds of this call go to these hooks always.
+   * A 2025-11-25 server asks with requests of its own that name no call: one
+   * that arrives on this call's own response stream (Streamable HTTP) goes
+   * to these hooks; one the wire ties to no call (stdio, HTTP+SSE, the GET
+   * stream) goes to the hooks of the call given `input` that started last
+   * and still runs, or to the client's own when none does. A hook left out
+   * here declines its kind of question, as an unset client hook would. The
+   * client declares only what its own hooks cover, so a server asks for
+   * elicitation only of a client that has `onElicit`, and so on.
+   */
+  input?: InputHooks;
 }
 
 /** Options of `callToolAsTask`. */
@@ -190,13 +210,48 @@ const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning
 
 const FUNCTION_OPTIONS = ['onElicit', 'onSample', 'onListRoots', 'onLog', 'onProgress', 'onWarn'] as const;
 
-const CALL_OPTION_KEYS = ['timeoutMs', 'signal', 'meta', 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'refresh', 'context', 'task', 'detach'];
+const CALL_OPTION_KEYS = [
+  'timeoutMs',
+  'signal',
+  'meta',
+  'progressToken',
+  'toolCallId',
+  'resetTimeoutOnProgress',
+  'maxTotalTimeoutMs',
+  'refresh',
+  'context',
+  'task',
+  'detach',
+  'onProgress',
+  'input',
+];
 
 /** The options every call takes. */
 export const CALL_KEYS: readonly string[] = ['timeoutMs', 'signal', 'meta'];
 
 /** The options of `callTool`. */
-export const CALL_TOOL_KEYS: readonly string[] = [...CALL_KEYS, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'task'];
+export const CALL_TOOL_KEYS: readonly string[] = [...CALL_KEYS, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'task', 'onProgress', 'input'];
+
+/**
+ * Checks a call's own `onProgress` and `input` (a batch's too: `label` says
+ * whose), which a caller may have built from data.
+ *
+ * @throws McpClientError for an `onProgress` that is not a function, or an `input` that is not an object of hook functions.
+ */
+export function checkCallHooks(options: { onProgress?: unknown; input?: unknown }, label = 'option'): void {
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') throw new McpClientError(`${label} onProgress must be a function`);
+  const { input } = options;
+  if (input === undefined) return;
+  if (!isObject(input)) throw new McpClientError(`${label} input must be an object of hooks (onElicit, onSample, onListRoots)`);
+  for (const key of Object.keys(input)) {
+    if (!INPUT_HOOK_KEYS.includes(key)) throw new McpClientError(`${label} input has an unknown hook: ${JSON.stringify(key)}`);
+  }
+  for (const name of INPUT_HOOK_KEYS) {
+    if (input[name] !== undefined && typeof input[name] !== 'function') throw new McpClientError(`${label} input.${name} must be a function`);
+  }
+}
+
+const INPUT_HOOK_KEYS = ['onElicit', 'onSample', 'onListRoots'];
 
 /** Checks the per-call options. */
 export function checkCallOptions(options: object, allowed: readonly string[]): void {

@@ -9,7 +9,8 @@ export interface ServerRequestContext {
   requests$: Observable<JsonRpcRequest>;
   notifications$: Observable<JsonRpcNotification>;
   send(message: JsonRpcResponse): void;
-  hooks: InputHooks;
+  /** The hooks that answer this request: the client's own, or those of the call it belongs to. */
+  hooksFor(request: JsonRpcRequest): InputHooks;
   declared: ClientCapabilities;
   warn(message: string): void;
 }
@@ -20,8 +21,9 @@ const SAMPLING_REJECTED = -1;
 /**
  * Answers the requests a legacy-era server sends: `ping` with `{}`;
  * `elicitation/create`, `sampling/createMessage` and `roots/list` through the
- * same hooks the modern input loop uses; anything else, or a question for a
- * capability the client did not declare, with an error rather than silence.
+ * same hooks the modern input loop uses (the client's, or those of the call
+ * the request belongs to: see `CallInputs`); anything else, or a question for
+ * a capability the client did not declare, with an error rather than silence.
  * A request the server cancels (`notifications/cancelled`) stops its hook and
  * gets no answer. Questions are served concurrently.
  */
@@ -52,7 +54,7 @@ function answer(request: JsonRpcRequest, context: ServerRequestContext): Observa
     context.warn(`the server asked for ${JSON.stringify(method)}, but the client did not declare ${capability}`);
     return of(fail(ErrorCode.MethodNotFound, `The client did not declare the ${capability} capability`));
   }
-  return askHook(request, context.hooks, context.warn, `server request ${JSON.stringify(method)}`).pipe(
+  return askHook(request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`).pipe(
     map((result): JsonRpcResponse =>
       result === undefined ? fail(SAMPLING_REJECTED, 'User rejected sampling request') : { jsonrpc: '2.0', id, result },
     ),

@@ -14,6 +14,7 @@ import {
   type Settings,
 } from './options.js';
 import { allPages } from './pagination.js';
+import type { CallInput } from './call-inputs.js';
 import type { OutputCheck } from './output-schemas.js';
 import type { Session } from './session.js';
 import { eventsOf, followTask, type TaskContext } from './tasks.js';
@@ -25,14 +26,14 @@ type Meta = Record<string, unknown> | undefined;
 export interface TaskCallsContext {
   settings: Pick<Settings, 'tasks' | 'hooks' | 'warn' | 'listLimits'>;
   notifications$: Observable<JsonRpcNotification>;
-  /** One request of `session`, stamped for its era, to its result. */
-  request(session: Session, method: string, params: Record<string, unknown>): Observable<Record<string, unknown>>;
+  /** One request of `session`, stamped for its era, to its result; filed under the call's `input`, if it has one. */
+  request(session: Session, method: string, params: Record<string, unknown>, input?: CallInput): Observable<Record<string, unknown>>;
   /** One `tools/call` through the call pipeline (input rounds and all); a task handle comes back as the server sent it. */
-  callTool(session: Session, params: Record<string, unknown>, meta: Meta): Observable<Record<string, unknown>>;
+  callTool(session: Session, params: Record<string, unknown>, meta: Meta, input: CallInput | undefined): Observable<Record<string, unknown>>;
   /** The client's frame around a call: options checked against `allowed`, budget and signal, the session. */
   run<T>(method: string, options: CallOptions, allowed: readonly string[], body: (session: Session) => Observable<T>): Observable<T>;
-  /** The same for a tool call, with its progress token (given or minted) in `meta`. */
-  toolCall<T>(options: CallToolOptions, body: (session: Session, meta: Meta) => Observable<T>): Observable<T>;
+  /** The same for a tool call, with its progress token (given or minted) in `meta`, and its own hooks filed when it has any. */
+  toolCall<T>(options: CallToolOptions, body: (session: Session, meta: Meta, input: CallInput | undefined) => Observable<T>): Observable<T>;
   listTools(): Observable<Tool[]>;
   /** The check of a tool's results against its listed outputSchema, if it has one. */
   outputCheck(session: Session, name: string): OutputCheck | undefined;
@@ -55,8 +56,8 @@ export class TaskCalls {
 
   /** `callTool` with the client option `tasks`: a call that becomes a task is followed to its result. */
   callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Observable<CallToolResult> {
-    return this.context.toolCall(options, (session, meta) =>
-      this.toolTask(session, name, args, meta, options.task, false).pipe(
+    return this.context.toolCall(options, (session, meta, input) =>
+      this.toolTask(session, name, args, meta, options.task, false, input).pipe(
         filter((event) => event.kind === 'result'),
         map((event) => event.result),
       ),
@@ -68,7 +69,7 @@ export class TaskCalls {
     const { detach, ...rest } = options;
     checkCallOptions(options, CALL_TOOL_AS_TASK);
     return this.withTasks('tools/call', () =>
-      this.context.toolCall(rest, (session, meta) => this.toolTask(session, name, args, meta, rest.task, detach === true)),
+      this.context.toolCall(rest, (session, meta, input) => this.toolTask(session, name, args, meta, rest.task, detach === true, input)),
     );
   }
 
@@ -134,11 +135,12 @@ export class TaskCalls {
     meta: Meta,
     task: CallToolOptions['task'],
     detach: boolean,
+    input: CallInput | undefined,
   ): Observable<TaskEvent> {
-    const context = this.taskContext(session);
+    const context = this.taskContext(session, input);
     const plain = { name, arguments: args };
     const send = (params: Record<string, unknown>): Observable<TaskEvent> =>
-      this.context.callTool(session, params, meta).pipe(
+      this.context.callTool(session, params, meta, input).pipe(
         mergeMap((answer) => eventsOf(context, answer, { detach })),
         concatMap((event) => (event.kind === 'result' ? this.checked(session, name, event) : of(event))),
       );
@@ -162,13 +164,14 @@ export class TaskCalls {
     return check ? check(event.result).then((result) => ({ ...event, result })) : of(event);
   }
 
-  private taskContext(session: Session): TaskContext {
+  // A task's questions go to its call's own hooks, if it has any.
+  private taskContext(session: Session, input?: CallInput): TaskContext {
     const { settings, notifications$ } = this.context;
     return {
       era: session.description.era,
-      request: (method, params) => this.context.request(session, method, params),
+      request: (method, params) => this.context.request(session, method, params, input),
       notifications$,
-      hooks: settings.hooks,
+      hooks: input?.hooks ?? settings.hooks,
       warn: settings.warn,
     };
   }

@@ -120,7 +120,8 @@ export class Toolkit implements ToolProvider {
     return runToolCalls(
       {
         catalogue: async () => this.tools,
-        call: (name, args, context) => this.callTool(name, args, context),
+        // A handler is given its call's id and signal; the batch's hooks are for servers' questions.
+        call: (name, args, { toolCallId, signal }) => this.callTool(name, args, signal ? { toolCallId, signal } : { toolCallId }),
         concurrency: this.toolConcurrency,
         names: this.names,
         owner: this,

@@ -45,6 +45,8 @@ export class LegacyHttp {
   private readonly open = new Set<AbortController>();
   private closed = false;
   private replays = 0;
+  /** The server's requests that came on a request's own stream, with that request's id. */
+  private readonly carriers = new WeakMap<JsonRpcMessage, RequestId>();
 
   constructor(
     private readonly wire: HttpWire,
@@ -78,6 +80,11 @@ export class LegacyHttp {
         this.inflight.delete(request.id);
         controller.abort(new McpClientError('answered'));
       });
+  }
+
+  /** The id of the request whose response stream carried this server request; `undefined` for one from the GET stream. */
+  carrierOf(request: JsonRpcMessage): RequestId | undefined {
+    return this.carriers.get(request);
   }
 
   cancel(id: RequestId, reason?: string): void {
@@ -165,6 +172,7 @@ export class LegacyHttp {
       try {
         for await (const message of this.wire.messages(response, signal, request.id, cursor)) {
           if (isAnswerTo(message, request.id)) return message;
+          if ('id' in message) this.carriers.set(message, request.id);
           this.take(message, request.method);
         }
       } catch (error) {

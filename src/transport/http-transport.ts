@@ -113,6 +113,11 @@ export class HttpTransport implements Transport {
     this.modern.listLimits = limits;
   }
 
+  /** For a 2025-11-25 session: the request whose response stream carried this server request, if one did. */
+  carrierOf(request: JsonRpcMessage): RequestId | undefined {
+    return this.legacy?.carrierOf(request);
+  }
+
   cancel(id: RequestId, reason?: string): void {
     if (this.sse) this.sse.cancel(id, reason);
     else if (this.legacy) this.legacy.cancel(id, reason);

@@ -37,6 +37,10 @@ import type { Wire } from '../protocol/types.js';
  *   is called once by the client with its `maxListPages` and `maxListItems`.
  * - `wire` names how messages travel, for `describe()`. A transport that
  *   says `sse` speaks only the handshake era: the client skips its probe.
+ * - `carrierOf(request)`, for wires that carry the server's requests on the
+ *   response streams of the client's own (2025-11-25 Streamable HTTP), names
+ *   the client request whose stream carried one; the client answers it with
+ *   that call's own hooks, if it has any (see `CallToolOptions.input`).
  */
 export interface Transport {
   /** Every message the server sends, hot. */
@@ -57,6 +61,8 @@ export interface Transport {
   limitLists?(limits: ListLimits): void;
   /** How messages travel, as far as the transport knows yet. */
   readonly wire?: Wire;
+  /** The id of the client request on whose response stream this server request arrived, if one did. */
+  carrierOf?(request: JsonRpcMessage): RequestId | undefined;
 }
 
 /** The largest message a server may send when `maxMessageBytes` is not given: 64 MiB. */

@@ -1,0 +1,51 @@
+import type { RequestId } from '../protocol/jsonrpc.js';
+import type { InputHooks } from './input-hooks.js';
+
+/** One tool call in flight that answers its own questions: its hooks, and the ids of the requests it sent. */
+export interface CallInput {
+  readonly hooks: InputHooks;
+  readonly requests: Set<RequestId>;
+}
+
+/**
+ * The tool calls in flight that were given hooks of their own (the `input`
+ * of `callTool` or of a batch), in the order they started, and the rule by
+ * which a 2025-11-25 server's request (`elicitation/create`,
+ * `sampling/createMessage`, `roots/list`) finds the hooks that answer it.
+ * That era's requests name no call of the client's, so:
+ *
+ * - a request the wire ties to one of the client's requests (legacy
+ *   Streamable HTTP sends a call's questions on that call's own response
+ *   stream) goes to the call that sent it: its own hooks, or the client's
+ *   when it has none;
+ * - a request nothing ties (stdio, HTTP+SSE, the GET stream) goes to the
+ *   call with hooks of its own that started last and is still running, or
+ *   to the client's hooks when there is none: a best guess, right whenever
+ *   one such call runs at a time.
+ *
+ * A 2026-07-28 server asks inside the call's own answers, so there the call's
+ * hooks are used directly and this rule plays no part.
+ */
+export class CallInputs {
+  private readonly live: CallInput[] = [];
+
+  constructor(private readonly own: InputHooks) {}
+
+  /** Files a call that starts with hooks of its own; `close` it when it ends. */
+  open(hooks: InputHooks): CallInput {
+    const entry: CallInput = { hooks, requests: new Set() };
+    this.live.push(entry);
+    return entry;
+  }
+
+  close(entry: CallInput): void {
+    const index = this.live.indexOf(entry);
+    if (index !== -1) this.live.splice(index, 1);
+  }
+
+  /** The hooks for a server request, given the id of the request whose stream carried it, if the wire says. */
+  hooksFor(carrier: RequestId | undefined): InputHooks {
+    if (carrier !== undefined) return this.live.find((entry) => entry.requests.has(carrier))?.hooks ?? this.own;
+    return this.live.at(-1)?.hooks ?? this.own;
+  }
+}

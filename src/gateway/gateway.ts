@@ -1,0 +1,594 @@
+import { firstValueFrom, Subscription } from 'rxjs';
+import { annotationsOf, failure, type ExecuteOptions, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import type { InputHook, InputHooks } from '../client/input-hooks.js';
+import type { McpClient } from '../client/mcp-client.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { McpProtocolError } from '../errors/protocol-errors.js';
+import type { CallToolResult, ToolProgress } from '../protocol/types.js';
+import type { PolicyQuestion } from '../providers/policy/policy.js';
+import { VERSION } from '../version.js';
+import { isObject, messageOf } from '../util/values.js';
+import { refuseUnknown } from '../util/refuse-unknown.js';
+import { argumentsTooLarge } from './argument-bounds.js';
+import { httpGuard, isLoopbackHost, type HttpGuardOptions } from './http-guard.js';
+import { serveNodeHttp } from './node-http.js';
+import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
+import { newHandle, RequestStateSeal } from './request-state.js';
+import { type HostRequest, RunningCall, type WireInputRequest } from './running-call.js';
+import { loadServerSdk, type ServerSdk } from './server-sdk.js';
+import { Upstreams } from './upstreams.js';
+
+/** Options of `Gateway`. */
+export interface GatewayOptions {
+  /** The provider stack whose tools are served, under the names its `toolsForLlm` shows. */
+  provider: ToolProvider;
+  /**
+   * The upstream clients by the prefix their tools are shown under, for
+   * resources, prompts, completion, list-changed notifications and logs. A
+   * function is called each time its client is needed (`ConfigServer#client`
+   * fits). The key `''` serves one server without a prefix, and must then be
+   * the only one.
+   */
+  servers?: Record<string, McpClient | (() => McpClient)>;
+  /** What joins a prefix and a prompt name (default `_`, as the `Registry`'s). */
+  separator?: string;
+  /** The name in `serverInfo` (default `rxmcp-gateway`). */
+  name?: string;
+  /** The version in `serverInfo` (default rxmcp's). */
+  version?: string;
+  /** Instructions for the host's model. */
+  instructions?: string;
+  /** Told what went wrong that no request could be told: an upstream list or notification stream that failed. */
+  onWarn?: (message: string) => void;
+}
+
+/** What a layer of rxmcp reports to the gateway while one call runs (contract A of issue 31). */
+type ServingOptions = ExecuteOptions & {
+  onResult?: (toolCallId: string, result: CallToolResult) => void;
+  onProgress?: (progress: ToolProgress) => void;
+  input?: InputHooks;
+};
+
+// The low-level SDK server, as far as the gateway uses it. Its own types are
+// generic over every method; the gateway registers by name and shapes results itself.
+interface SdkServer {
+  setRequestHandler(method: string, handler: (request: { params?: Record<string, unknown> }, ctx: SdkContext) => Promise<unknown>): void;
+  getClientCapabilities(): Record<string, unknown> | undefined;
+  sendToolListChanged(): Promise<void>;
+  sendPromptListChanged(): Promise<void>;
+  sendResourceListChanged(): Promise<void>;
+  sendResourceUpdated(params: { uri: string }): Promise<void>;
+  sendLoggingMessage(params: { level: string; logger?: string; data: unknown }): Promise<void>;
+  close(): Promise<void>;
+  onclose?: () => void;
+}
+
+interface SdkContext {
+  mcpReq: {
+    _meta?: Record<string, unknown>;
+    envelope?: Record<string, unknown>;
+    inputResponses?: Record<string, unknown>;
+    requestState: () => unknown;
+    signal: AbortSignal;
+    notify: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
+  };
+}
+
+interface HttpHandler {
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+  notify: { toolsChanged(): void; promptsChanged(): void; resourcesChanged(): void; resourceUpdated(uri: string): void };
+}
+
+/** How many calls may wait for a host's answer at once, and for how long. */
+const MAX_PARKED = 256;
+const PARKED_MS = 10 * 60_000;
+const OPTION_KEYS = ['provider', 'servers', 'separator', 'name', 'version', 'instructions', 'onWarn'];
+
+/**
+ * Serves a tool provider stack (a `Registry` of servers behind a `Policy`,
+ * `Reasons`, `Leases`…) as one MCP server, to any MCP host, in both protocol
+ * eras: over stdio (`serveStdio`), as a fetch-style Streamable HTTP handler
+ * (`fetchHandler`) or on a Node HTTP listener (`listen`). Tools come from the
+ * provider; resources, prompts and completion are forwarded to the upstream
+ * clients in `servers`. Questions (a `Policy` asking permission through
+ * `ask`, an upstream server eliciting, sampling or listing roots) are put to
+ * the host that made the call, through its own capabilities.
+ *
+ * Needs the optional peer `@modelcontextprotocol/server`, loaded on first serve.
+ *
+ * @example
+ * ```ts
+ * const registry = Registry.fromConfig(config, { client: gateway.upstreamHooks });
+ * const policy = new Policy({ provider: registry, rules: Policy.defaultRules(), onAsk: (q) => gateway.ask(q) });
+ * const gateway = new Gateway({ provider: policy });
+ * await gateway.serveStdio();
+ * ```
+ */
+export class Gateway {
+  /**
+   * Client-level hooks for the upstream clients (`Registry.fromConfig(config,
+   * { client: gateway.upstreamHooks })`): they make the clients declare
+   * elicitation, sampling and roots, so servers may ask; a question that no
+   * running call claims is declined.
+   */
+  readonly upstreamHooks: { onElicit: InputHook; onSample: InputHook; onListRoots: InputHook };
+
+  private readonly provider: ToolProvider;
+  private readonly upstreams: Upstreams;
+  private readonly info: { name: string; version: string };
+  private readonly instructions: string | undefined;
+  private readonly onWarn: (message: string) => void;
+  private readonly calls = new Map<string, RunningCall<CallToolResult>>();
+  private readonly parked = new Map<string, { call: RunningCall<CallToolResult>; timer: ReturnType<typeof setTimeout> }>();
+  private readonly seal = new RequestStateSeal();
+  // Connections served over stdio, by era: list changes and (legacy) logs go to each.
+  private readonly connections = new Set<{ server: SdkServer; era: 'legacy' | 'modern' }>();
+  private readonly httpHandlers = new Set<HttpHandler>();
+  private readonly closers = new Set<() => Promise<void>>();
+  private readonly resourceWatches = new Map<string, Subscription>();
+  private watching: Subscription | undefined;
+  private closed = false;
+
+  /** @throws McpClientError for an unknown option, a missing provider or a malformed option. */
+  constructor(options: GatewayOptions) {
+    if (!isObject(options)) throw new McpClientError('Gateway needs options with a provider');
+    refuseUnknown(options, OPTION_KEYS);
+    const { provider, servers = {}, separator = '_', name = 'rxmcp-gateway', version = VERSION, instructions, onWarn } = options;
+    if (!isObject(provider) || typeof provider.toolsForLlm !== 'function' || typeof provider.executeToolCalls !== 'function') {
+      throw new McpClientError('option provider must be a tool provider (toolsForLlm and executeToolCalls)');
+    }
+    if (typeof separator !== 'string' || separator === '') throw new McpClientError('option separator must be a non-empty string');
+    for (const [key, value] of [['name', name], ['version', version]] as const) {
+      if (typeof value !== 'string' || value === '') throw new McpClientError(`option ${key} must be a non-empty string`);
+    }
+    if (instructions !== undefined && typeof instructions !== 'string') throw new McpClientError('option instructions must be a string');
+    if (onWarn !== undefined && typeof onWarn !== 'function') throw new McpClientError('option onWarn must be a function');
+    this.provider = provider;
+    this.upstreams = new Upstreams(servers, separator);
+    this.info = { name, version };
+    this.instructions = instructions;
+    this.onWarn = (message) => {
+      try {
+        onWarn?.(message);
+      } catch {
+        // A listener that throws must not break serving.
+      }
+    };
+    const unclaimed: InputHook = () => {
+      throw new McpClientError('no call made through the gateway claims this question');
+    };
+    this.upstreamHooks = { onElicit: unclaimed, onSample: unclaimed, onListRoots: unclaimed };
+  }
+
+  /**
+   * For `Policy`'s `onAsk`: puts a permission question to the host whose
+   * call it is (matched by `question.call.id`) as a form elicitation (allow
+   * once, deny, always allow — under `question.suggestion` when there is one
+   * — or always deny), showing the tool, the rule's note and the arguments
+   * (bounded). The host's answer comes with its retry of the call (an
+   * `input_required` round, both eras), so the call is decided again from
+   * that answer, in any gateway process. Resolves with a `PermissionAnswer`;
+   * rejects, so the Policy denies with the reason, when that host declared no
+   * elicitation. An `ElicitationQuestion` goes as it is to the host of the
+   * one call running (declined when there is not exactly one).
+   */
+  ask(question: PolicyQuestion): Promise<unknown> {
+    if (question?.kind === 'elicitation') {
+      const running = [...this.calls.values()].filter((call) => call.current && call.hostCan(question.method));
+      const [only] = running;
+      if (running.length !== 1 || !only) return Promise.resolve({ action: 'decline' });
+      return only.ask({ method: question.method, params: question.params });
+    }
+    const call = question?.kind === 'permission' ? this.calls.get(question.call?.id) : undefined;
+    if (!call || question?.kind !== 'permission') {
+      return Promise.reject(new McpClientError('no host made this call through the gateway, so there is nobody to ask'));
+    }
+    const key = permissionKey(question);
+    const given = call.current?.inputResponses;
+    if (given && Object.hasOwn(given, key)) return Promise.resolve(permissionAnswer(given[key]));
+    if (!call.hostCan('elicitation/create')) {
+      return Promise.reject(new McpClientError('the MCP host declared no elicitation, so it could not be asked'));
+    }
+    call.permission = { key, request: { method: 'elicitation/create', params: permissionForm(question) } };
+    return Promise.reject(new McpClientError('the question was put to the MCP host'));
+  }
+
+  /**
+   * Serves one host over stdio (this process's, or the streams given), in the
+   * era the host opens with. Resolves when the host goes away.
+   *
+   * @throws McpClientError (as a rejection) when the server SDK is missing or the gateway is closed.
+   */
+  async serveStdio(io: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {}): Promise<void> {
+    const { stdio } = await this.sdk();
+    const transport = new stdio.StdioServerTransport(
+      (io.input ?? process.stdin) as ConstructorParameters<typeof stdio.StdioServerTransport>[0],
+      (io.output ?? process.stdout) as ConstructorParameters<typeof stdio.StdioServerTransport>[1],
+    );
+    this.watchUpstreams();
+    await new Promise<void>((resolve) => {
+      const handle = stdio.serveStdio(async (context) => (await this.build(context.era, true)) as never, {
+        transport,
+        onerror: (error) => this.onWarn(`stdio: ${error.message}`),
+      });
+      const close = (): Promise<void> => handle.close();
+      this.closers.add(close);
+      const ended = transport.onclose;
+      transport.onclose = () => {
+        ended?.();
+        this.closers.delete(close);
+        resolve();
+      };
+    });
+  }
+
+  /**
+   * A fetch-style Streamable HTTP handler, `(Request) => Promise<Response>`,
+   * for both eras (2025-era requests are served statelessly: such a host
+   * gets no questions and no notifications outside a request). `guard` is
+   * checked first on every request: Host, Origin, bearer token.
+   *
+   * @throws McpClientError for a malformed guard option.
+   */
+  fetchHandler(guard: HttpGuardOptions = {}): (request: Request) => Promise<Response> {
+    return this.guarded(httpGuard(guard));
+  }
+
+  /**
+   * Serves HTTP on a Node listener at `http://{host}:{port}{path}` (default
+   * `127.0.0.1` and `/mcp`; port 0 picks a free one), other paths 404.
+   *
+   * @throws McpClientError (as a rejection) for a host that is not loopback without `bearerToken`, a malformed option, or a port that cannot be bound.
+   */
+  async listen(options: { port: number; host?: string; path?: string } & HttpGuardOptions): Promise<{ url: string; close(): Promise<void> }> {
+    if (!isObject(options)) throw new McpClientError('listen needs options with a port');
+    const { port, host = '127.0.0.1', path = '/mcp', ...guard } = options;
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new McpClientError('option port must be an integer from 0 to 65535');
+    if (typeof host !== 'string' || host === '') throw new McpClientError('option host must be a non-empty string');
+    if (typeof path !== 'string' || !path.startsWith('/')) throw new McpClientError('option path must start with /');
+    if (!isLoopbackHost(host) && guard.bearerToken === undefined) {
+      throw new McpClientError(`listening on ${JSON.stringify(host)}, which is not loopback, needs a bearerToken`);
+    }
+    httpGuard(guard);
+    await this.sdk();
+    let handler: ((request: Request) => Promise<Response>) | undefined;
+    const served = await serveNodeHttp({ port, host, path }, (request) => (handler as (request: Request) => Promise<Response>)(request));
+    handler = this.guarded(httpGuard(guard, served.port));
+    const close = (): Promise<void> => served.close();
+    this.closers.add(close);
+    return {
+      url: served.url,
+      close: async () => {
+        this.closers.delete(close);
+        await served.close();
+      },
+    };
+  }
+
+  /** Stops serving: stdio connections and listeners close, waiting calls are cancelled. The provider stays open (its owner closes it). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.watching?.unsubscribe();
+    for (const watch of this.resourceWatches.values()) watch.unsubscribe();
+    this.resourceWatches.clear();
+    for (const { call, timer } of this.parked.values()) {
+      clearTimeout(timer);
+      call.abandon('the gateway closed');
+    }
+    this.parked.clear();
+    await Promise.allSettled([...this.closers].map((close) => close()));
+    this.closers.clear();
+    await Promise.allSettled([...this.httpHandlers].map((handler) => handler.close()));
+    this.httpHandlers.clear();
+  }
+
+  private async sdk(): Promise<{ sdk: ServerSdk; stdio: Awaited<ReturnType<typeof loadServerSdk>>['stdio'] }> {
+    if (this.closed) throw new McpClientError('the gateway is closed');
+    return loadServerSdk();
+  }
+
+  private guarded(guard: ReturnType<typeof httpGuard>): (request: Request) => Promise<Response> {
+    let handler: Promise<HttpHandler> | undefined;
+    return async (request) => {
+      const refused = guard.refuse(request);
+      if (refused) return refused;
+      handler ??= this.sdk().then(({ sdk }) => {
+        this.watchUpstreams();
+        const made = sdk.createMcpHandler(async (context) => (await this.build(context.era, false)) as never, {
+          onerror: (error) => this.onWarn(`http: ${error.message}`),
+        }) as unknown as HttpHandler;
+        this.httpHandlers.add(made);
+        return made;
+      });
+      handler.catch(() => (handler = undefined));
+      return (await handler).fetch(request);
+    };
+  }
+
+  // One SDK server instance: per stdio connection (tracked, for notifications), or per HTTP request.
+  private async build(era: 'legacy' | 'modern', track: boolean): Promise<SdkServer> {
+    const { sdk } = await this.sdk();
+    const withUpstreams = this.upstreams.any;
+    const server = new sdk.Server(this.info, {
+      capabilities: {
+        tools: { listChanged: true },
+        logging: {},
+        ...(withUpstreams ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} } : {}),
+      },
+      ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+    }) as unknown as SdkServer;
+    server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
+    server.setRequestHandler('tools/call', (request, ctx) => this.callTool(sdk, server, request.params ?? {}, ctx));
+    if (withUpstreams) this.forward(sdk, server);
+    if (track) {
+      const connection = { server, era };
+      this.connections.add(connection);
+      const closed = server.onclose;
+      server.onclose = () => {
+        closed?.();
+        this.connections.delete(connection);
+      };
+    }
+    return server;
+  }
+
+  private async listTools(): Promise<Record<string, unknown>[]> {
+    const tools = await this.provider.toolsForLlm();
+    return Promise.all(
+      tools.map(async ({ function: { name, description, parameters } }) => {
+        const annotations = await annotationsOf(this.provider, name);
+        return {
+          name,
+          ...(description === undefined ? {} : { description }),
+          inputSchema: parameters?.type === 'object' ? parameters : { type: 'object', ...parameters },
+          ...(annotations ? { annotations } : {}),
+        };
+      }),
+    );
+  }
+
+  private async callTool(sdk: ServerSdk, server: SdkServer, params: Record<string, unknown>, ctx: SdkContext): Promise<unknown> {
+    const host = this.hostOf(sdk, server, ctx);
+    const state = ctx.mcpReq.requestState();
+    let call: RunningCall<CallToolResult>;
+    if (typeof state === 'string') {
+      call = this.resume(sdk, state);
+      call.attach(host);
+      call.answer(host.inputResponses);
+    } else {
+      const name = params.name;
+      const args = params.arguments ?? {};
+      if (typeof name !== 'string' || !isObject(args)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'tools/call needs a name and an arguments object');
+      const tooLarge = argumentsTooLarge(args);
+      if (tooLarge) return { content: [{ type: 'text', text: tooLarge }], isError: true };
+      call = this.start(name, args, host);
+    }
+    let outcome: Awaited<ReturnType<RunningCall<CallToolResult>['next']>>;
+    try {
+      outcome = await call.next();
+    } finally {
+      call.detach();
+    }
+    if ('ask' in outcome) return this.park(sdk, call, outcome.ask);
+    this.calls.delete(call.id);
+    const permission = call.permission;
+    if (permission) return sdk.inputRequired({ inputRequests: { [permission.key]: permission.request } as never });
+    return outcome.done;
+  }
+
+  private start(name: string, args: Record<string, unknown>, host: HostRequest): RunningCall<CallToolResult> {
+    const call = new RunningCall<CallToolResult>(host);
+    this.calls.set(call.id, call);
+    call.begin(async () => {
+      let raw: CallToolResult | undefined;
+      const options: ServingOptions = {
+        signal: call.controller.signal,
+        onResult: (id, result) => {
+          if (id === call.id) raw = result;
+        },
+        onProgress: (progress) => {
+          if (progress.toolCallId === call.id) this.progress(call, progress);
+        },
+        input: { onElicit: (request) => call.ask(request), onSample: (request) => call.ask(request), onListRoots: (request) => call.ask(request) },
+      };
+      let message: ToolMessage | undefined;
+      try {
+        [message] = await this.provider.executeToolCalls([{ id: call.id, type: 'function', function: { name, arguments: args } }], options);
+      } catch (error) {
+        message = failure(call.id, messageOf(error));
+      }
+      if (raw) return raw;
+      const answer = message ?? failure(call.id, 'the provider gave no answer for this call');
+      return {
+        content: [{ type: 'text', text: answer.content }],
+        isError: answer.is_error,
+        ...(answer.structured_content === undefined ? {} : { structuredContent: answer.structured_content as Record<string, unknown> }),
+      };
+    });
+    return call;
+  }
+
+  private progress(call: RunningCall<CallToolResult>, progress: ToolProgress): void {
+    const host = call.current;
+    if (host?.progressToken === undefined) return;
+    const params: Record<string, unknown> = { progressToken: host.progressToken, progress: progress.progress };
+    if (progress.total !== undefined) params.total = progress.total;
+    if (progress.message !== undefined) params.message = progress.message;
+    host.notify({ method: 'notifications/progress', params }).catch((error: unknown) => this.onWarn(`progress could not be sent: ${messageOf(error)}`));
+  }
+
+  private park(sdk: ServerSdk, call: RunningCall<CallToolResult>, ask: Record<string, WireInputRequest>): unknown {
+    if (this.parked.size >= MAX_PARKED) {
+      call.abandon('too many calls wait for answers');
+      this.calls.delete(call.id);
+      return { content: [{ type: 'text', text: 'The gateway holds too many calls waiting for answers, so this one was cancelled; try again later' }], isError: true };
+    }
+    const handle = newHandle();
+    const timer = setTimeout(() => {
+      this.parked.delete(handle);
+      this.calls.delete(call.id);
+      call.abandon('nobody answered in time');
+    }, PARKED_MS);
+    timer.unref?.();
+    this.parked.set(handle, { call, timer });
+    return sdk.inputRequired({ inputRequests: ask as never, requestState: this.seal.seal(handle, Date.now() + PARKED_MS) });
+  }
+
+  private resume(sdk: ServerSdk, state: string): RunningCall<CallToolResult> {
+    const opened = this.seal.open(state);
+    const invalid = (message: string): Error => new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, message);
+    if ('error' in opened) {
+      throw invalid(
+        opened.error === 'expired'
+          ? 'The requestState has expired: the call waited too long for its answer. Call the tool again.'
+          : 'The requestState was not made by this gateway process (altered, forged, or from another process). Call the tool again.',
+      );
+    }
+    const entry = this.parked.get(opened.handle);
+    if (!entry) throw invalid('The call this requestState belongs to no longer waits for an answer (answered already, expired, or held by another process). Call the tool again.');
+    this.parked.delete(opened.handle);
+    clearTimeout(entry.timer);
+    return entry.call;
+  }
+
+  private hostOf(sdk: ServerSdk, server: SdkServer, ctx: SdkContext): HostRequest {
+    const declared = ctx.mcpReq.envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities();
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    return {
+      capabilities: isObject(declared) ? declared : {},
+      inputResponses: isObject(ctx.mcpReq.inputResponses) ? ctx.mcpReq.inputResponses : undefined,
+      progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+      notify: (notification) => ctx.mcpReq.notify(notification),
+      signal: ctx.mcpReq.signal,
+    };
+  }
+
+  // resources/*, prompts/* and completion/complete, forwarded to the server owning them.
+  private forward(sdk: ServerSdk, server: SdkServer): void {
+    const up = this.upstreams;
+    const warnFailed = (prefix: string, error: unknown): void => this.onWarn(`server ${JSON.stringify(prefix)} could not be listed: ${messageOf(error)}`);
+    // An upstream's JSON-RPC error keeps its code; any other failure is an internal error saying why.
+    const relay = async <T>(work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof McpProtocolError && error.code !== undefined) throw new sdk.ProtocolError(error.code, error.message, error.data);
+        if (error instanceof sdk.ProtocolError) throw error;
+        throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, messageOf(error));
+      }
+    };
+    server.setRequestHandler('resources/list', async () => ({
+      resources: await up.gather(async (client, prefix) => (await firstValueFrom(client.listResources())).map((item) => ({ ...item, uri: up.showUri(prefix, item.uri) })), warnFailed),
+    }));
+    server.setRequestHandler('resources/templates/list', async () => ({
+      resourceTemplates: await up.gather(
+        async (client, prefix) => (await firstValueFrom(client.listResourceTemplates())).map((item) => ({ ...item, uriTemplate: up.showUri(prefix, item.uriTemplate) })),
+        warnFailed,
+      ),
+    }));
+    server.setRequestHandler('prompts/list', async () => ({
+      prompts: await up.gather(async (client, prefix) => (await firstValueFrom(client.listPrompts())).map((item) => ({ ...item, name: up.showName(prefix, item.name) })), warnFailed),
+    }));
+    const ownerOfUri = (uri: unknown) => {
+      const owner = typeof uri === 'string' ? up.ownerOfUri(uri) : undefined;
+      if (!owner) throw new sdk.ResourceNotFoundError(String(uri), `Resource not found: ${JSON.stringify(String(uri)).slice(0, 300)}`);
+      return owner;
+    };
+    server.setRequestHandler('resources/read', (request, ctx) =>
+      relay(async () => {
+        const owner = ownerOfUri(request.params?.uri);
+        const result = await firstValueFrom(owner.client.readResource(owner.value, { signal: ctx.mcpReq.signal }));
+        return { ...result, contents: result.contents.map((item) => ({ ...item, uri: up.showUri(owner.prefix, item.uri) })) };
+      }),
+    );
+    server.setRequestHandler('resources/subscribe', (request) =>
+      relay(async () => {
+        const shown = String(request.params?.uri);
+        const owner = ownerOfUri(shown);
+        if (!this.resourceWatches.has(shown)) {
+          const watch = owner.client.listen({ resourceSubscriptions: [owner.value] }).subscribe({
+            next: (notification) => {
+              if (notification.method === 'notifications/resources/updated') this.announce('resource', shown);
+            },
+            error: (error: unknown) => this.onWarn(`updates of ${JSON.stringify(shown)} stopped: ${messageOf(error)}`),
+          });
+          this.resourceWatches.set(shown, watch);
+        }
+        return {};
+      }),
+    );
+    server.setRequestHandler('resources/unsubscribe', async (request) => {
+      const shown = String(request.params?.uri);
+      this.resourceWatches.get(shown)?.unsubscribe();
+      this.resourceWatches.delete(shown);
+      return {};
+    });
+    server.setRequestHandler('prompts/get', (request, ctx) =>
+      relay(async () => {
+        const name = request.params?.name;
+        const owner = typeof name === 'string' ? up.ownerOfName(name) : undefined;
+        if (!owner) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Prompt not found: ${JSON.stringify(String(name)).slice(0, 300)}`);
+        const args = isObject(request.params?.arguments) ? (request.params.arguments as Record<string, string>) : {};
+        return firstValueFrom(owner.client.getPrompt(owner.value, args, { signal: ctx.mcpReq.signal }));
+      }),
+    );
+    server.setRequestHandler('completion/complete', (request, ctx) =>
+      relay(async () => {
+        const ref = request.params?.ref as Record<string, unknown> | undefined;
+        const argument = request.params?.argument as { name: string; value: string };
+        const context = request.params?.context as { arguments?: Record<string, string> } | undefined;
+        let owner;
+        let upstreamRef;
+        if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
+          owner = up.ownerOfName(ref.name);
+          upstreamRef = owner && { type: 'ref/prompt' as const, name: owner.value };
+        } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
+          owner = up.ownerOfUri(ref.uri);
+          upstreamRef = owner && { type: 'ref/resource' as const, uri: owner.value };
+        }
+        if (!owner || !upstreamRef) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'completion/complete names no prompt or resource served here');
+        return firstValueFrom(owner.client.complete(upstreamRef, argument, { signal: ctx.mcpReq.signal, ...(context ? { context } : {}) }));
+      }),
+    );
+  }
+
+  // Upstream list changes and logs, passed on to every host connected.
+  private watchUpstreams(): void {
+    if (this.watching || !this.upstreams.any) return;
+    const watching = new Subscription();
+    this.watching = watching;
+    for (const [prefix, client] of this.upstreams.clients((failed, error) => this.onWarn(`server ${JSON.stringify(failed)} is not watched: ${messageOf(error)}`))) {
+      watching.add(
+        client.listen({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true }).subscribe({
+          next: (notification) => {
+            const kind = /^notifications\/(tools|prompts|resources)\/list_changed$/.exec(notification.method)?.[1];
+            if (kind) this.announce(kind as 'tools' | 'prompts' | 'resources');
+          },
+          error: (error: unknown) => this.onWarn(`list changes of server ${JSON.stringify(prefix)} are not followed: ${messageOf(error)}`),
+        }),
+      );
+      watching.add(
+        client.log$.subscribe((message) => {
+          for (const { server, era } of this.connections) {
+            if (era === 'legacy') server.sendLoggingMessage({ level: message.level, logger: message.logger === undefined ? prefix : `${prefix}/${message.logger}`, data: message.data }).catch(() => undefined);
+          }
+        }),
+      );
+    }
+  }
+
+  private announce(kind: 'tools' | 'prompts' | 'resources' | 'resource', uri = ''): void {
+    for (const { server } of this.connections) {
+      const sent =
+        kind === 'tools' ? server.sendToolListChanged() : kind === 'prompts' ? server.sendPromptListChanged() : kind === 'resources' ? server.sendResourceListChanged() : server.sendResourceUpdated({ uri });
+      sent.catch(() => undefined);
+    }
+    for (const { notify } of this.httpHandlers) {
+      if (kind === 'tools') notify.toolsChanged();
+      else if (kind === 'prompts') notify.promptsChanged();
+      else if (kind === 'resources') notify.resourcesChanged();
+      else notify.resourceUpdated(uri);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { PermissionAnswer, PermissionQuestion } from '../providers/policy/policy.js';
+import { isObject } from '../util/values.js';
+
+/** The most characters of a call's arguments a question shows. */
+const MAX_SHOWN_ARGUMENTS = 2_000;
+
+/**
+ * The key a permission question is asked and answered under in
+ * `inputRequests` / `inputResponses`: a digest of the tool, the arguments as
+ * sent and the rule that asked, so the same call asked again (a host's retry,
+ * served by any process) finds its answer, and another call never does.
+ */
+export function permissionKey(question: PermissionQuestion): string {
+  const args = typeof question.call.function.arguments === 'string' ? question.call.function.arguments : safeJson(question.call.function.arguments);
+  const digest = createHash('sha256').update(JSON.stringify([question.tool, args, question.rule?.note ?? '', question.rule?.tool ?? ''])).digest('hex');
+  return `rxmcp-permission-${digest.slice(0, 24)}`;
+}
+
+/** The form elicitation that puts a permission question to a human. */
+export function permissionForm(question: PermissionQuestion): { mode: 'form'; message: string; requestedSchema: Record<string, unknown> } {
+  const lines = [`Allow the tool ${JSON.stringify(question.tool)} to run?`];
+  if (question.rule?.note) lines.push(`Rule: ${question.rule.note}`);
+  if (question.caller === 'app') lines.push('Asked by an app, not by the model.');
+  lines.push(`Arguments: ${shownArguments(question.arguments)}`);
+  const always = question.suggestion ? `Always allow ${question.tool} under ${question.suggestion}` : `Always allow ${question.tool}`;
+  return {
+    mode: 'form',
+    message: lines.join('\n'),
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        decision: {
+          type: 'string',
+          title: 'Decision',
+          oneOf: [
+            { const: 'allow-once', title: 'Allow once' },
+            { const: 'deny-once', title: 'Deny' },
+            { const: 'always-allow', title: always },
+            { const: 'always-deny', title: `Always deny ${question.tool}` },
+          ],
+        },
+      },
+      required: ['decision'],
+    },
+  };
+}
+
+/** What a host's answer to the form means: anything but an accepted, known choice denies this once. */
+export function permissionAnswer(result: unknown): PermissionAnswer {
+  const decision = isObject(result) && result.action === 'accept' && isObject(result.content) ? result.content.decision : undefined;
+  const known = ['allow-once', 'deny-once', 'always-allow', 'always-deny'] as const;
+  return { action: known.find((action) => action === decision) ?? 'deny-once' };
+}
+
+// Arguments a host sent may be anything JSON allows: too deep to write out,
+// or huge. The question shows a bounded head.
+function shownArguments(args: unknown): string {
+  const text = safeJson(args);
+  return text.length > MAX_SHOWN_ARGUMENTS ? `${text.slice(0, MAX_SHOWN_ARGUMENTS)}… (${text.length - MAX_SHOWN_ARGUMENTS} more characters)` : text;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return '(arguments too deep to show)';
+  }
+}

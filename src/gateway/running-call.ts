@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { InputRequest } from '../client/input-hooks.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { isObject } from '../util/values.js';
+
+/** What a call knows of the downstream request that is serving it right now. */
+export interface HostRequest {
+  /** The capabilities the host declared: on this request (2026-07-28) or at initialize (2025-11-25). */
+  capabilities: { elicitation?: unknown; sampling?: unknown; roots?: unknown };
+  /** The answers the host sent with this request, untrusted. */
+  inputResponses: Record<string, unknown> | undefined;
+  /** Where progress goes, when the host asked for it. */
+  progressToken: string | number | undefined;
+  /** Sends a notification tied to this request. */
+  notify(notification: { method: string; params: Record<string, unknown> }): Promise<void>;
+  /** Aborts when the host cancels this request. */
+  signal: AbortSignal;
+}
+
+/** A wire-ready input request, as `input_required` carries it. */
+export interface WireInputRequest {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** What a call comes to at the end of one downstream round. */
+export type RoundOutcome<T> = { done: T } | { ask: Record<string, WireInputRequest> };
+
+interface Question {
+  request: WireInputRequest;
+  resolve: (answer: unknown) => void;
+  reject: (reason: Error) => void;
+  sent: boolean;
+}
+
+const CAPABILITY: Record<string, 'elicitation' | 'sampling' | 'roots'> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/**
+ * One downstream tools/call, from its first round to its result: the
+ * upstream call runs once, and each question an upstream server asks it is
+ * carried to the downstream host as a round of `input_required`, the call
+ * waiting (parked by the gateway) until the host's retry brings the answer.
+ */
+export class RunningCall<T> {
+  /** The call id the provider stack sees; unique per downstream call. */
+  readonly id = `rxgw-${randomUUID()}`;
+  /** Aborts the upstream call. */
+  readonly controller = new AbortController();
+  /** A permission question this round must put to the host (set by the gateway's `ask`). */
+  permission: { key: string; request: WireInputRequest } | undefined;
+  private host: HostRequest | undefined;
+  private readonly capabilities: HostRequest['capabilities'];
+  private readonly questions = new Map<string, Question>();
+  private asked = 0;
+  private wake: (() => void) | undefined;
+  private result: Promise<T> | undefined;
+  private readonly cancelOnAbort = (): void => this.controller.abort();
+
+  constructor(host: HostRequest) {
+    this.capabilities = host.capabilities;
+    this.attach(host);
+  }
+
+  /** Starts the upstream call (once the call can be found by its id). `run` never rejects. */
+  begin(run: () => Promise<T>): void {
+    this.result ??= run();
+  }
+
+  /** The downstream request serving the call now, if one is. */
+  get current(): HostRequest | undefined {
+    return this.host;
+  }
+
+  /** Whether the host that made the call declared the capability a question needs. */
+  hostCan(method: string): boolean {
+    const capability = CAPABILITY[method];
+    return capability !== undefined && this.capabilities[capability] !== undefined;
+  }
+
+  /** Ties the call to the downstream request now serving it: its cancellation cancels the call. */
+  attach(host: HostRequest): void {
+    this.host = host;
+    if (host.signal.aborted) this.controller.abort();
+    else host.signal.addEventListener('abort', this.cancelOnAbort, { once: true });
+  }
+
+  /** Unties it at the end of a round. */
+  detach(): void {
+    this.host?.signal.removeEventListener('abort', this.cancelOnAbort);
+    this.host = undefined;
+  }
+
+  /**
+   * An upstream server's question about this call, for the host. Declined
+   * (rejects) when the host declared no capability for it.
+   */
+  ask(request: InputRequest): Promise<unknown> {
+    if (!this.hostCan(request.method)) {
+      return Promise.reject(new McpClientError(`the host declared no ${JSON.stringify(CAPABILITY[request.method] ?? request.method)} capability, so the question was declined`));
+    }
+    return new Promise((resolve, reject) => {
+      this.questions.set(`rxmcp-q${++this.asked}`, { request: { method: request.method, params: { ...request.params } }, resolve, reject, sent: false });
+      this.wake?.();
+    });
+  }
+
+  /**
+   * Gives the answers of the host's retry to the questions put to it: an
+   * answer that is not an object, or none, declines (rejects) its question.
+   */
+  answer(responses: Record<string, unknown> | undefined): void {
+    for (const [key, question] of this.questions) {
+      if (!question.sent) continue;
+      this.questions.delete(key);
+      const answer = responses && Object.hasOwn(responses, key) ? responses[key] : undefined;
+      if (isObject(answer)) question.resolve(answer);
+      else question.reject(new McpClientError('the host gave no answer'));
+    }
+  }
+
+  /** The call's end, or the questions to put to the host before it can go on. */
+  async next(): Promise<RoundOutcome<T>> {
+    const result = this.result;
+    if (!result) throw new McpClientError('the call was never started');
+    for (;;) {
+      const waiting = this.unsent();
+      if (waiting) return { ask: waiting };
+      const woken = new Promise<'question'>((resolve) => (this.wake = () => resolve('question')));
+      const first = await Promise.race([result.then((done) => ({ done })), woken]);
+      this.wake = undefined;
+      if (first !== 'question') return first;
+      // Questions asked together (one upstream round) go to the host together.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Ends the call: it is cancelled upstream, and its questions are declined. */
+  abandon(reason: string): void {
+    this.controller.abort();
+    for (const question of this.questions.values()) question.reject(new McpClientError(reason));
+    this.questions.clear();
+  }
+
+  private unsent(): Record<string, WireInputRequest> | undefined {
+    const waiting = [...this.questions].filter(([, question]) => !question.sent);
+    if (waiting.length === 0) return undefined;
+    for (const [, question] of waiting) question.sent = true;
+    return Object.fromEntries(waiting.map(([key, question]) => [key, question.request]));
+  }
+}
