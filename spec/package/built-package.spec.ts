@@ -215,6 +215,38 @@ describe('the built package', () => {
     expect(node(['-e', use("const m = require('rxmcp/apps');")]).trim()).toBe(expected);
   });
 
+  it('keeps rxmcp/gateway and the server SDK out of the root entry, statically and on demand, in both builds', () => {
+    for (const format of ['esm', 'cjs']) {
+      const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
+      expect(loadable.length).toBeGreaterThan(5);
+      expect(loadable.filter((file) => file.includes(`${sep}gateway${sep}`) || file.startsWith('@modelcontextprotocol/server') || file.endsWith('rxmcp/gateway'))).toEqual([]);
+    }
+  });
+
+  it('serves rxmcp/gateway from both builds, with types, loading the server SDK only when it serves', () => {
+    for (const file of ['esm/gateway/index.js', 'esm/gateway/index.d.ts', 'cjs/gateway/index.js', 'cjs/gateway/index.d.ts']) {
+      expect(existsSync(join(root, 'dist', file))).toBe(true);
+    }
+    const hooks = JSON.stringify(pathToFileURL(join(root, 'spec/support/record-loads.mjs')).href);
+    const serve = `async (m) => {
+        const gateway = new m.Gateway({ provider: { toolsForLlm: async () => [], executeToolCalls: async () => [] } });
+        appendFileSync(process.env.RXMCP_LOAD_LOG, '--- serve\\n');
+        const served = await gateway.listen({ port: 0 });
+        await served.close();
+        await gateway.close();
+        console.log(Object.keys(m).sort().join(','), served.url.replace(/:\\d+/, ':PORT'));
+      }`;
+    const start = `const { register } = require('node:module'); const { appendFileSync } = require('node:fs'); register(${hooks});`;
+    for (const script of [`${start} (${serve})(require('rxmcp/gateway'));`, `${start} import('rxmcp/gateway').then(${serve});`]) {
+      const log = join(mkdtempSync(join(tmpdir(), 'rxmcp-loads-')), 'loads.txt');
+      const out = execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8', env: { ...process.env, RXMCP_LOAD_LOG: log } });
+      expect(out.trim()).toBe('GATEWAY_URI_SCHEME,Gateway http://127.0.0.1:PORT/mcp');
+      const [beforeServing = '', serving = ''] = readFileSync(log, 'utf8').split('--- serve\n');
+      expect(beforeServing).not.toMatch(/@modelcontextprotocol\/server/);
+      expect(serving).toMatch(/@modelcontextprotocol\/server/);
+    }
+  });
+
   it('serves rxmcp/redis from both builds, with types', () => {
     for (const file of ['esm/redis/index.js', 'esm/redis/index.d.ts', 'cjs/redis/index.js', 'cjs/redis/index.d.ts']) {
       expect(existsSync(join(root, 'dist', file))).toBe(true);

@@ -4,6 +4,7 @@ import type { HttpTransportKind } from '../transport/http-options.js';
 /** The usage text, printed by `--help` and after a usage error. */
 export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | --server NAME | --config FILE | -- SERVER-COMMAND [SERVER-ARGS...])
        rxmcp [--config FILE] [--json] servers
+       rxmcp serve --config FILE [--policy FILE] [--http PORT [--host H]] [--token-env NAME] [--no-prefix]
 
 Talks to one MCP server: over stdio (the command after --) or HTTP (--url), where
 it finds out whether the URL serves Streamable HTTP or the older HTTP+SSE; or to
@@ -32,6 +33,9 @@ Commands:
   logout                   forgets the tokens kept for that server
   servers                  every configured server: its file, transport, era, tool count and
                            status, all probed at once (a project's own config only with --config)
+  serve                    serves every server of --config FILE as one MCP server, behind the
+                           permission rules of --policy FILE (default: reads pass, the rest is
+                           asked of the MCP host); over stdio, or HTTP with --http
 
 Options:
   --server NAME            the server of that name in the config files rxmcp finds
@@ -57,6 +61,14 @@ Options:
   --no-browser             login prints the sign-in URL without opening a browser
   --verbose                print the server's stderr, the client's warnings and the data
                            of a server's error on stderr
+  --policy FILE            serve: the policy file (rules, roots, leases, redis, grantsFile)
+  --http PORT              serve: Streamable HTTP on PORT (0 picks a free one) instead of stdio
+  --host H                 serve --http: the address to listen on (default 127.0.0.1); any other
+                           than loopback needs --token-env
+  --token-env NAME         serve --http: require the bearer token held in environment variable NAME
+  --allowed-host NAME      serve --http: a Host header to accept (repeatable; default the loopback
+                           names, and --host when it names one machine)
+  --no-prefix              serve: the config's one enabled server, its tools under their own names
   -h, --help               this text
 
 Exit codes: 0 success; 1 the tool reported an error (isError: call and task, whose
@@ -76,6 +88,7 @@ Examples:
   rxmcp servers
   rxmcp --server everything call get-sum a=2 b=40
   rxmcp --config ./mcp.json --server files --json tools
+  rxmcp serve --config ./mcp.json --policy ./policy.json
 
 Tokens from login are kept under $XDG_CONFIG_HOME/rxmcp (or ~/.config/rxmcp),
 readable by you alone, and every --url command uses and refreshes them.
@@ -111,6 +124,18 @@ export interface CliRequest {
   clientId?: string;
   scope?: string;
   noBrowser: boolean;
+  /** serve's `--policy FILE`. */
+  policyPath?: string;
+  /** serve's `--http PORT`: HTTP instead of stdio. */
+  httpPort?: number;
+  /** serve's `--host H`. */
+  host?: string;
+  /** serve's `--token-env NAME`: the variable holding the bearer token. */
+  tokenEnv?: string;
+  /** serve's `--allowed-host NAME` values. */
+  allowedHosts: string[];
+  /** serve's `--no-prefix`. */
+  noPrefix: boolean;
 }
 
 // What --http-transport takes: the values of connectHttp's httpTransport.
@@ -137,6 +162,7 @@ const COMMANDS: Record<string, { min: number; max: number }> = {
   login: { min: 0, max: 0 },
   logout: { min: 0, max: 0 },
   servers: { min: 0, max: 0 },
+  serve: { min: 0, max: 0 },
 };
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -170,6 +196,12 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         'client-id': { type: 'string' },
         scope: { type: 'string' },
         'no-browser': { type: 'boolean', default: false },
+        policy: { type: 'string' },
+        http: { type: 'string' },
+        host: { type: 'string' },
+        'token-env': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
+        'no-prefix': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -192,6 +224,8 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     verbose: values.verbose === true,
     help,
     noBrowser: values['no-browser'] === true,
+    allowedHosts: values['allowed-host'] ?? [],
+    noPrefix: values['no-prefix'] === true,
   };
   if (help) return request;
   const shape = COMMANDS[command];
@@ -200,7 +234,10 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   const configured = values.server !== undefined || values.config !== undefined;
   if (values.server !== undefined) request.serverName = values.server;
   if (values.config !== undefined) request.configPath = values.config;
-  if (command === 'servers') {
+  serveOptions(request, values, serverWords.length > 0);
+  if (command === 'serve') {
+    // Nothing else to check: serve's own options are all it reads.
+  } else if (command === 'servers') {
     if (values.url !== undefined || serverWords.length > 0 || values.server !== undefined) throw new UsageError('servers lists the configured servers: give it --config FILE or nothing');
   } else {
     const sources = [values.url !== undefined, serverWords.length > 0, configured].filter(Boolean).length;
@@ -247,6 +284,39 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   }
   if (values['protocol-version'] !== undefined) request.protocolVersion = values['protocol-version'];
   return request;
+}
+
+// serve's options, which no other command takes.
+function serveOptions(
+  request: CliRequest,
+  values: { config?: string; url?: string; server?: string; policy?: string; http?: string; host?: string; 'token-env'?: string; 'allowed-host'?: string[]; 'no-prefix'?: boolean },
+  serverWords: boolean,
+): void {
+  const own = ['policy', 'http', 'host', 'token-env', 'allowed-host'] as const;
+  if (request.command !== 'serve') {
+    for (const name of own) if (values[name] !== undefined) throw new UsageError(`--${name} goes with serve`);
+    if (request.noPrefix) throw new UsageError('--no-prefix goes with serve');
+    return;
+  }
+  if (values.url !== undefined || values.server !== undefined || serverWords) throw new UsageError('serve serves the servers of a config file: give --config FILE, not --url, --server or a command');
+  if (values.config === undefined) throw new UsageError('serve needs --config FILE: the servers to serve');
+  if (values.policy !== undefined) request.policyPath = values.policy;
+  if (values.http !== undefined) {
+    const port = Number(values.http);
+    if (!/^\d+$/.test(values.http) || port > 65_535) throw new UsageError(`--http wants a port from 0 to 65535, got ${JSON.stringify(values.http)}`);
+    request.httpPort = port;
+  }
+  for (const name of ['host', 'token-env', 'allowed-host'] as const) {
+    if (values[name] !== undefined && request.httpPort === undefined) throw new UsageError(`--${name} goes with --http: over stdio, the host that started rxmcp is the only one it serves`);
+  }
+  if (values.host !== undefined) {
+    if (values.host === '') throw new UsageError('--host wants an address');
+    request.host = values.host;
+  }
+  if (values['token-env'] !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values['token-env'])) throw new UsageError('--token-env wants the name of an environment variable (the token itself never goes on the command line, where ps shows it)');
+    request.tokenEnv = values['token-env'];
+  }
 }
 
 function jsonOrText(value: string): unknown {

@@ -19,6 +19,7 @@ import { aimedAt, configuredServer } from './configured-server.js';
 import { type CliIo, connect, NeedsLogin } from './connect.js';
 import { jsonText } from './json-text.js';
 import { ProgressView } from './progress-view.js';
+import { serve } from './serve-command.js';
 import { listServers } from './servers-command.js';
 import { terminalLine, terminalMessage, terminalText } from './terminal-text.js';
 import { typedArguments } from './typed-arguments.js';
@@ -89,6 +90,7 @@ async function command(given: CliRequest, io: CliIo): Promise<number> {
   let request: CliRequest;
   try {
     if (given.command === 'servers') return await listServers(given, io);
+    if (given.command === 'serve') return await serve(given, io);
     request = await aimed(given, io);
   } catch (error) {
     if (error instanceof UsageError) {

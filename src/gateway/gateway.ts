@@ -1,6 +1,6 @@
 import { firstValueFrom, Subscription } from 'rxjs';
 import { annotationsOf, failure, type ExecuteOptions, type ToolMessage, type ToolProvider } from '../client/bridge.js';
-import type { InputHook, InputHooks } from '../client/input-hooks.js';
+import type { InputHook } from '../client/input-hooks.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
@@ -41,13 +41,6 @@ export interface GatewayOptions {
   /** Told what went wrong that no request could be told: an upstream list or notification stream that failed. */
   onWarn?: (message: string) => void;
 }
-
-/** What a layer of rxmcp reports to the gateway while one call runs (contract A of issue 31). */
-type ServingOptions = ExecuteOptions & {
-  onResult?: (toolCallId: string, result: CallToolResult) => void;
-  onProgress?: (progress: ToolProgress) => void;
-  input?: InputHooks;
-};
 
 // The low-level SDK server, as far as the gateway uses it. Its own types are
 // generic over every method; the gateway registers by name and shapes results itself.
@@ -382,7 +375,7 @@ export class Gateway {
     this.calls.set(call.id, call);
     call.begin(async () => {
       let raw: CallToolResult | undefined;
-      const options: ServingOptions = {
+      const options: ExecuteOptions = {
         signal: call.controller.signal,
         onResult: (id, result) => {
           if (id === call.id) raw = result;
@@ -569,10 +562,14 @@ export class Gateway {
         }),
       );
       watching.add(
-        client.log$.subscribe((message) => {
-          for (const { server, era } of this.connections) {
-            if (era === 'legacy') server.sendLoggingMessage({ level: message.level, logger: message.logger === undefined ? prefix : `${prefix}/${message.logger}`, data: message.data }).catch(() => undefined);
-          }
+        client.log$.subscribe({
+          next: (message) => {
+            for (const { server, era } of this.connections) {
+              if (era === 'legacy') server.sendLoggingMessage({ level: message.level, logger: message.logger === undefined ? prefix : `${prefix}/${message.logger}`, data: message.data }).catch(() => undefined);
+            }
+          },
+          // A server that dies ends its stream; its list-changes stream says why.
+          error: () => undefined,
         }),
       );
     }

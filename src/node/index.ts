@@ -10,3 +10,5 @@ export { readServerConfig } from './read-server-config.js';
 export type { ReadServerConfigOptions } from './read-server-config.js';
 export { findServerConfigs } from './find-server-configs.js';
 export type { FindServerConfigsOptions, FoundConfig } from './find-server-configs.js';
+export { FileGrants } from './file-grants.js';
+export type { FileGrantsOptions } from './file-grants.js';

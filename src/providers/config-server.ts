@@ -31,7 +31,7 @@ export type ServerClientOptions = Omit<ConnectStdioOptions, 'command' | 'args' |
  * server answers calls with `is_error` until a read brings it back.
  */
 export class ConfigServer implements ToolProvider {
-  private client: McpClient | undefined;
+  private running: McpClient | undefined;
   private watching: Subscription | undefined;
   private failure: Error | undefined;
   private closed = false;
@@ -49,7 +49,7 @@ export class ConfigServer implements ToolProvider {
     const client = this.current();
     try {
       const tools = (await client.toolsForLlm(options)).filter((tool) => this.offers(tool.function.name));
-      if (this.client === client) {
+      if (this.running === client) {
         this.ready = client;
         this.report({ state: 'ready', tools: tools.length });
       }
@@ -89,22 +89,34 @@ export class ConfigServer implements ToolProvider {
   }
 
   async toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
-    if (!this.client || !this.offers(name)) return undefined;
-    return firstValueFrom(this.client.toolAnnotations(name));
+    if (!this.running || !this.offers(name)) return undefined;
+    return firstValueFrom(this.running.toolAnnotations(name));
+  }
+
+  /**
+   * The server's client, started now if none runs (a failed one is started
+   * afresh): what a `Gateway` forwards this server's resources, prompts and
+   * completion to (`servers: { [prefix]: () => server.client() }`). The
+   * client stays this server's: close the server, not the client.
+   *
+   * @throws McpClientError when the server is closed, or its client cannot be made.
+   */
+  client(): McpClient {
+    return this.current();
   }
 
   /** Closes the client, if one runs; later reads and calls find the server closed. */
   async close(): Promise<void> {
     this.closed = true;
-    const client = this.client;
-    this.client = undefined;
+    const client = this.running;
+    this.running = undefined;
     this.watching?.unsubscribe();
     await client?.close();
   }
 
   private current(): McpClient {
     if (this.closed) throw new McpClientError(`server ${JSON.stringify(this.entry.name)} is closed`);
-    if (this.client) return this.client;
+    if (this.running) return this.running;
     let client: McpClient;
     try {
       client = this.connect();
@@ -113,7 +125,7 @@ export class ConfigServer implements ToolProvider {
       this.report({ state: 'failed', error: this.failure });
       throw error;
     }
-    this.client = client;
+    this.running = client;
     this.failure = undefined;
     this.report({ state: 'starting' });
     // A server that exits after it was ready is failed at once, for the UI, and started afresh on the next read.
@@ -124,8 +136,8 @@ export class ConfigServer implements ToolProvider {
   }
 
   private fail(client: McpClient, error: Error): void {
-    if (this.client !== client) return;
-    this.client = undefined;
+    if (this.running !== client) return;
+    this.running = undefined;
     this.watching?.unsubscribe();
     this.failure = error;
     this.report({ state: 'failed', error });

@@ -1,0 +1,62 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { PolicyRule } from '../../src/index.js';
+
+const root = join(__dirname, '..', '..');
+
+/** The rules the gateway specs serve under. */
+export const RULES: PolicyRule[] = [
+  { tool: 'fx_environment', decision: 'deny', note: 'the environment holds secrets' },
+  { tool: 'fx_add', decision: 'ask', note: 'sums are looked at first' },
+  { tool: '*', decision: 'allow' },
+];
+
+/** A config of real upstream servers: the SDK fixture and server-everything over stdio, server-filesystem on a fresh folder, one that never starts, and `extra`. */
+export function upstreamConfig(extra: Record<string, unknown> = {}): { config: { mcpServers: Record<string, unknown> }; folder: string } {
+  const folder = mkdtempSync(join(tmpdir(), 'rxmcp-gateway-'));
+  writeFileSync(join(folder, 'notes.txt'), 'gateway notes\n');
+  return {
+    folder,
+    config: {
+      mcpServers: {
+        fx: { command: process.execPath, args: [join(root, 'spec/fixtures/modern-server.mjs')] },
+        everything: { command: process.execPath, args: [join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
+        fs: { command: process.execPath, args: [join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), folder] },
+        dead: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+        ...extra,
+      },
+    },
+  };
+}
+
+/** The stdio command that runs spec/fixtures/gateway-server.mjs (from dist) in front of `config`. */
+export function gatewayCommand(config: unknown, rules: PolicyRule[] = RULES): { command: string; args: string[] } {
+  return { command: process.execPath, args: [join(root, 'spec/fixtures/gateway-server.mjs'), JSON.stringify({ config, rules })] };
+}
+
+/** An official v2 client, of the era given, with a form elicitation handler when `onElicit` is given. */
+export async function officialClient(
+  era: 'modern' | 'legacy',
+  transport: ConstructorParameters<typeof StdioClientTransport>[0] | { connect: () => import('@modelcontextprotocol/client').Transport },
+  onElicit?: (params: Record<string, unknown>) => Record<string, unknown>,
+): Promise<Client> {
+  const client = new Client(
+    { name: 'rxmcp-gateway-spec', version: '1.0.0' },
+    {
+      capabilities: onElicit ? { elicitation: { form: {} } } : {},
+      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    } as never,
+  );
+  if (onElicit) client.setRequestHandler('elicitation/create', async (request) => onElicit(request.params as Record<string, unknown>) as never);
+  await client.connect('connect' in transport ? transport.connect() : new StdioClientTransport({ ...transport, stderr: 'pipe' }));
+  return client;
+}
+
+/** The text of a tool result's first block. */
+export function textOf(result: unknown): string {
+  const content = (result as { content?: Array<{ text?: string }> }).content;
+  return content?.[0]?.text ?? '';
+}

@@ -1,0 +1,94 @@
+import { McpConfigError } from '../errors/config-errors.js';
+import { isLoopbackHost } from '../gateway/http-guard.js';
+import { readPolicyFile } from '../gateway/policy-file.js';
+import { buildServeStack } from '../gateway/serve-stack.js';
+import { FileTokenStore } from '../node/file-token-store.js';
+import { readServerConfig } from '../node/read-server-config.js';
+import { type CliRequest, UsageError } from './args.js';
+import type { CliIo } from './connect.js';
+import { terminalLine } from './terminal-text.js';
+
+/** Exit codes, as main.ts has them. */
+const OK = 0;
+const INTERRUPTED = 130;
+
+/** Addresses that stand for every interface: no Host header names them. */
+const WILDCARDS = ['0.0.0.0', '::', '[::]'];
+
+/**
+ * `rxmcp serve`: every server of `--config FILE` as one MCP server, behind
+ * the `--policy FILE` rules, over stdio (the host that started this process)
+ * or Streamable HTTP (`--http PORT`). Runs until the host closes stdin (stdio),
+ * or SIGINT or SIGTERM; then every upstream server is closed.
+ *
+ * In stdio mode, stdout carries the protocol and nothing else: every
+ * diagnostic goes to stderr, escaped, and so does anything a library would
+ * print with `console.log`.
+ *
+ * @throws UsageError for a token variable that is missing, or a host that is not loopback without one.
+ * @throws McpConfigError (as a rejection) for a config or policy file that cannot be read.
+ */
+export async function serve(request: CliRequest, io: CliIo): Promise<number> {
+  const say = (line: string): void => void io.stderr.write(`rxmcp serve: ${terminalLine(line)}\n`);
+  const http = request.httpPort !== undefined;
+  const host = request.host ?? '127.0.0.1';
+  let bearerToken: string | undefined;
+  if (request.tokenEnv !== undefined) {
+    bearerToken = process.env[request.tokenEnv];
+    if (!bearerToken) throw new UsageError(`--token-env names ${request.tokenEnv}, which is not set (or empty)`);
+  }
+  if (http && !isLoopbackHost(host) && bearerToken === undefined) {
+    throw new UsageError(`--host ${host} is reachable from other machines: require a bearer token with --token-env NAME`);
+  }
+  const configPath = request.configPath as string;
+  // stdin is the protocol (stdio) or nobody's terminal (a service): a VS Code
+  // input is never asked, and the server that needs it fails alone.
+  const config = await readServerConfig(configPath, {
+    inputs: (id) => {
+      throw new McpConfigError({ source: configPath }, `input ${JSON.stringify(id)} is not asked by rxmcp serve: set the value in the file or the environment`);
+    },
+  });
+  const policy = request.policyPath === undefined ? undefined : await readPolicyFile(request.policyPath);
+  const restoreConsole = http ? () => undefined : consoleToStderr(io);
+  const stack = await buildServeStack({
+    config,
+    ...(policy ? { policy } : {}),
+    noPrefix: request.noPrefix,
+    tokenStore: new FileTokenStore(),
+    onWarn: say,
+    ...(request.verbose ? { onStderr: (server: string, line: string) => say(`${server}: ${line}`) } : {}),
+  });
+  let stop: (code: number) => void = () => undefined;
+  const stopped = new Promise<number>((resolve) => (stop = resolve));
+  const onSigint = (): void => stop(INTERRUPTED);
+  const onSigterm = (): void => stop(OK);
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  try {
+    if (!http) {
+      return await Promise.race([stack.gateway.serveStdio({ input: io.stdin, output: io.stdout }).then(() => OK), stopped]);
+    }
+    const allowedHosts = request.allowedHosts.length > 0 ? request.allowedHosts : isLoopbackHost(host) || WILDCARDS.includes(host) ? undefined : [host];
+    const served = await stack.gateway.listen({
+      port: request.httpPort as number,
+      host,
+      ...(bearerToken === undefined ? {} : { bearerToken }),
+      ...(allowedHosts ? { allowedHosts } : {}),
+    });
+    say(`serving ${served.url}${bearerToken === undefined ? '' : ' (bearer token required)'}`);
+    return await stopped;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+    await stack.close();
+    restoreConsole();
+  }
+}
+
+// A library that logs with console.log would write into the protocol stream.
+function consoleToStderr(io: CliIo): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = (...parts: unknown[]): void => void io.stderr.write(`${terminalLine(parts.map(String).join(' '))}\n`);
+  console.log = console.info = console.debug = toStderr;
+  return () => Object.assign(console, saved);
+}

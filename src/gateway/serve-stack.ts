@@ -1,0 +1,191 @@
+import { hostname } from 'node:os';
+import type { ToolProvider } from '../client/bridge.js';
+import type { McpClient } from '../client/mcp-client.js';
+import type { InputRequest } from '../client/input-hooks.js';
+import type { AuthOptions, TokenStore } from '../auth/auth-options.js';
+import { isSecureUrl } from '../auth/oauth-http.js';
+import type { HttpServerEntry, ServerConfig, ServerEntry } from '../config/server-config.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { FileGrants } from '../node/file-grants.js';
+import type { ConfigServer, ServerClientOptions } from '../providers/config-server.js';
+import { configServers } from '../providers/config-servers.js';
+import { DEFAULT_ENFORCED_TOOLS, Leases } from '../providers/leases/leases.js';
+import { LeaseTable } from '../providers/leases/lease-table.js';
+import type { LeaseStore } from '../providers/leases/lease-store.js';
+import type { GrantsStore } from '../providers/policy/grants-store.js';
+import { Policy } from '../providers/policy/policy.js';
+import { Reasons } from '../providers/reasons.js';
+import { Registry } from '../providers/registry.js';
+import { Gateway } from './gateway.js';
+import type { PolicyFile } from './policy-file.js';
+
+/** What `buildServeStack` is given. */
+export interface ServeStackOptions {
+  /** The servers, read and resolved (`readServerConfig`). */
+  config: ServerConfig;
+  /** The policy file, read (`readPolicyFile`); without one, `Policy.defaultRules()` and nothing shared. */
+  policy?: PolicyFile;
+  /** Serve the config's one enabled server under its own tool names (no prefix). */
+  noPrefix?: boolean;
+  /** Where the kept tokens of `rxmcp login` are, for HTTP servers that want a sign-in. */
+  tokenStore: TokenStore;
+  /** Told what the stack has to say (a server left out, a sign-in needed), one line each. */
+  onWarn: (message: string) => void;
+  /** Told each upstream stdio server's stderr lines (by server name); not given, they are dropped. */
+  onStderr?: (server: string, line: string) => void;
+}
+
+/** The stack `rxmcp serve` serves, and how to take it down. */
+export interface ServeStack {
+  gateway: Gateway;
+  policy: Policy;
+  /** Stops serving, then closes every upstream server and the shared stores. Idempotent. */
+  close(): Promise<void>;
+}
+
+// Thrown by the sign-in of a server with no kept tokens: serving has nobody
+// at a browser, so the person is told to run `rxmcp login` instead.
+class NeedsLogin extends Error {}
+
+/**
+ * Builds what `rxmcp serve` serves: the config's servers (`Registry.fromConfig`,
+ * each signing in with the kept tokens of `rxmcp login`), then `Leases` when
+ * the policy file turns them on, `Reasons`, `Policy` (asking the downstream
+ * host through the gateway, its grants in Redis or a file when the policy
+ * file says so), and the `Gateway` over it all.
+ *
+ * @throws McpClientError for `noPrefix` with other than one enabled server, or a config the Registry refuses.
+ */
+export async function buildServeStack(options: ServeStackOptions): Promise<ServeStack> {
+  const { config, policy: file, noPrefix = false, tokenStore, onWarn, onStderr } = options;
+  // The gateway is made last, over the stack; the hooks below are only called
+  // once servers run and calls are made, by which time it exists.
+  let gateway: Gateway | undefined;
+  const late = (): Gateway => {
+    if (!gateway) throw new McpClientError('the gateway is not serving yet');
+    return gateway;
+  };
+  const client: ServerClientOptions = {
+    clientName: 'rxmcp-serve',
+    onElicit: (request: InputRequest) => late().upstreamHooks.onElicit(request),
+    onSample: (request: InputRequest) => late().upstreamHooks.onSample(request),
+    onListRoots: (request: InputRequest) => late().upstreamHooks.onListRoots(request),
+    auth: keptTokens(tokenStore),
+  };
+  const servers: Record<string, ServerClientOptions> = {};
+  for (const entry of config.servers) {
+    if (entry.disabled) continue;
+    const own: ServerClientOptions = {};
+    // A server given its own credentials, or one a token must not travel to in the clear, gets no sign-in.
+    if (entry.transport === 'http' && !signsIn(entry)) own.auth = undefined;
+    if (entry.transport === 'stdio' && onStderr) own.onStderr = (line: string) => onStderr(entry.name, line);
+    if (Object.keys(own).length > 0) servers[entry.name] = own;
+  }
+
+  let tools: ToolProvider;
+  let upstreams: Record<string, () => McpClient>;
+  let closeServers: () => Promise<void>;
+  let roots: Record<string, string> = { ...file?.roots };
+  if (noPrefix) {
+    const enabled = config.servers.filter((entry) => !entry.disabled);
+    if (enabled.length !== 1) throw new McpClientError(`--no-prefix serves one server, and the config enables ${enabled.length}`);
+    const built = configServers(config, { client, servers, onWarn });
+    const only = (built.servers[0] as { name: string; provider: ConfigServer }).provider;
+    tools = only;
+    upstreams = { '': () => only.client() };
+    closeServers = async () => {
+      await only.close();
+      built.end();
+    };
+    // Its tools keep their own names, so a root written for the server's name applies to all of them.
+    const name = (enabled[0] as ServerEntry).name;
+    if (Object.hasOwn(roots, name)) roots = { '': roots[name] as string };
+  } else {
+    const registry = Registry.fromConfig(config, { client, servers, onWarn });
+    tools = registry;
+    upstreams = Object.fromEntries(registry.providers.map(({ prefix, provider }) => [prefix, () => (provider as ConfigServer).client()]));
+    closeServers = () => registry.close();
+  }
+
+  const shared = await sharedStores(file);
+  const agentId = `rxmcp-serve@${hostname()}:${process.pid}`;
+  if (file?.leases) {
+    const names = noPrefix ? [] : config.servers.filter((entry) => !entry.disabled).map((entry) => entry.name);
+    tools = new Leases({
+      inner: tools,
+      table: shared.leases ?? new LeaseTable(),
+      agentId,
+      roots,
+      // The writing tools of server-filesystem and the fs_ names, under each server's prefix too.
+      enforcedTools: [...DEFAULT_ENFORCED_TOOLS, ...names.flatMap((name) => DEFAULT_ENFORCED_TOOLS.map((tool) => `${name}_${tool}`))],
+    });
+  }
+  const grantsStore: GrantsStore | undefined = shared.grants ?? (file?.grantsFile ? new FileGrants({ path: file.grantsFile }) : undefined);
+  const policy = new Policy({
+    provider: new Reasons({ provider: tools }),
+    rules: file?.rules ?? Policy.defaultRules(),
+    roots,
+    onAsk: (question) => late().ask(question),
+    ...(grantsStore ? { grantsStore } : {}),
+    ...(file?.locationKeys ? { locationKeys: file.locationKeys } : {}),
+    ...(file?.caseInsensitivePaths === undefined ? {} : { caseInsensitivePaths: file.caseInsensitivePaths }),
+  });
+  gateway = new Gateway({ provider: policy, servers: upstreams, onWarn });
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await (gateway as Gateway).close().catch(() => undefined);
+      await closeServers().catch(() => undefined);
+      await shared.close();
+    })());
+  return { gateway, policy, close };
+
+  // The leases this process holds go with it; the table and the book stay for the fleet.
+  async function sharedStores(policyFile: PolicyFile | undefined): Promise<{ grants?: GrantsStore; leases?: LeaseStore; close(): Promise<void> }> {
+    if (!policyFile?.redis) return { close: async () => undefined };
+    const { RedisGrants, RedisLeaseTable } = await loadRedis();
+    const { url, namespace } = policyFile.redis;
+    const grants = new RedisGrants({ url, namespace });
+    const leases = policyFile.leases ? new RedisLeaseTable({ url, namespace }) : undefined;
+    return {
+      grants,
+      ...(leases ? { leases } : {}),
+      close: async () => {
+        await leases?.releaseHolder(agentId).catch(() => undefined);
+        await Promise.all([grants.close(), leases?.close()]);
+      },
+    };
+  }
+}
+
+// rxmcp/redis needs the `redis` package, an optional peer: loaded only when a policy names Redis.
+async function loadRedis(): Promise<typeof import('../redis/index.js')> {
+  try {
+    return await import('../redis/index.js');
+  } catch (error) {
+    throw new McpClientError('the policy file names a Redis server, and that needs the redis package: npm install redis', { cause: error });
+  }
+}
+
+// Sign-in with the tokens `rxmcp login` kept, used and refreshed; a server
+// with none fails alone, saying to sign in.
+function keptTokens(tokenStore: TokenStore): AuthOptions {
+  return {
+    tokenStore,
+    authorize: () => {
+      throw new NeedsLogin('no kept tokens: run rxmcp login');
+    },
+  };
+}
+
+function signsIn(entry: HttpServerEntry): boolean {
+  const own = Object.keys(entry.headers).some((name) => name.toLowerCase() === 'authorization');
+  let secure = false;
+  try {
+    secure = isSecureUrl(new URL(entry.url));
+  } catch {
+    // A URL that does not parse gets no token; its client says what is wrong.
+  }
+  return !own && secure;
+}
