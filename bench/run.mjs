@@ -6,6 +6,7 @@
 //   npm run bench            (node --expose-gc bench/run.mjs)
 //   npm run bench -- --quick (fewer rounds, for a smoke run)
 //   npm run bench -- --only minimal   (only the scenarios whose name contains it)
+//   npm run bench -- --only gateway   (rxmcp direct against through `rxmcp serve`)
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
 //
 // Writes bench/results/latest.md and latest.json.
@@ -16,6 +17,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { gatewayScenario, gatewayTable } from './gateway.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -35,6 +37,9 @@ const scenarios = [
   { name: 'SDK HTTP, modern', http: { args: [sdk, '--http'], path: '/mcp', kind: 'http' }, scale: 0.15 },
   { name: 'SDK HTTP, legacy', http: { args: [sdk, '--http', '--legacy'], path: '/mcp', kind: 'http' }, scale: 0.15 },
   { name: 'SDK v1 HTTP+SSE', http: { args: [sse], path: '/sse', kind: 'sse' }, scale: 0.15 },
+  // rxmcp alone, direct against through `rxmcp serve` (bench/gateway.mjs).
+  { name: 'gateway, SDK stdio', gateway: 'stdio', scale: 0.5 },
+  { name: 'gateway, SDK HTTP', gateway: 'http', scale: 0.15 },
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.
@@ -261,8 +266,13 @@ const sections = [];
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
   process.stdout.write(`running ${scenario.name}…\n`);
-  results[scenario.name] = await runScenario(scenario);
-  const section = table(scenario.name, results[scenario.name]);
+  if (scenario.gateway) {
+    const size = { rounds: sizes.rounds, sequential: Math.round(sizes.sequential * scenario.scale), warmup: Math.round(sizes.warmup * scenario.scale) };
+    results[scenario.name] = await gatewayScenario(scenario.gateway, size);
+  } else {
+    results[scenario.name] = await runScenario(scenario);
+  }
+  const section = (scenario.gateway ? gatewayTable : table)(scenario.name, results[scenario.name]);
   sections.push(section);
   process.stdout.write(section + '\n\n');
 }
