@@ -11,8 +11,8 @@
 // 2026-07-28 (an extension scenario runs once, with no version). The verdict
 // is the suite's own exit code. Exits 1 when a scenario passes directly but
 // fails through the gateway, unless KNOWN_GATEWAY_DIFFERENCES lists it; a
-// scenario the server itself fails says nothing about the gateway and is only
-// reported.
+// scenario the server itself fails says nothing about the gateway: it is only
+// reported, and not run through the gateway.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -207,7 +207,9 @@ try {
   const gateway = directOnly ? undefined : await startGateway(server.url, workDir);
   results = await inPool(chosen.flatMap(runsOf), PARALLEL, async (run, index) => {
     const direct = await runOne(run, server.url, path.join(workDir, `${index}-direct`));
-    const through = gateway ? await runOne(run, gateway.url, path.join(workDir, `${index}-gateway`)) : undefined;
+    // Only what passes directly is owed through the gateway: a scenario the
+    // server itself fails (the tasks extension) is not run a second time.
+    const through = gateway && direct.verdict === 'PASS' ? await runOne(run, gateway.url, path.join(workDir, `${index}-gateway`)) : undefined;
     process.stderr.write(`${run.name} ${run.era ?? 'extension'}: direct ${direct.verdict}, gateway ${through?.verdict ?? '-'}\n`);
     return { ...run, direct, through };
   });
