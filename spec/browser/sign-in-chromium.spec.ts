@@ -191,6 +191,27 @@ describe('signing in from a web page, in Chromium', () => {
     }
   }, 90000);
 
+  it('finishSignIn leaves alone a window whose address holds no answer, or whose opener is on another origin', async () => {
+    const context = await freshContext();
+    try {
+      // The redirect page opened by a page of its own origin, with no answer in its address (an app whose redirect page is its start page, opened in a new window).
+      const same = await context.newPage();
+      await same.goto(`${pages.origin}/blank`);
+      const [plain] = await Promise.all([same.waitForEvent('popup'), same.evaluate((url) => void window.open(url, '_blank', 'popup'), `${pages.origin}/popup/signed-in`)]);
+      await plain.waitForSelector('text=No window opened this page.', { timeout: 10000 });
+      expect(plain.isClosed()).toBe(false);
+      // Opened by a page of another origin, with an answer in its address (a redirect sign-in in a tab another site opened): it is that tab's, not the opener's.
+      const foreign = await context.newPage();
+      await foreign.goto(`${pages.origin.replace('127.0.0.1', 'localhost')}/blank`);
+      const answer = `${pages.origin}/popup/signed-in?code=some-code&state=some-state&iss=${encodeURIComponent(servers.issuer)}`;
+      const [tab] = await Promise.all([foreign.waitForEvent('popup'), foreign.evaluate((url) => void window.open(url, '_blank', 'popup'), answer)]);
+      await tab.waitForSelector('text=No window opened this page.', { timeout: 10000 });
+      expect(tab.isClosed()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  }, 60000);
+
   it('signs in by leaving the page and coming back; the answer leaves the address bar and cannot be used twice', async () => {
     const context = await freshContext();
     try {
