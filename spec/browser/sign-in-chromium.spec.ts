@@ -244,6 +244,58 @@ describe('signing in from a web page, in Chromium', () => {
     }
   }, 90000);
 
+  it('stops leaving the page after a few sign-ins in a row that the server keeps refusing, instead of looping', async () => {
+    const context = await freshContext();
+    try {
+      // The MCP server refuses every token it is sent (a hostile or broken server): each fresh sign-in's token comes back 401.
+      await context.route(`${servers.url}*`, async (route) => {
+        if (route.request().headers()['authorization'] === undefined) return route.continue();
+        return route.fulfill({
+          status: 401,
+          headers: { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'www-authenticate', 'www-authenticate': 'Bearer error="invalid_token"', 'content-type': 'application/json' },
+          body: '{"error":"invalid_token"}',
+        });
+      });
+      // And, as many authorization servers do for a page, it renews no token: each renewal is a new sign-in.
+      await context.route(`${servers.issuer}/**`, async (route) => {
+        if (!route.request().postData()?.includes('grant_type=refresh_token')) return route.continue();
+        return route.fulfill({ status: 400, headers: { 'access-control-allow-origin': '*', 'content-type': 'application/json' }, body: '{"error":"invalid_grant"}' });
+      });
+      const page = await open(context, '/redirect');
+      await page.click('#call');
+      let leaves = 0;
+      let error: { name: string; step?: string; message: string } | undefined;
+      // Played for the person each time the page leaves; a loop would go on for ever.
+      while (error === undefined && leaves < 6) {
+        await page.waitForURL((url) => url.origin === servers.issuer, { timeout: 20000 });
+        leaves++;
+        // The authorization server remembers the person after the first time: it may send the page straight back.
+        for (let forms = 0; forms < 3; forms++) {
+          const next = await Promise.race([
+            page.waitForURL((url) => url.origin === pages.origin, { timeout: 20000 }).then(() => 'back'),
+            page.waitForSelector('button[type=submit]', { timeout: 20000 }).then(() => 'form'),
+          ]);
+          if (next === 'back') break;
+          await page.click('button[type=submit]').catch(() => undefined);
+        }
+        await page.waitForURL((url) => url.origin === pages.origin, { timeout: 20000 });
+        await page.waitForFunction(() => window.signInPage !== undefined);
+        const ended = await Promise.race([
+          page.waitForFunction(() => window.signInPage.error !== undefined, undefined, { timeout: 20000 }).then(() => 'error'),
+          page.waitForURL((url) => url.origin === servers.issuer, { timeout: 20000 }).then(() => 'left'),
+        ]);
+        if (ended === 'error') error = await page.evaluate(() => window.signInPage.error);
+      }
+      expect(leaves).toBe(3);
+      expect(error).toMatchObject({ name: 'McpAuthError', step: 'authorize' });
+      expect(error?.message).toContain('still refuses');
+      expect(page.url()).toBe(`${pages.origin}/redirect`);
+      await collectSecrets(page);
+    } finally {
+      await context.close();
+    }
+  }, 120000);
+
   it('refuses an answer to a sign-in this tab began too long ago', async () => {
     const context = await freshContext();
     try {
