@@ -107,6 +107,28 @@ describe('signing in from a web page, in Chromium', () => {
     }
   }, 90000);
 
+  it('keeps its sign-in window to itself: a window another sign-in (or script) opens by name does not take it over', async () => {
+    const context = await freshContext();
+    try {
+      const page = await open(context, '/popup');
+      await page.click('#call');
+      await page.waitForSelector('#sign-in:not([hidden])');
+      const [popup] = await Promise.all([page.waitForEvent('popup'), page.click('#sign-in')]);
+      await popup.waitForSelector('text=Sign in');
+      // What a second popupSignIn on the page (another server's client) does when its button is clicked.
+      const [other] = await Promise.all([context.waitForEvent('page'), page.evaluate((url) => void window.open(url, 'rxmcp-sign-in', 'popup'), `${pages.origin}/blank`)]);
+      await other.waitForLoadState();
+      expect(new URL(popup.url()).origin).toBe(servers.issuer);
+      await other.close();
+      await consent(popup);
+      await popup.waitForEvent('close', { timeout: 20000 });
+      expect((await outcome(page)).tools).toContain('add');
+      await collectSecrets(page);
+    } finally {
+      await context.close();
+    }
+  }, 90000);
+
   it('abandons the sign-in with McpAuthError when the person closes the window', async () => {
     const context = await freshContext();
     try {
