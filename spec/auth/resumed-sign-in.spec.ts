@@ -97,11 +97,13 @@ describe('finishing a sign-in begun before the page was left', () => {
     }
   });
 
-  it('refuses a kept sign-in begun for another resource or redirect URL, or that is not one at all', async () => {
+  it('refuses a kept sign-in begun for another resource, authorization server or redirect URL, or that is not one at all', async () => {
     const { url, pending } = await begin(servers);
     const back = await headlessSignIn(url);
     const cases: Array<[unknown, string]> = [
       [{ ...pending, resource: 'http://127.0.0.1:1/other' }, 'begun for resource "http://127.0.0.1:1/other"'],
+      // Begun with another authorization server: its code and verifier never go to this one's token endpoint.
+      [{ ...pending, issuer: 'http://127.0.0.1:1' }, 'begun for issuer "http://127.0.0.1:1"'],
       [{ ...pending, redirectUrl: 'http://127.0.0.1/elsewhere' }, 'begun for redirectUrl'],
       [{ ...pending, codeVerifier: 42 }, 'not one rxmcp began'],
       ['not an object', 'not one rxmcp began'],

@@ -107,6 +107,28 @@ describe('signing in from a web page, in Chromium', () => {
     }
   }, 90000);
 
+  it('keeps its sign-in window to itself: a window another sign-in (or script) opens by name does not take it over', async () => {
+    const context = await freshContext();
+    try {
+      const page = await open(context, '/popup');
+      await page.click('#call');
+      await page.waitForSelector('#sign-in:not([hidden])');
+      const [popup] = await Promise.all([page.waitForEvent('popup'), page.click('#sign-in')]);
+      await popup.waitForSelector('text=Sign in');
+      // What a second popupSignIn on the page (another server's client) does when its button is clicked.
+      const [other] = await Promise.all([context.waitForEvent('page'), page.evaluate((url) => void window.open(url, 'rxmcp-sign-in', 'popup'), `${pages.origin}/blank`)]);
+      await other.waitForLoadState();
+      expect(new URL(popup.url()).origin).toBe(servers.issuer);
+      await other.close();
+      await consent(popup);
+      await popup.waitForEvent('close', { timeout: 20000 });
+      expect((await outcome(page)).tools).toContain('add');
+      await collectSecrets(page);
+    } finally {
+      await context.close();
+    }
+  }, 90000);
+
   it('abandons the sign-in with McpAuthError when the person closes the window', async () => {
     const context = await freshContext();
     try {
@@ -191,6 +213,27 @@ describe('signing in from a web page, in Chromium', () => {
     }
   }, 90000);
 
+  it('finishSignIn leaves alone a window whose address holds no answer, or whose opener is on another origin', async () => {
+    const context = await freshContext();
+    try {
+      // The redirect page opened by a page of its own origin, with no answer in its address (an app whose redirect page is its start page, opened in a new window).
+      const same = await context.newPage();
+      await same.goto(`${pages.origin}/blank`);
+      const [plain] = await Promise.all([same.waitForEvent('popup'), same.evaluate((url) => void window.open(url, '_blank', 'popup'), `${pages.origin}/popup/signed-in`)]);
+      await plain.waitForSelector('text=No window opened this page.', { timeout: 10000 });
+      expect(plain.isClosed()).toBe(false);
+      // Opened by a page of another origin, with an answer in its address (a redirect sign-in in a tab another site opened): it is that tab's, not the opener's.
+      const foreign = await context.newPage();
+      await foreign.goto(`${pages.origin.replace('127.0.0.1', 'localhost')}/blank`);
+      const answer = `${pages.origin}/popup/signed-in?code=some-code&state=some-state&iss=${encodeURIComponent(servers.issuer)}`;
+      const [tab] = await Promise.all([foreign.waitForEvent('popup'), foreign.evaluate((url) => void window.open(url, '_blank', 'popup'), answer)]);
+      await tab.waitForSelector('text=No window opened this page.', { timeout: 10000 });
+      expect(tab.isClosed()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  }, 60000);
+
   it('signs in by leaving the page and coming back; the answer leaves the address bar and cannot be used twice', async () => {
     const context = await freshContext();
     try {
@@ -222,6 +265,58 @@ describe('signing in from a web page, in Chromium', () => {
       await context.close();
     }
   }, 90000);
+
+  it('stops leaving the page after a few sign-ins in a row that the server keeps refusing, instead of looping', async () => {
+    const context = await freshContext();
+    try {
+      // The MCP server refuses every token it is sent (a hostile or broken server): each fresh sign-in's token comes back 401.
+      await context.route(`${servers.url}*`, async (route) => {
+        if (route.request().headers()['authorization'] === undefined) return route.continue();
+        return route.fulfill({
+          status: 401,
+          headers: { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'www-authenticate', 'www-authenticate': 'Bearer error="invalid_token"', 'content-type': 'application/json' },
+          body: '{"error":"invalid_token"}',
+        });
+      });
+      // And, as many authorization servers do for a page, it renews no token: each renewal is a new sign-in.
+      await context.route(`${servers.issuer}/**`, async (route) => {
+        if (!route.request().postData()?.includes('grant_type=refresh_token')) return route.continue();
+        return route.fulfill({ status: 400, headers: { 'access-control-allow-origin': '*', 'content-type': 'application/json' }, body: '{"error":"invalid_grant"}' });
+      });
+      const page = await open(context, '/redirect');
+      await page.click('#call');
+      let leaves = 0;
+      let error: { name: string; step?: string; message: string } | undefined;
+      // Played for the person each time the page leaves; a loop would go on for ever.
+      while (error === undefined && leaves < 6) {
+        await page.waitForURL((url) => url.origin === servers.issuer, { timeout: 20000 });
+        leaves++;
+        // The authorization server remembers the person after the first time: it may send the page straight back.
+        for (let forms = 0; forms < 3; forms++) {
+          const next = await Promise.race([
+            page.waitForURL((url) => url.origin === pages.origin, { timeout: 20000 }).then(() => 'back'),
+            page.waitForSelector('button[type=submit]', { timeout: 20000 }).then(() => 'form'),
+          ]);
+          if (next === 'back') break;
+          await page.click('button[type=submit]').catch(() => undefined);
+        }
+        await page.waitForURL((url) => url.origin === pages.origin, { timeout: 20000 });
+        await page.waitForFunction(() => window.signInPage !== undefined);
+        const ended = await Promise.race([
+          page.waitForFunction(() => window.signInPage.error !== undefined, undefined, { timeout: 20000 }).then(() => 'error'),
+          page.waitForURL((url) => url.origin === servers.issuer, { timeout: 20000 }).then(() => 'left'),
+        ]);
+        if (ended === 'error') error = await page.evaluate(() => window.signInPage.error);
+      }
+      expect(leaves).toBe(3);
+      expect(error).toMatchObject({ name: 'McpAuthError', step: 'authorize' });
+      expect(error?.message).toContain('still refuses');
+      expect(page.url()).toBe(`${pages.origin}/redirect`);
+      await collectSecrets(page);
+    } finally {
+      await context.close();
+    }
+  }, 120000);
 
   it('refuses an answer to a sign-in this tab began too long ago', async () => {
     const context = await freshContext();

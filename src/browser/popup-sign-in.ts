@@ -59,7 +59,6 @@ const OPTION_KEYS: readonly string[] = ['redirectUrl', 'features', 'timeoutMs', 
 const FEATURES = 'popup,width=520,height=720';
 const TIMEOUT_MS = 300_000;
 const CLOSED_POLL_MS = 500;
-const WINDOW_NAME = 'rxmcp-sign-in';
 
 /** The one sign-in this `PopupSignIn` is waiting for. */
 interface Waiter {
@@ -195,7 +194,8 @@ export function popupSignIn(options: PopupSignInOptions): PopupSignIn {
         return true;
       }
       // Not noopener: the window's answer is checked against this very window, and its closing is watched.
-      const popup = window.open(current.url.href, WINDOW_NAME, features);
+      // No name: a named window is one any other window.open with that name (another sign-in on the page) navigates.
+      const popup = window.open(current.url.href, '_blank', features);
       if (popup === null) {
         current.fail(new McpAuthError('authorize', 'the browser refused to open the sign-in window: call signIn.open() from a click or key handler, before any await, or use redirectSignIn where popups are blocked'));
         return false;

@@ -43,9 +43,20 @@ const MAX_AGE_MS = 600_000;
 const PREFIX = 'rxmcp:pending-sign-in:';
 /** How many sign-ins a tab keeps at once; the oldest go first. */
 const MAX_PENDING = 16;
+/**
+ * How many times in a row the page may leave to sign in, each time soon
+ * after coming back from the last: a server that refuses every token would
+ * otherwise keep the tab going back and forth for ever, since each page load
+ * starts its count of sign-ins afresh.
+ */
+const MAX_ROUNDS = 3;
+/** A sign-in begun within this long of finishing the last one follows it "in a row". */
+const IN_A_ROW_MS = 60_000;
 
 interface PendingRecord {
   createdAt: number;
+  /** How many sign-ins in a row this one is (1 when none came just before it). */
+  rounds?: number;
   pending: PendingSignIn;
 }
 
@@ -62,6 +73,9 @@ interface PendingRecord {
  * bar at once; the client's next request that needs a sign-in then finishes
  * the kept one, and the kept record is removed. An answer whose `state`
  * this tab did not keep, or kept longer than `maxAgeMs` ago, is refused.
+ * After three sign-ins in a row, each begun within a minute of the last
+ * one's return (a server that refuses every token it is given), the page
+ * does not leave again: that call fails, and the next one starts afresh.
  *
  * With a dynamically registered client, the page that comes back registers
  * once more before it finishes the sign-in as the client it began as: give
@@ -89,6 +103,8 @@ export function redirectSignIn(options: RedirectSignInOptions): RedirectSignIn {
   const redirect = ownRedirectUrl(options.redirectUrl);
   const maxAgeMs = checkDuration('maxAgeMs', options.maxAgeMs, MAX_AGE_MS);
   let answer: URL | undefined;
+  // The sign-in this page load finished, if any: how many in a row it was, and when.
+  let finished: { rounds: number; at: number } | undefined;
   const here = new URL(location.href);
   if (isAnswerAt(here, redirect)) {
     if (location.href.length <= MAX_ANSWER_CHARS) answer = here;
@@ -119,12 +135,19 @@ export function redirectSignIn(options: RedirectSignInOptions): RedirectSignIn {
             subscriber.error(new McpAuthError('callback', `this page came back with the answer to a sign-in begun more than ${maxAgeMs} ms ago; it was refused as stale`));
             return;
           }
+          finished = { rounds: record.rounds ?? 1, at: Date.now() };
           subscriber.next({ redirect: returned.href, pending: record.pending });
           subscriber.complete();
           return;
         }
       }
-      keep(storage, request.pending, maxAgeMs);
+      const rounds = finished !== undefined && Date.now() - finished.at < IN_A_ROW_MS ? finished.rounds + 1 : 1;
+      finished = undefined;
+      if (rounds > MAX_ROUNDS) {
+        subscriber.error(new McpAuthError('authorize', `signed in ${MAX_ROUNDS} times in a row by leaving the page, and the server still refuses: not leaving again (the next call signs in afresh)`));
+        return;
+      }
+      keep(storage, request.pending, maxAgeMs, rounds);
       location.assign(url.href);
       // The page is leaving: nothing more comes from this one.
       return NEVER.subscribe(subscriber);
@@ -141,7 +164,7 @@ export function redirectSignIn(options: RedirectSignInOptions): RedirectSignIn {
 }
 
 /** Keeps a sign-in for the way back, after dropping stale ones and, past the cap, the oldest. */
-function keep(storage: Storage, pending: PendingSignIn, maxAgeMs: number): void {
+function keep(storage: Storage, pending: PendingSignIn, maxAgeMs: number, rounds: number): void {
   const kept: Array<{ key: string; createdAt: number }> = [];
   for (let index = storage.length - 1; index >= 0; index--) {
     const key = storage.key(index);
@@ -152,7 +175,7 @@ function keep(storage: Storage, pending: PendingSignIn, maxAgeMs: number): void 
   }
   kept.sort((a, b) => a.createdAt - b.createdAt);
   for (const { key } of kept.slice(0, Math.max(0, kept.length - MAX_PENDING + 1))) storage.removeItem(key);
-  const record: PendingRecord = { createdAt: Date.now(), pending };
+  const record: PendingRecord = { createdAt: Date.now(), rounds, pending };
   try {
     storage.setItem(PREFIX + pending.state, JSON.stringify(record));
   } catch (error) {
@@ -178,6 +201,7 @@ function readRecord(storage: Storage, state: string): PendingRecord | undefined 
 
 function isRecord(value: unknown): value is PendingRecord {
   if (!isObject(value) || typeof value['createdAt'] !== 'number' || !isObject(value['pending'])) return false;
+  if (value['rounds'] !== undefined && !(Number.isInteger(value['rounds']) && (value['rounds'] as number) >= 1)) return false;
   const pending = value['pending'];
   const fields = ['issuer', 'clientId', 'redirectUrl', 'resource', 'state', 'codeVerifier'];
   return fields.every((name) => typeof pending[name] === 'string') && (pending['clientSecret'] === undefined || typeof pending['clientSecret'] === 'string');
