@@ -7,6 +7,13 @@ import type { ServerMetadata } from './discovery.js';
 import { oauthRefusal, type OAuthHttp, type OAuthReply, secureUrl } from './oauth-http.js';
 
 const JWT_BEARER_CLIENT = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+/**
+ * An access token as it can travel in an `Authorization` header: printable
+ * ASCII (RFC 6749 §A.12 without the space), and no longer than a header
+ * servers take. Anything else would fail in fetch, whose message quotes the
+ * whole header, token and all.
+ */
+const ACCESS_TOKEN = /^[\x21-\x7E]{1,65536}$/;
 
 /** Where a token request goes, and how. */
 export interface TokenEndpoint {
@@ -96,6 +103,9 @@ export async function requestTokens(
   if (reply.status !== 200 || typeof answer?.access_token !== 'string') {
     const refusal = oauthRefusal(reply);
     throw new McpAuthError(step, `the token endpoint ${url.origin}${url.pathname} refused: ${refusal.text}`, { oauthError: refusal.code });
+  }
+  if (!ACCESS_TOKEN.test(answer.access_token)) {
+    throw new McpAuthError(step, `the token endpoint ${url.origin}${url.pathname} issued an access token that cannot be sent in a header (${answer.access_token.length} characters, not all printable ASCII or too many)`);
   }
   const type = typeof answer.token_type === 'string' ? answer.token_type.slice(0, 40) : 'Bearer';
   if (dpop && type.toLowerCase() !== 'dpop') {
