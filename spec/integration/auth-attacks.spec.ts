@@ -1,9 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { McpAuthError, McpClient } from 'rxmcp';
 import type { AuthOptions } from 'rxmcp';
+import { FileTokenStore } from 'rxmcp/node';
 import { type MovingServers, startMovingServers } from '../support/oauth.js';
 
 // Attacks on the assertion grants and DPoP from a hostile MCP server or
@@ -97,5 +101,95 @@ describe('an access token that is not a header value', () => {
     expect(error.message).toMatch(/access token/);
     expect(`${String(error)} ${inspect(error, { depth: 5 })}`).not.toContain('secret-access-token-91f');
     expect(mcpRequests.some((headers) => headers.authorization !== undefined)).toBe(false);
+  });
+});
+
+/** What the hostile server below answers at its token endpoints, by the form it was sent. */
+type TokenAnswer = (form: URLSearchParams, headers: IncomingHttpHeaders) => { status: number; body: unknown };
+
+// One server playing the MCP server (always 401), its authorization server
+// and an identity provider, all answering as `answer` says.
+async function hostile(answer: () => TokenAnswer): Promise<{ server: Server; url: string; origin: string }> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+        response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+      if (request.url === '/.well-known/oauth-protected-resource/mcp') return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (request.url === '/.well-known/oauth-authorization-server') return json(200, { issuer: origin, token_endpoint: `${origin}/token` });
+      if (request.url === '/token' || request.url === '/idp-token') {
+        const { status, body } = answer()(new URLSearchParams(Buffer.concat(chunks).toString('utf8')), request.headers);
+        return json(status, body);
+      }
+      return json(401, { error: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, url: `${origin}/mcp`, origin };
+}
+
+const ID_TOKEN = `eyJhbGciOiJFUzI1NiJ9.${Buffer.from('{"sub":"ada@example.com","aud":"idp-client","email":"ada@example.com"}').toString('base64url')}.aWQtdG9rZW4tc2lnbmF0dXJlLW5ldmVyLXNob3du`;
+const CLIENT_SECRET = 'client-secret-never-shown-3e1';
+
+describe('servers that quote secrets back in their refusals', () => {
+  let answer: TokenAnswer = () => ({ status: 400, body: { error: 'invalid_request' } });
+  let target: { server: Server; url: string; origin: string };
+  beforeAll(async () => {
+    target = await hostile(() => answer);
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => target.server.close(resolve));
+  });
+
+  const shown = (error: McpAuthError): string => `${String(error)} ${error.oauthError} ${inspect(error, { depth: 5 })}`;
+
+  it('never shows the ID token an identity provider quotes back in error_description', async () => {
+    answer = (form) => ({ status: 400, body: { error: 'invalid_grant', error_description: `subject_token ${form.get('subject_token')} is not trusted` } });
+    const error = await failure(target.url, {
+      clientId: 'agent',
+      enterprise: { tokenEndpoint: `${target.origin}/idp-token`, clientId: 'agent-sso', idToken: ID_TOKEN },
+    });
+    expect(error.step).toBe('token-exchange');
+    expect(error.oauthError).toBe('invalid_grant');
+    expect(error.message).toMatch(/is not trusted/);
+    expect(shown(error)).not.toContain(ID_TOKEN.slice(0, 30));
+    expect(shown(error)).not.toContain(ID_TOKEN.split('.')[1]!.slice(0, 30));
+  });
+
+  it("never shows a workload's JWT or the client's secret an authorization server quotes back", async () => {
+    answer = (form, headers) => ({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: `${headers.authorization ? Buffer.from(headers.authorization.slice(6), 'base64').toString() : ''} ${form.get('assertion')?.slice(0, 50)}` },
+    });
+    const error = await failure(target.url, { clientId: 'bot', clientSecret: CLIENT_SECRET, workloadIdentity: { jwt: WORKLOAD_JWT } });
+    expect(error.step).toBe('token');
+    expect(shown(error)).not.toContain(CLIENT_SECRET);
+    expect(shown(error)).not.toContain(WORKLOAD_JWT.slice(0, 30));
+  });
+
+  it('bounds an error code of a megabyte, and quotes none of it beyond that', async () => {
+    answer = () => ({ status: 400, body: { error: `invalid_grant${'x'.repeat(1000 * 1000)}` } });
+    const error = await failure(target.url, { grant: 'client_credentials', clientId: 'bot', clientSecret: CLIENT_SECRET });
+    expect(error.step).toBe('token');
+    expect(error.message.length).toBeLessThan(2000);
+    expect((error.oauthError ?? '').length).toBeLessThan(200);
+  });
+
+  it('keeps a token whose expires_in is past what a number holds in a way a file store reads back', async () => {
+    answer = () => ({ status: 200, body: { access_token: 'short-lived-token', token_type: 'Bearer', expires_in: 1e306 } });
+    const directory = mkdtempSync(join(tmpdir(), 'rxmcp-attack-'));
+    try {
+      const store = new FileTokenStore({ directory });
+      const error = await failure(target.url, { grant: 'client_credentials', clientId: 'bot', clientSecret: CLIENT_SECRET, tokenStore: store });
+      expect(error.step).toBe('request');
+      const kept = await store.get(target.url);
+      expect(kept?.accessToken).toBe('short-lived-token');
+      expect(Number.isFinite(kept?.expiresAt)).toBe(true);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
