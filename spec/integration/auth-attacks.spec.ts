@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { McpAuthError, McpClient } from 'rxmcp';
-import type { AuthOptions } from 'rxmcp';
+import type { AuthOptions, StoredTokens, TokenStore } from 'rxmcp';
+import { DpopKey } from '../../src/auth/dpop-key.js';
 import { FileTokenStore } from 'rxmcp/node';
 import { type MovingServers, startMovingServers } from '../support/oauth.js';
 
@@ -191,5 +192,40 @@ describe('servers that quote secrets back in their refusals', () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  });
+});
+
+// A store's record that names one key and carries another: the key it
+// carries is not rxmcp's (rxmcp keeps a key only with its own thumbprint,
+// and makes it unexportable), so it must not sign anything, or new tokens
+// would be bound to a key whoever wrote the record can export.
+describe('a stored DPoP key that is not the one the record names', () => {
+  let target: { server: Server; url: string; origin: string };
+  const proofs: string[] = [];
+  beforeAll(async () => {
+    target = await hostile(() => (_form, headers) => {
+      if (typeof headers.dpop === 'string') proofs.push(headers.dpop);
+      return { status: 200, body: { access_token: 'bound-token', token_type: 'DPoP', expires_in: 60 } };
+    });
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => target.server.close(resolve));
+  });
+
+  const headerOf = (proof: string): { jwk: Record<string, string> } => JSON.parse(Buffer.from(proof.split('.')[0] ?? '', 'base64url').toString('utf8')) as { jwk: Record<string, string> };
+
+  it.each([
+    ['names another thumbprint', false],
+    ['is exportable', true],
+  ])('signs no proof with a key pair kept in a record that %s', async (_name, sameThumbprint) => {
+    proofs.length = 0;
+    const planted = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const plantedJwk = await crypto.subtle.exportKey('jwk', planted.publicKey);
+    const thumbprint = sameThumbprint ? (await DpopKey.of(planted)).thumbprint : 'another-thumbprint';
+    const record: StoredTokens = { accessToken: 'planted-token', issuer: target.origin, clientId: 'bot', dpop: { thumbprint, keyPair: planted } };
+    const tokenStore: TokenStore = { get: () => record, set: () => undefined, clear: () => undefined };
+    await failure(target.url, { grant: 'client_credentials', clientId: 'bot', clientSecret: CLIENT_SECRET, dpop: true, tokenStore });
+    expect(proofs.length).toBeGreaterThan(0);
+    for (const proof of proofs) expect(headerOf(proof).jwk.x).not.toBe(plantedJwk.x);
   });
 });

@@ -71,7 +71,13 @@ export class DpopBinding {
     try {
       if (this.option !== true) return await DpopKey.of(this.option);
       const kept = isObject(stored?.dpop) ? stored.dpop.keyPair : undefined;
-      if (kept !== undefined && dpopKeyProblem(kept) === undefined) return await DpopKey.of(kept);
+      // Only a key as rxmcp keeps one: unexportable, with the thumbprint the
+      // record names. Another was put there by someone else, who may hold its
+      // private half; tokens bound to it would be theirs to use.
+      if (kept !== undefined && dpopKeyProblem(kept) === undefined && !kept.privateKey.extractable) {
+        const key = await DpopKey.of(kept);
+        if (key.thumbprint === stored?.dpop?.thumbprint) return key;
+      }
       return await DpopKey.generate();
     } catch (error) {
       throw new McpAuthError('token', `cannot prepare the DPoP key: ${(error as Error).name}`, { cause: error });
