@@ -171,6 +171,13 @@ describe('servers that quote secrets back in their refusals', () => {
     expect(shown(error)).not.toContain(WORKLOAD_JWT.slice(0, 30));
   });
 
+  it("quotes a refusal whole when the client's secret is too short to look for", async () => {
+    answer = () => ({ status: 400, body: { error: 'invalid_scope', error_description: 'scopes must be listed' } });
+    const error = await failure(target.url, { grant: 'client_credentials', clientId: 'bot', clientSecret: 's' });
+    expect(error.oauthError).toBe('invalid_scope');
+    expect(error.message).toContain('"scopes must be listed"');
+  });
+
   it('bounds an error code of a megabyte, and quotes none of it beyond that', async () => {
     answer = () => ({ status: 400, body: { error: `invalid_grant${'x'.repeat(1000 * 1000)}` } });
     const error = await failure(target.url, { grant: 'client_credentials', clientId: 'bot', clientSecret: CLIENT_SECRET });

@@ -117,6 +117,8 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 const ERROR_CODE = /^[\x20\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 /** A JWT, or the start of one, as a server might quote an assertion or an ID token back. */
 const JWT_LIKE = /eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)*/g;
+/** Shorter secrets are not looked for: hiding every `s` of a one-letter test secret would hide the server's words instead. */
+const MIN_HIDDEN = 8;
 
 /**
  * The authorization server's own account of a refusal, for an error message.
@@ -125,7 +127,8 @@ const JWT_LIKE = /eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)*/g;
  * JWT, has it hidden, and an error code that is not one is left out.
  */
 export function oauthRefusal(reply: OAuthReply, secrets: readonly (string | undefined)[] = []): { text: string; code?: string } {
-  const hide = (text: string): string => secrets.reduce<string>((hidden, secret) => (secret ? hidden.split(secret).join('[hidden]') : hidden), text).replace(JWT_LIKE, '[a JWT]');
+  const hidden = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= MIN_HIDDEN);
+  const hide = (text: string): string => hidden.reduce((shown, secret) => shown.split(secret).join('[hidden]'), text).replace(JWT_LIKE, '[a JWT]');
   const raw = reply.body?.error;
   const code = typeof raw === 'string' && ERROR_CODE.test(raw) && hide(raw) === raw ? raw : undefined;
   const description = typeof reply.body?.error_description === 'string' ? hide(reply.body.error_description).slice(0, 300) : undefined;
