@@ -60,6 +60,20 @@ describe('a workload JWT and an MCP server that moves to another authorization s
       await servers.moveTo(servers.issuers[0]);
     }
   });
+
+  it('sends the JWT only to the issuer of the tokens a store keeps for it, from the first request', async () => {
+    await servers.moveTo(servers.issuers[1]);
+    const kept: StoredTokens = { accessToken: 'expired-token', expiresAt: 1, issuer: servers.issuers[0], clientId: '' };
+    const tokenStore: TokenStore = { get: () => kept, set: () => undefined, clear: () => undefined };
+    try {
+      const error = await failure(servers.url, { workloadIdentity: { jwt: () => WORKLOAD_JWT }, tokenStore });
+      expect(error.step).toBe('resource-metadata');
+      expect(error.message).toMatch(/auth.workloadIdentity was used with it: the token store keeps its tokens/);
+      expect(tokenLines(1)).toEqual([]);
+    } finally {
+      await servers.moveTo(servers.issuers[0]);
+    }
+  });
 });
 
 // An authorization server whose access token cannot be a header value: fetch
