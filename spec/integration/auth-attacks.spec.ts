@@ -264,4 +264,15 @@ describe('a stored DPoP key that is not the one the record names', () => {
     expect(proofs.length).toBeGreaterThan(0);
     for (const proof of proofs) expect(headerOf(proof).jwk.x).not.toBe(plantedJwk.x);
   });
+
+  it('signs in with a fresh key when the record holds something shaped like a key pair that is not one', async () => {
+    proofs.length = 0;
+    const fake = { type: 'private', extractable: false, algorithm: { name: 'ECDSA', namedCurve: 'P-256' }, usages: ['sign'] };
+    const keyPair = { privateKey: fake, publicKey: { ...fake, type: 'public', usages: ['verify'] } } as unknown as CryptoKeyPair;
+    const record: StoredTokens = { accessToken: 'planted-token', issuer: target.origin, clientId: 'bot', dpop: { thumbprint: 't', keyPair } };
+    const tokenStore: TokenStore = { get: () => record, set: () => undefined, clear: () => undefined };
+    const error = await failure(target.url, { grant: 'client_credentials', clientId: 'bot', clientSecret: CLIENT_SECRET, dpop: true, tokenStore });
+    expect(error.message).not.toMatch(/cannot prepare the DPoP key/);
+    expect(proofs.length).toBeGreaterThan(0);
+  });
 });

@@ -75,8 +75,9 @@ export class DpopBinding {
       // record names. Another was put there by someone else, who may hold its
       // private half; tokens bound to it would be theirs to use.
       if (kept !== undefined && dpopKeyProblem(kept) === undefined && !kept.privateKey.extractable) {
-        const key = await DpopKey.of(kept);
-        if (key.thumbprint === stored?.dpop?.thumbprint) return key;
+        // Something shaped like a key pair that Web Crypto refuses is no key: a fresh one replaces it.
+        const key = await DpopKey.of(kept).catch(() => undefined);
+        if (key !== undefined && key.thumbprint === stored?.dpop?.thumbprint) return key;
       }
       return await DpopKey.generate();
     } catch (error) {
