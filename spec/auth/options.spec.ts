@@ -43,6 +43,7 @@ describe('the auth option', () => {
     [{ enterprise: idp }, /auth.enterprise needs auth.clientId/],
     [{ clientId: 'id', enterprise: { ...idp, tokenEndpiont: 'x' } }, /unknown option: tokenEndpiont/],
     [{ clientId: 'id', enterprise: { ...idp, tokenEndpoint: 'http://idp.example.com/token' } }, /auth.enterprise.tokenEndpoint must be https/],
+    [{ clientId: 'id', enterprise: { ...idp, tokenEndpoint: 'https://sso:idp-pass@idp.example.com/token' } }, /auth.enterprise.tokenEndpoint must not hold a user name or password \(give auth.enterprise.clientSecret\)$/],
     [{ clientId: 'id', enterprise: { ...idp, idToken: 42 } }, /auth.enterprise.idToken must be a string, a function or an Observable/],
     [{ clientId: 'id', enterprise: { ...idp, clientId: '' } }, /auth.enterprise.clientId must be a non-empty string/],
     [{ clientId: 'id', enterprise: idp, authorize: () => 'x' }, /auth.authorize is for a person's sign-in/],

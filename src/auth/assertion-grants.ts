@@ -5,7 +5,7 @@ import type { Discovery } from './discovery.js';
 import type { DpopBinding } from './dpop-binding.js';
 import { oauthRefusal, type OAuthHttp, secureUrl } from './oauth-http.js';
 import { readTokenSource } from './token-source.js';
-import { postTokenRequest, requestTokens } from './token-request.js';
+import { postTokenRequest, requestTokens, secretsOf } from './token-request.js';
 
 /** RFC 7523 §2.1: the grant whose credential is a JWT. */
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -56,7 +56,7 @@ export async function enterpriseGrant(enterprise: EnterpriseAuth, context: Asser
   const reply = await postTokenRequest(http, { url, issuer: url.origin, callerChosen: true }, idpClient, exchange, 'token-exchange', signal);
   const answer = reply.body;
   if (reply.status !== 200 || typeof answer?.access_token !== 'string') {
-    const refusal = oauthRefusal(reply);
+    const refusal = oauthRefusal(reply, secretsOf(exchange, idpClient));
     throw new McpAuthError('token-exchange', `the identity provider ${url.origin}${url.pathname} refused the token exchange: ${refusal.text}`, { oauthError: refusal.code });
   }
   if (answer.issued_token_type !== ID_JAG_TYPE) {

@@ -83,6 +83,8 @@ function checkGrants(auth: AuthOptions): void {
     if (!isTokenSource(enterprise.idToken)) throw new McpClientError('option auth.enterprise.idToken must be a string, a function or an Observable');
     const endpoint = parse(String(enterprise.tokenEndpoint), 'enterprise.tokenEndpoint');
     if (!isSecureUrl(endpoint)) throw new McpClientError(`option auth.enterprise.tokenEndpoint must be https (or http on this machine); got ${JSON.stringify(endpoint.origin)}`);
+    // fetch refuses such a URL with a message that quotes it, password and all.
+    if (endpoint.username !== '' || endpoint.password !== '') throw new McpClientError('option auth.enterprise.tokenEndpoint must not hold a user name or password (give auth.enterprise.clientSecret)');
     if (auth.clientId === undefined) throw new McpClientError('option auth.enterprise needs auth.clientId: the client registered at the MCP server\'s authorization server');
   }
   if (workloadIdentity !== undefined) {

@@ -25,7 +25,8 @@ export interface ClientIdentity {
  * The client's identities, one per authorization server (keyed by its
  * issuer): client ids are only meaningful to the server that issued them, so
  * a change of authorization server means registering again, never reusing.
- * Pre-registered credentials cannot be registered again: they are bound to
+ * Pre-registered credentials (a client id, or a workload's JWT) cannot be
+ * registered again: they are bound to
  * one issuer (`auth.issuer`, else the one the token store says they were
  * used with, else the first they are used with here), and an MCP server
  * that names another is refused before anything goes to it.
@@ -49,11 +50,12 @@ export class ClientIdentities {
    * @throws McpAuthError (step `resource-metadata`) when the client is bound to an issuer not named.
    */
   chooseIssuer(named: readonly string[], stored: StoredTokens | undefined): string {
-    const { issuer, clientId } = this.options;
+    const { issuer } = this.options;
+    const held = this.heldCredential();
     let bound: { issuer: string; why: string } | undefined;
     if (issuer !== undefined) bound = { issuer, why: 'auth.issuer names it' };
-    else if (clientId !== undefined && this.preRegisteredIssuer !== undefined) bound = { issuer: this.preRegisteredIssuer, why: 'auth.clientId was used with it' };
-    else if (clientId !== undefined && stored?.clientId === clientId) bound = { issuer: stored.issuer, why: 'auth.clientId was used with it: the token store keeps its tokens' };
+    else if (held !== undefined && this.preRegisteredIssuer !== undefined) bound = { issuer: this.preRegisteredIssuer, why: `${held.name} was used with it` };
+    else if (held !== undefined && stored?.clientId === held.clientId) bound = { issuer: stored.issuer, why: `${held.name} was used with it: the token store keeps its tokens` };
     if (!bound) return named[0] as string;
     if (named.includes(bound.issuer)) return bound.issuer;
     throw new McpAuthError(
@@ -71,10 +73,15 @@ export class ClientIdentities {
    * @throws McpAuthError when none applies or registration fails.
    */
   async identify(http: OAuthHttp, metadata: ServerMetadata, signal: AbortSignal): Promise<ClientIdentity> {
-    const { clientId, clientSecret, clientMetadataUrl, privateKeyJwt } = this.options;
+    const { clientId, clientSecret, clientMetadataUrl, privateKeyJwt, workloadIdentity } = this.options;
     if (clientId !== undefined) {
       this.preRegisteredIssuer ??= metadata.issuer;
       return { clientId, clientSecret, privateKeyJwt, authMethod: chooseAuthMethod(metadata, clientSecret, privateKeyJwt), source: 'caller' };
+    }
+    if (workloadIdentity !== undefined) {
+      // A workload without a client id of its own is known by its JWT alone, which is bound like a client id.
+      this.preRegisteredIssuer ??= metadata.issuer;
+      return { clientId: '', authMethod: 'none', source: 'caller' };
     }
     // Metadata document URLs are portable between authorization servers (client registration, "Authorization Server Binding").
     if (clientMetadataUrl !== undefined && metadata.client_id_metadata_document_supported === true) {
@@ -91,6 +98,15 @@ export class ClientIdentities {
     const identity = await this.register(http, metadata, signal);
     this.registered.set(metadata.issuer, identity);
     return identity;
+  }
+
+  // The credential given beforehand that belongs to one authorization server:
+  // a client id, or a workload's JWT (a bearer credential for its audience,
+  // which another server could replay there). Tokens record the latter as client id ''.
+  private heldCredential(): { name: string; clientId: string } | undefined {
+    const { clientId, workloadIdentity } = this.options;
+    if (clientId !== undefined) return { name: 'auth.clientId', clientId };
+    return workloadIdentity !== undefined ? { name: 'auth.workloadIdentity', clientId: '' } : undefined;
   }
 
   // RFC 7591: the defaults a native or web MCP client needs, under whatever

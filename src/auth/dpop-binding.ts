@@ -71,7 +71,14 @@ export class DpopBinding {
     try {
       if (this.option !== true) return await DpopKey.of(this.option);
       const kept = isObject(stored?.dpop) ? stored.dpop.keyPair : undefined;
-      if (kept !== undefined && dpopKeyProblem(kept) === undefined) return await DpopKey.of(kept);
+      // Only a key as rxmcp keeps one: unexportable, with the thumbprint the
+      // record names. Another was put there by someone else, who may hold its
+      // private half; tokens bound to it would be theirs to use.
+      if (kept !== undefined && dpopKeyProblem(kept) === undefined && !kept.privateKey.extractable) {
+        // Something shaped like a key pair that Web Crypto refuses is no key: a fresh one replaces it.
+        const key = await DpopKey.of(kept).catch(() => undefined);
+        if (key !== undefined && key.thumbprint === stored?.dpop?.thumbprint) return key;
+      }
       return await DpopKey.generate();
     } catch (error) {
       throw new McpAuthError('token', `cannot prepare the DPoP key: ${(error as Error).name}`, { cause: error });

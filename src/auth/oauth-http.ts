@@ -113,10 +113,25 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The authorization server's own account of a refusal, for an error message. */
-export function oauthRefusal(reply: OAuthReply): { text: string; code?: string } {
-  const code = typeof reply.body?.error === 'string' ? reply.body.error : undefined;
-  const description = typeof reply.body?.error_description === 'string' ? reply.body.error_description.slice(0, 300) : undefined;
-  if (!code) return { text: `HTTP ${reply.status}` };
+/** RFC 6749 §5.2: an error code is printable ASCII but `"` and `\`; a longer one than this is not a code. */
+const ERROR_CODE = /^[\x20\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
+/** A JWT, or the start of one, as a server might quote an assertion or an ID token back. */
+const JWT_LIKE = /eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)*/g;
+/** Shorter secrets are not looked for: hiding every `s` of a one-letter test secret would hide the server's words instead. */
+const MIN_HIDDEN = 8;
+
+/**
+ * The authorization server's own account of a refusal, for an error message.
+ * `secrets` are what the request carried (a client secret, an assertion, a
+ * refresh token…): a server that quotes one back in its description, or any
+ * JWT, has it hidden, and an error code that is not one is left out.
+ */
+export function oauthRefusal(reply: OAuthReply, secrets: readonly (string | undefined)[] = []): { text: string; code?: string } {
+  const hidden = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= MIN_HIDDEN);
+  const hide = (text: string): string => hidden.reduce((shown, secret) => shown.split(secret).join('[hidden]'), text).replace(JWT_LIKE, '[a JWT]');
+  const raw = reply.body?.error;
+  const code = typeof raw === 'string' && ERROR_CODE.test(raw) && hide(raw) === raw ? raw : undefined;
+  const description = typeof reply.body?.error_description === 'string' ? hide(reply.body.error_description).slice(0, 300) : undefined;
+  if (!code) return { text: `HTTP ${reply.status}${raw !== undefined ? ' with an error code rxmcp does not quote' : ''}` };
   return { text: `HTTP ${reply.status} ${JSON.stringify(code)}` + (description ? ` (${JSON.stringify(description)})` : ''), code };
 }

@@ -183,9 +183,7 @@ export class OAuthSession {
   private async obtain(discovery: Discovery, scope: string | undefined, signal: AbortSignal): Promise<StoredTokens> {
     const { enterprise, workloadIdentity } = this.options;
     if (enterprise || workloadIdentity) {
-      // A workload without a client id of its own is known by its JWT alone.
-      const identity: ClientIdentity =
-        this.options.clientId !== undefined ? await this.identities.identify(this.http, discovery.metadata, signal) : { clientId: '', authMethod: 'none', source: 'caller' };
+      const identity = await this.identities.identify(this.http, discovery.metadata, signal);
       const context = { http: this.http, discovery, identity, scope, dpop: this.dpop, signal };
       return enterprise ? enterpriseGrant(enterprise, context) : workloadGrant(workloadIdentity as WorkloadIdentityAuth, context);
     }

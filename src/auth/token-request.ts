@@ -7,6 +7,22 @@ import type { ServerMetadata } from './discovery.js';
 import { oauthRefusal, type OAuthHttp, type OAuthReply, secureUrl } from './oauth-http.js';
 
 const JWT_BEARER_CLIENT = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+/**
+ * An access token as it can travel in an `Authorization` header: printable
+ * ASCII (RFC 6749 §A.12 without the space), and no longer than a header
+ * servers take. Anything else would fail in fetch, whose message quotes the
+ * whole header, token and all.
+ */
+const ACCESS_TOKEN = /^[\x21-\x7E]{1,65536}$/;
+/** The longest an access token is taken to live: a larger `expires_in` (even one past what a number holds) counts as this. */
+const MAX_LIFETIME_S = 365 * 24 * 3600;
+/** The parameters of a token request whose values are secrets. */
+const SECRET_PARAMS = ['assertion', 'subject_token', 'refresh_token', 'code', 'code_verifier'];
+
+/** What a token request sends that a refusal must never quote back: see `oauthRefusal`. */
+export function secretsOf(params: Record<string, string>, identity: ClientIdentity): (string | undefined)[] {
+  return [...SECRET_PARAMS.map((name) => params[name]), identity.clientSecret];
+}
 
 /** Where a token request goes, and how. */
 export interface TokenEndpoint {
@@ -94,8 +110,11 @@ export async function requestTokens(
   const reply = await postTokenRequest(http, { url, issuer: metadata.issuer, ...(dpop ? { dpop } : {}) }, identity, grant, step, signal);
   const answer = reply.body;
   if (reply.status !== 200 || typeof answer?.access_token !== 'string') {
-    const refusal = oauthRefusal(reply);
+    const refusal = oauthRefusal(reply, secretsOf(grant, identity));
     throw new McpAuthError(step, `the token endpoint ${url.origin}${url.pathname} refused: ${refusal.text}`, { oauthError: refusal.code });
+  }
+  if (!ACCESS_TOKEN.test(answer.access_token)) {
+    throw new McpAuthError(step, `the token endpoint ${url.origin}${url.pathname} issued an access token that cannot be sent in a header (${answer.access_token.length} characters, not all printable ASCII or too many)`);
   }
   const type = typeof answer.token_type === 'string' ? answer.token_type.slice(0, 40) : 'Bearer';
   if (dpop && type.toLowerCase() !== 'dpop') {
@@ -111,7 +130,7 @@ export async function requestTokens(
   return {
     accessToken: answer.access_token,
     ...(typeof answer.refresh_token === 'string' ? { refreshToken: answer.refresh_token } : {}),
-    ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresAt: Date.now() + expiresIn * 1000 } : {}),
+    ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresAt: Date.now() + Math.min(expiresIn, MAX_LIFETIME_S) * 1000 } : {}),
     ...(typeof answer.scope === 'string' ? { scope: answer.scope } : grant.scope ? { scope: grant.scope } : {}),
     issuer: metadata.issuer,
     clientId: identity.clientId,

@@ -138,7 +138,7 @@ export class HttpWire {
       if (!refused || !renew) return response;
       await this.text(response).catch(() => undefined);
       if (++round > MAX_AUTH_ROUNDS) {
-        throw new McpAuthError('request', `${shownUrl(this.url)} still refuses the request (HTTP ${response.status}${challenge.error ? ` ${challenge.error}` : ''}) after signing in`);
+        throw new McpAuthError('request', `${shownUrl(this.url)} still refuses the request (HTTP ${response.status}${challenge.error ? ` ${JSON.stringify(challenge.error.slice(0, 64))}` : ''}) after signing in`);
       }
       await this.auth.answer({ status: response.status as 401 | 403, challenge, sentToken: token }, signal);
     }
