@@ -68,6 +68,7 @@ export type {
   CallOptions,
   CallToolAsTaskOptions,
   CallToolOptions,
+  InputCallOptions,
   ClientOptions,
   CompleteOptions,
   ListOptions,

@@ -119,6 +119,31 @@ describe('the multi round-trip loop', () => {
     expect(transport.requests('prompts/get')[1]?.params?.inputResponses).toEqual({ a: { roots: [] } });
   });
 
+  it('tells each hook the key the server filed its question under', async () => {
+    const transport = modern().on('tools/call', askOnce({ who: elicit(), poem: sample }));
+    const keys: unknown[] = [];
+    const mcp = connect(transport, { onElicit: ({ key }: { key?: string }) => (keys.push(key), accept), onSample: ({ key }: { key?: string }) => (keys.push(key), sampled) });
+    await firstValueFrom(mcp.callTool('t'));
+    expect(keys.sort()).toEqual(['poem', 'who']);
+  });
+
+  it("answers readResource's and getPrompt's questions with the call's own input hooks, uncached", async () => {
+    const contents = { resultType: 'complete', ttlMs: 60_000, contents: [{ uri: 'x://1', text: 'one' }] };
+    const messages = { resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] };
+    const transport = modern()
+      .on('resources/read', (r) => (r.params?.inputResponses ? { result: contents } : inputRequired({ inputRequests: { a: elicit() } })))
+      .on('prompts/get', (r) => (r.params?.inputResponses ? { result: messages } : inputRequired({ inputRequests: { a: elicit() } })));
+    const own = jest.fn(() => ({ action: 'decline' }));
+    const mcp = connect(transport, { onElicit: own });
+    const input = { onElicit: () => accept };
+    expect((await firstValueFrom(mcp.readResource('x://1', { input }))).contents[0]?.text).toBe('one');
+    expect((await firstValueFrom(mcp.readResource('x://1', { input }))).contents[0]?.text).toBe('one');
+    expect((await firstValueFrom(mcp.getPrompt('p', {}, { input }))).messages).toHaveLength(1);
+    expect(own).not.toHaveBeenCalled();
+    expect(transport.requests('resources/read')).toHaveLength(4);
+    expect(transport.requests('prompts/get')[1]?.params?.inputResponses).toEqual({ a: accept });
+  });
+
   it('refuses input_required from a method that may not ask', async () => {
     const transport = modern().on('tools/list', inputRequired({ requestState: 'x' }));
     await expect(firstValueFrom(connect(transport).listTools())).rejects.toBeInstanceOf(McpProtocolError);

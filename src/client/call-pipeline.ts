@@ -47,7 +47,8 @@ export class CallPipeline {
     acceptTask = false,
     input?: CallInput,
   ): Observable<T> {
-    const key = CACHEABLE_METHODS.includes(method) ? ResultCache.key(method, params) : undefined;
+    // A call with hooks of its own asks its own questions: it is neither shared nor kept.
+    const key = CACHEABLE_METHODS.includes(method) && !input ? ResultCache.key(method, params) : undefined;
     const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask, keepBookkeeping: key !== undefined, input };
     const exchange = new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start());
     if (key === undefined) return exchange as Observable<T>;

@@ -10,6 +10,14 @@ export interface InputRequest {
   method: string;
   /** The request's params, as the server sent them. */
   params: Record<string, unknown>;
+  /**
+   * The key the server filed the question under in a 2026-07-28
+   * `input_required` round's `inputRequests` (untrusted, as the server sent
+   * it); absent for a 2025-11-25 server's own request, which has none. A
+   * proxy asking its own host can reuse it, so the host sees the key the
+   * server chose.
+   */
+  key?: string;
 }
 
 /**
@@ -89,13 +97,15 @@ export function capabilityFor(method: string): Kind['capability'] | undefined {
  * Asks the matching hook one question and emits exactly one value: the
  * answer, the decline shape, or `undefined` (declined with no shape). Never
  * errors; every way of declining other than an unset hook is reported
- * through `warn`.
+ * through `warn`. `key` is the question's key in an `input_required` round,
+ * passed on to the hook as `InputRequest.key`.
  */
 export function askHook(
   request: { method?: unknown; params?: unknown },
   hooks: InputHooks,
   warn: (message: string) => void,
   label: string,
+  key?: string,
 ): Observable<Record<string, unknown> | undefined> {
   // Own keys only: a server's method named "constructor" is no kind of question.
   const kind = typeof request.method === 'string' && Object.hasOwn(KINDS, request.method) ? KINDS[request.method] : undefined;
@@ -108,7 +118,7 @@ export function askHook(
     warn(`declined ${label}: ${request.method as string} came without params`);
     return of(kind.decline);
   }
-  const asked = { method: request.method as string, params: params as Record<string, unknown> };
+  const asked: InputRequest = { method: request.method as string, params: params as Record<string, unknown>, ...(key === undefined ? {} : { key }) };
   const hook = hooks[kind.hook];
   if (!hook) return of(kind.decline);
   return defer(() => observableOf(hook(asked))).pipe(

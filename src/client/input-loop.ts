@@ -71,7 +71,7 @@ function answerAll(loop: InputLoop, inputRequests: unknown): Observable<Record<s
   if (entries.length === 0) return of({});
   return forkJoin(
     entries.map(([key, request]) =>
-      askHook(typeof request === 'object' && request !== null ? request : {}, loop.hooks, loop.warn, `input request ${JSON.stringify(key)}`).pipe(
+      askHook(typeof request === 'object' && request !== null ? request : {}, loop.hooks, loop.warn, `input request ${JSON.stringify(key)}`, key).pipe(
         map((answer) => [key, answer] as const),
       ),
     ),

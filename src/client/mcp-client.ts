@@ -79,6 +79,8 @@ import {
   checkCallOptions,
   type ClientOptions,
   type CompleteOptions,
+  INPUT_CALL_KEYS as INPUT_CALL,
+  type InputCallOptions,
   type ListOptions,
   type McpClientOptions,
   resolveOptions,
@@ -392,17 +394,17 @@ export class McpClient {
     return this.tasks.listTasks(options);
   }
 
-  /** Reads a resource by URI. */
-  readResource(uri: string, options: CallOptions = {}): Observable<ReadResourceResult> {
-    return this.run('resources/read', options, CALL, (session) =>
-      this.calls.run<ReadResourceResult>(session, 'resources/read', { uri }, options.meta, readResourceResultSchema),
+  /** Reads a resource by URI; a server that asks for input first is answered through the hooks (`input`, or the client's). */
+  readResource(uri: string, options: InputCallOptions = {}): Observable<ReadResourceResult> {
+    return this.asking('resources/read', options, (session, input) =>
+      this.calls.run<ReadResourceResult>(session, 'resources/read', { uri }, options.meta, readResourceResultSchema, false, false, input),
     );
   }
 
-  /** Renders a prompt with its arguments. */
-  getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Observable<GetPromptResult> {
-    return this.run('prompts/get', options, CALL, (session) =>
-      this.calls.run<GetPromptResult>(session, 'prompts/get', { name, arguments: args }, options.meta, getPromptResultSchema),
+  /** Renders a prompt with its arguments; a server that asks for input first is answered through the hooks (`input`, or the client's). */
+  getPrompt(name: string, args: Record<string, string> = {}, options: InputCallOptions = {}): Observable<GetPromptResult> {
+    return this.asking('prompts/get', options, (session, input) =>
+      this.calls.run<GetPromptResult>(session, 'prompts/get', { name, arguments: args }, options.meta, getPromptResultSchema, false, false, input),
     );
   }
 
@@ -549,6 +551,20 @@ export class McpClient {
   ): Observable<T> {
     checkCallOptions(options, allowed);
     return this.bounded<T>(method, options, (session, subscriber) => body(session).subscribe(subscriber), bounds.activity$, bounds.maxTotalTimeoutMs);
+  }
+
+  // A call other than a tool call that may ask for input: with hooks of its
+  // own, filed (as a tool call's are) for its whole life.
+  private asking<T>(method: string, options: InputCallOptions, body: (session: Session, input: CallInput | undefined) => Observable<T>): Observable<T> {
+    checkCallOptions(options, INPUT_CALL);
+    checkCallHooks(options);
+    const { input } = options;
+    const call = (filed?: CallInput): Observable<T> => this.bounded<T>(method, options, (session, subscriber) => body(session, filed).subscribe(subscriber));
+    if (!input) return call();
+    return defer(() => {
+      const filed = this.inputs.open(input);
+      return call(filed).pipe(finalize(() => this.inputs.close(filed)));
+    });
   }
 
   // A call whose options are checked: bounded, and begun once the era is known.

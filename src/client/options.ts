@@ -158,6 +158,17 @@ export interface CallToolOptions extends CallOptions {
   input?: InputHooks;
 }
 
+/** Options of `readResource` and `getPrompt`, which a 2026-07-28 server may answer with `input_required` as it may a tool call. */
+export interface InputCallOptions extends CallOptions {
+  /**
+   * Answers the questions the server asks while this call runs, in place of
+   * the client's own hooks, as `callTool`'s `input` does (the same rules for
+   * a 2025-11-25 server's requests). A call given its own hooks is never
+   * shared with an identical one in flight, nor cached.
+   */
+  input?: InputHooks;
+}
+
 /** Options of `callToolAsTask`. */
 export interface CallToolAsTaskOptions extends CallToolOptions {
   /** Leave the task running when the subscriber leaves (default: unsubscribing cancels it); its id is the handle for `resumeTask`. */
@@ -229,6 +240,9 @@ const CALL_OPTION_KEYS = [
 
 /** The options every call takes. */
 export const CALL_KEYS: readonly string[] = ['timeoutMs', 'signal', 'meta'];
+
+/** The options of `readResource` and `getPrompt`. */
+export const INPUT_CALL_KEYS: readonly string[] = [...CALL_KEYS, 'input'];
 
 /** The options of `callTool`. */
 export const CALL_TOOL_KEYS: readonly string[] = [...CALL_KEYS, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'task', 'onProgress', 'input'];

@@ -142,7 +142,7 @@ export function followTask(context: TaskContext, first: WireTask, options: Follo
       work.add(
         forkJoin(
           fresh.map(([key, request]) =>
-            askHook(typeof request === 'object' && request !== null ? request : {}, context.hooks, context.warn, `task input request ${JSON.stringify(key)}`).pipe(
+            askHook(typeof request === 'object' && request !== null ? request : {}, context.hooks, context.warn, `task input request ${JSON.stringify(key)}`, key).pipe(
               map((response) => [key, response] as const),
             ),
           ),

@@ -1,6 +1,6 @@
 import { Subscription } from 'rxjs';
 import { annotationsOf, failure, type ExecuteOptions, type ToolMessage, type ToolProvider } from '../client/bridge.js';
-import type { InputHook } from '../client/input-hooks.js';
+import type { InputHook, InputHooks } from '../client/input-hooks.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult, ToolProgress } from '../protocol/types.js';
@@ -13,7 +13,7 @@ import { httpGuard, isLoopbackHost, type HttpGuardOptions } from './http-guard.j
 import { serveNodeHttp } from './node-http.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
 import { newHandle, RequestStateSeal } from './request-state.js';
-import { type HostRequest, RunningCall, type WireInputRequest } from './running-call.js';
+import { type HostRequest, type RoundOutcome, RunningCall, type WireInputRequest } from './running-call.js';
 import { loadServerSdk, type ServerSdk } from './server-sdk.js';
 import { Upstreams } from './upstreams.js';
 import { bounded, routeUpstreams } from './upstream-routes.js';
@@ -95,8 +95,8 @@ export class Gateway {
   private readonly info: { name: string; version: string };
   private readonly instructions: string | undefined;
   private readonly onWarn: (message: string) => void;
-  private readonly calls = new Map<string, RunningCall<CallToolResult>>();
-  private readonly parked = new Map<string, { call: RunningCall<CallToolResult>; timer: ReturnType<typeof setTimeout> }>();
+  private readonly calls = new Map<string, RunningCall<unknown>>();
+  private readonly parked = new Map<string, { call: RunningCall<unknown>; method: string; timer: ReturnType<typeof setTimeout> }>();
   private readonly seal = new RequestStateSeal();
   // Connections served over stdio, by era: list changes and (legacy) logs go to each.
   private readonly connections = new Set<{ server: SdkServer; era: 'legacy' | 'modern' }>();
@@ -309,6 +309,7 @@ export class Gateway {
         watches: this.resourceWatches,
         onWarn: this.onWarn,
         onUpdated: (uri) => this.announce('resource', uri),
+        rounds: (ctx, method, run) => this.forward(sdk, server, ctx, method, run),
       });
     }
     if (track) {
@@ -344,38 +345,58 @@ export class Gateway {
   }
 
   private async callTool(sdk: ServerSdk, server: SdkServer, params: Record<string, unknown>, ctx: SdkContext): Promise<unknown> {
-    const host = this.hostOf(sdk, server, ctx);
     const state = ctx.mcpReq.requestState();
-    let call: RunningCall<CallToolResult>;
-    if (typeof state === 'string') {
-      call = this.resume(sdk, state);
-      call.attach(host);
-      call.answer(host.inputResponses);
-    } else {
+    let start = (host: HostRequest): RunningCall<CallToolResult> => this.resume(sdk, state as string, host, 'tools/call');
+    if (typeof state !== 'string') {
       const name = params.name;
       const args = params.arguments ?? {};
       if (typeof name !== 'string' || !isObject(args)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'tools/call needs a name and an arguments object');
       const tooLarge = argumentsTooLarge(args);
       if (tooLarge) return { content: [{ type: 'text', text: tooLarge }], isError: true };
-      call = this.start(sdk, name, args, host);
+      start = (host) => this.start(sdk, name, args, host);
     }
-    let outcome: Awaited<ReturnType<RunningCall<CallToolResult>['next']>>;
-    try {
-      outcome = await call.next();
-    } finally {
-      call.detach();
-    }
-    if ('ask' in outcome) return this.park(sdk, call, outcome.ask);
-    this.calls.delete(call.id);
-    const permission = call.permission;
+    const outcome = await this.round(sdk, server, ctx, 'tools/call', start);
+    if ('reply' in outcome) return outcome.reply;
+    const permission = outcome.call.permission;
     if (permission) return sdk.inputRequired({ inputRequests: { [permission.key]: permission.request } as never });
     if (answerTooDeep(outcome.done)) return { content: [{ type: 'text', text: `The result nests deeper than ${MAX_ANSWER_DEPTH} levels, so it was not passed on` }], isError: true };
     return outcome.done;
   }
 
+  // A forwarded prompts/get or resources/read: `run` does the upstream work
+  // once, its questions reaching the host in rounds as a tool call's do.
+  private async forward<T>(sdk: ServerSdk, server: SdkServer, ctx: SdkContext, method: string, run: (input: InputHooks, signal: AbortSignal) => Promise<T>): Promise<unknown> {
+    const outcome = await this.round<{ value: T } | { error: unknown }>(sdk, server, ctx, method, (host) => {
+      const state = ctx.mcpReq.requestState();
+      if (typeof state === 'string') return this.resume(sdk, state, host, method);
+      const call = new RunningCall<{ value: T } | { error: unknown }>(host);
+      call.begin(() => run(call.hooks, call.controller.signal).then((value) => ({ value }), (error: unknown) => ({ error })));
+      return call;
+    });
+    if ('reply' in outcome) return outcome.reply;
+    if ('error' in outcome.done) throw outcome.done.error;
+    return outcome.done.value;
+  }
+
+  // One downstream round of a request whose upstream work may ask the host:
+  // the call started, or resumed by the host's retry, runs until it ends or
+  // has questions; then it is parked and the host gets input_required.
+  private async round<T>(sdk: ServerSdk, server: SdkServer, ctx: SdkContext, method: string, start: (host: HostRequest) => RunningCall<T>): Promise<{ reply: unknown } | { done: T; call: RunningCall<T> }> {
+    const call = start(this.hostOf(sdk, server, ctx));
+    let outcome: RoundOutcome<T>;
+    try {
+      outcome = await call.next();
+    } finally {
+      call.detach();
+    }
+    if ('ask' in outcome) return { reply: this.park(sdk, call, method, outcome.ask) };
+    this.calls.delete(call.id);
+    return { done: outcome.done, call };
+  }
+
   private start(sdk: ServerSdk, name: string, args: Record<string, unknown>, host: HostRequest): RunningCall<CallToolResult> {
     const call = new RunningCall<CallToolResult>(host);
-    this.calls.set(call.id, call);
+    this.calls.set(call.id, call as RunningCall<unknown>);
     call.begin(async () => {
       let raw: CallToolResult | undefined;
       const options: ExecuteOptions = {
@@ -386,7 +407,7 @@ export class Gateway {
         onProgress: (progress) => {
           if (progress.toolCallId === call.id) this.progress(call, progress);
         },
-        input: { onElicit: (request) => call.ask(request), onSample: (request) => call.ask(request), onListRoots: (request) => call.ask(request) },
+        input: call.hooks,
       };
       let message: ToolMessage | undefined;
       try {
@@ -406,7 +427,7 @@ export class Gateway {
     return call;
   }
 
-  private progress(call: RunningCall<CallToolResult>, progress: ToolProgress): void {
+  private progress(call: RunningCall<unknown>, progress: ToolProgress): void {
     const host = call.current;
     if (host?.progressToken === undefined) return;
     const params: Record<string, unknown> = { progressToken: host.progressToken, progress: progress.progress };
@@ -415,7 +436,7 @@ export class Gateway {
     host.notify({ method: 'notifications/progress', params }).catch((error: unknown) => this.onWarn(`progress could not be sent: ${messageOf(error)}`));
   }
 
-  private park(sdk: ServerSdk, call: RunningCall<CallToolResult>, ask: Record<string, WireInputRequest>): unknown {
+  private park(sdk: ServerSdk, call: RunningCall<unknown>, method: string, ask: Record<string, WireInputRequest>): unknown {
     if (this.parked.size >= MAX_PARKED) {
       call.abandon('too many calls wait for answers');
       this.calls.delete(call.id);
@@ -428,11 +449,12 @@ export class Gateway {
       call.abandon('nobody answered in time');
     }, PARKED_MS);
     timer.unref?.();
-    this.parked.set(handle, { call, timer });
+    this.parked.set(handle, { call, method, timer });
     return sdk.inputRequired({ inputRequests: ask as never, requestState: this.seal.seal(handle, Date.now() + PARKED_MS) });
   }
 
-  private resume(sdk: ServerSdk, state: string): RunningCall<CallToolResult> {
+  // The parked call a retry's requestState names, tied to the retry and given its answers.
+  private resume<T>(sdk: ServerSdk, state: string, host: HostRequest, method: string): RunningCall<T> {
     const opened = this.seal.open(state);
     const invalid = (message: string): Error => new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, message);
     if ('error' in opened) {
@@ -444,9 +466,13 @@ export class Gateway {
     }
     const entry = this.parked.get(opened.handle);
     if (!entry) throw invalid('The call this requestState belongs to no longer waits for an answer (answered already, expired, or held by another process). Call the tool again.');
+    if (entry.method !== method) throw invalid(`The requestState belongs to a ${entry.method} request, not this ${method}.`);
     this.parked.delete(opened.handle);
     clearTimeout(entry.timer);
-    return entry.call;
+    const call = entry.call as RunningCall<T>;
+    call.attach(host);
+    call.answer(host.inputResponses);
+    return call;
   }
 
   private hostOf(sdk: ServerSdk, server: SdkServer, ctx: SdkContext): HostRequest {

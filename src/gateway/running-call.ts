@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { InputRequest } from '../client/input-hooks.js';
+import type { InputHooks, InputRequest } from '../client/input-hooks.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject } from '../util/values.js';
 
@@ -33,6 +33,9 @@ interface Question {
   sent: boolean;
 }
 
+/** The longest upstream question key passed on as it is. */
+const MAX_KEY_CHARS = 256;
+
 const CAPABILITY: Record<string, 'elicitation' | 'sampling' | 'roots'> = {
   'elicitation/create': 'elicitation',
   'sampling/createMessage': 'sampling',
@@ -40,7 +43,7 @@ const CAPABILITY: Record<string, 'elicitation' | 'sampling' | 'roots'> = {
 };
 
 /**
- * One downstream tools/call, from its first round to its result: the
+ * One downstream tools/call (or forwarded prompts/get, resources/read), from its first round to its result: the
  * upstream call runs once, and each question an upstream server asks it is
  * carried to the downstream host as a round of `input_required`, the call
  * waiting (parked by the gateway) until the host's retry brings the answer.
@@ -68,6 +71,12 @@ export class RunningCall<T> {
   /** Starts the upstream call (once the call can be found by its id). `run` never rejects. */
   begin(run: () => Promise<T>): void {
     this.result ??= run();
+  }
+
+  /** Hooks for the upstream work: each question becomes one for the host. */
+  get hooks(): InputHooks {
+    const ask = (request: InputRequest): Promise<unknown> => this.ask(request);
+    return { onElicit: ask, onSample: ask, onListRoots: ask };
   }
 
   /** The downstream request serving the call now, if one is. */
@@ -103,7 +112,7 @@ export class RunningCall<T> {
       return Promise.reject(new McpClientError(`the host declared no ${JSON.stringify(CAPABILITY[request.method] ?? request.method)} capability, so the question was declined`));
     }
     return new Promise((resolve, reject) => {
-      this.questions.set(`rxmcp-q${++this.asked}`, { request: { method: request.method, params: { ...request.params } }, resolve, reject, sent: false });
+      this.questions.set(this.keyFor(request.key), { request: { method: request.method, params: { ...request.params } }, resolve, reject, sent: false });
       this.wake?.();
     });
   }
@@ -143,6 +152,17 @@ export class RunningCall<T> {
     this.controller.abort();
     for (const question of this.questions.values()) question.reject(new McpClientError(reason));
     this.questions.clear();
+  }
+
+  // The upstream server's own key, so the host sees the question as the
+  // server filed it, when it is free in this round (two servers, or two
+  // rounds of one, may reuse a key) and of a sane length; else one of ours.
+  private keyFor(upstream: string | undefined): string {
+    if (typeof upstream === 'string' && upstream !== '' && upstream.length <= MAX_KEY_CHARS && !this.questions.has(upstream)) return upstream;
+    let key: string;
+    do key = `rxmcp-q${++this.asked}`;
+    while (this.questions.has(key));
+    return key;
   }
 
   private unsent(): Record<string, WireInputRequest> | undefined {

@@ -1,8 +1,9 @@
 import { firstValueFrom, type Subscription } from 'rxjs';
+import type { InputHooks } from '../client/input-hooks.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { isObject, messageOf } from '../util/values.js';
 import { answerTooDeep, MAX_ANSWER_DEPTH } from './argument-bounds.js';
-import type { SdkServer } from './sdk-server.js';
+import type { SdkContext, SdkServer } from './sdk-server.js';
 import type { ServerSdk } from './server-sdk.js';
 import type { Upstreams } from './upstreams.js';
 
@@ -17,6 +18,13 @@ export interface UpstreamRouting {
   onWarn: (message: string) => void;
   /** Told a subscribed resource (as the hosts see it) was updated. */
   onUpdated: (uri: string) => void;
+  /**
+   * Serves one round of a request whose upstream server may ask questions
+   * (a 2026-07-28 server's `input_required`): `run` does the upstream work
+   * once, with hooks that carry each question to the host in rounds, as a
+   * tool call's are; a retry with `requestState` resumes it.
+   */
+  rounds: (ctx: SdkContext, method: string, run: (input: InputHooks, signal: AbortSignal) => Promise<unknown>) => Promise<unknown>;
 }
 
 /**
@@ -61,11 +69,13 @@ export function routeUpstreams(sdk: ServerSdk, server: SdkServer, context: Upstr
     return owner;
   };
   server.setRequestHandler('resources/read', (request, ctx) =>
-    relay(async () => {
-      const owner = ownerOfUri(request.params?.uri);
-      const result = await firstValueFrom(owner.client.readResource(owner.value, { signal: ctx.mcpReq.signal }));
-      return { ...result, contents: result.contents.map((item) => ({ ...item, uri: up.showUri(owner.prefix, item.uri) })) };
-    }),
+    relay(() =>
+      context.rounds(ctx, 'resources/read', async (input, signal) => {
+        const owner = ownerOfUri(request.params?.uri);
+        const result = await firstValueFrom(owner.client.readResource(owner.value, { signal, input }));
+        return { ...result, contents: result.contents.map((item) => ({ ...item, uri: up.showUri(owner.prefix, item.uri) })) };
+      }),
+    ),
   );
   server.setRequestHandler('resources/subscribe', (request) =>
     relay(async () => {
@@ -90,13 +100,15 @@ export function routeUpstreams(sdk: ServerSdk, server: SdkServer, context: Upstr
     return {};
   });
   server.setRequestHandler('prompts/get', (request, ctx) =>
-    relay(async () => {
-      const name = request.params?.name;
-      const owner = typeof name === 'string' ? up.ownerOfName(name) : undefined;
-      if (!owner) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Prompt not found: ${JSON.stringify(String(name)).slice(0, 300)}`);
-      const args = isObject(request.params?.arguments) ? (request.params.arguments as Record<string, string>) : {};
-      return firstValueFrom(owner.client.getPrompt(owner.value, args, { signal: ctx.mcpReq.signal }));
-    }),
+    relay(() =>
+      context.rounds(ctx, 'prompts/get', async (input, signal) => {
+        const name = request.params?.name;
+        const owner = typeof name === 'string' ? up.ownerOfName(name) : undefined;
+        if (!owner) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Prompt not found: ${JSON.stringify(String(name)).slice(0, 300)}`);
+        const args = isObject(request.params?.arguments) ? (request.params.arguments as Record<string, string>) : {};
+        return firstValueFrom(owner.client.getPrompt(owner.value, args, { signal, input }));
+      }),
+    ),
   );
   server.setRequestHandler('completion/complete', (request, ctx) =>
     relay(async () => {
