@@ -32,15 +32,20 @@ describe('CallInputs', () => {
     expect(answerer(inputs.hooksFor(3))).toBe('own');
   });
 
-  it('gives an untied request the call that started last and still runs, then the one before it', () => {
+  it("gives an untied request the one set of hooks running, and the client's own while two sets run", () => {
     const inputs = new CallInputs(own);
-    const first = inputs.open(hooks('first'));
-    const second = inputs.open(hooks('second'));
-    expect(answerer(inputs.hooksFor(undefined))).toBe('second');
-    inputs.close(second);
-    expect(answerer(inputs.hooksFor(undefined))).toBe('first');
+    const batch = hooks('batch');
+    const first = inputs.open(batch);
+    const sameBatch = inputs.open(batch);
+    expect(answerer(inputs.hooksFor(undefined))).toBe('batch');
+    const other = inputs.open(hooks('other'));
+    // Nothing says whose question it is: neither caller is shown the other's.
+    expect(answerer(inputs.hooksFor(undefined))).toBe('own');
     inputs.close(first);
-    inputs.close(first);
+    inputs.close(sameBatch);
+    expect(answerer(inputs.hooksFor(undefined))).toBe('other');
+    inputs.close(other);
+    inputs.close(other);
     expect(answerer(inputs.hooksFor(undefined))).toBe('own');
   });
 });

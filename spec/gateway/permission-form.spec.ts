@@ -16,7 +16,7 @@ const question = (args: Record<string, unknown>, extra: Partial<PermissionQuesti
 describe('the permission form', () => {
   it('shows the tool, the note, the arguments and the four choices, "always" under the suggestion', () => {
     const form = permissionForm(question({ path: '/work/a.txt' }));
-    expect(form.message).toBe('Allow the tool "fs_write_file" to run?\nRule: writes are looked at\nArguments: {"path":"/work/a.txt"}');
+    expect(form.message).toBe('Allow the tool "fs_write_file" to run?\nRule: writes are looked at\nLocations: "/work/a.txt"\nArguments: {"path":"/work/a.txt"}');
     const decision = (form.requestedSchema.properties as Record<string, { oneOf: Array<{ const: string; title: string }> }>).decision;
     expect(decision?.oneOf.map((choice) => choice.const)).toEqual(['allow-once', 'deny-once', 'always-allow', 'always-deny']);
     expect(decision?.oneOf[2]?.title).toBe('Always allow fs_write_file under /work');
@@ -26,6 +26,14 @@ describe('the permission form', () => {
     const form = permissionForm(question({ text: 'x'.repeat(10_000) }));
     expect(form.message.length).toBeLessThan(2_200);
     expect(form.message).toContain('more characters)');
+  });
+
+  it('lists the locations ahead of the arguments, so a long argument cannot push the path it writes to out of sight', () => {
+    const form = permissionForm(question({ content: 'harmless '.repeat(1_000), path: '/etc/cron.d/job' }, { locations: ['/etc/cron.d/job'], suggestion: '/etc/cron.d' }));
+    expect(form.message.split('\n')[2]).toBe('Locations: "/etc/cron.d/job"');
+    const many = permissionForm(question({}, { locations: Array.from({ length: 50 }, (_, n) => `/work/${'d'.repeat(500)}/${n}`) }));
+    expect(many.message).toContain('and 30 more');
+    expect(many.message.length).toBeLessThan(9_000);
   });
 
   it('reads only an accepted, known choice; anything else denies once', () => {

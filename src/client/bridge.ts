@@ -107,9 +107,10 @@ export interface ExecuteOptions {
    * `input_required` rounds of these calls always; a 2025-11-25 server's
    * requests when the wire ties them to one of these calls (Streamable HTTP
    * sends them on the call's own response stream), and otherwise (stdio,
-   * HTTP+SSE, the GET stream) when one of these calls is the call with
-   * `input` that started last and still runs. The client still declares only
-   * the capabilities its own hooks cover. Every layer passes it on unchanged.
+   * HTTP+SSE, the GET stream) when no call given other `input` runs on that
+   * connection at the same time (then the client's own hooks answer). The
+   * client still declares only the capabilities its own hooks cover. Every
+   * layer passes it on unchanged.
    */
   input?: InputHooks;
 }

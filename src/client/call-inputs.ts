@@ -19,9 +19,11 @@ export interface CallInput {
  *   stream) goes to the call that sent it: its own hooks, or the client's
  *   when it has none;
  * - a request nothing ties (stdio, HTTP+SSE, the GET stream) goes to the
- *   call with hooks of its own that started last and is still running, or
- *   to the client's hooks when there is none: a best guess, right whenever
- *   one such call runs at a time.
+ *   hooks of the calls with hooks of their own that are running, when they
+ *   all share one set (one batch's), and to the client's hooks otherwise:
+ *   with two sets running, nothing says whose question it is, and guessing
+ *   would show one caller's question to another and let that one answer it
+ *   (a gateway's calls are different hosts').
  *
  * A 2026-07-28 server asks inside the call's own answers, so there the call's
  * hooks are used directly and this rule plays no part.
@@ -46,6 +48,7 @@ export class CallInputs {
   /** The hooks for a server request, given the id of the request whose stream carried it, if the wire says. */
   hooksFor(carrier: RequestId | undefined): InputHooks {
     if (carrier !== undefined) return this.live.find((entry) => entry.requests.has(carrier))?.hooks ?? this.own;
-    return this.live.at(-1)?.hooks ?? this.own;
+    const only = this.live[0]?.hooks;
+    return only && this.live.every((entry) => entry.hooks === only) ? only : this.own;
   }
 }

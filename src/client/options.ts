@@ -149,8 +149,9 @@ export interface CallToolOptions extends CallOptions {
    * A 2025-11-25 server asks with requests of its own that name no call: one
    * that arrives on this call's own response stream (Streamable HTTP) goes
    * to these hooks; one the wire ties to no call (stdio, HTTP+SSE, the GET
-   * stream) goes to the hooks of the call given `input` that started last
-   * and still runs, or to the client's own when none does. A hook left out
+   * stream) goes to these hooks while every call running with `input` was
+   * given these same ones, and to the client's own otherwise (whose question
+   * it is cannot be told, and no caller may see another's). A hook left out
    * here declines its kind of question, as an unset client hook would. The
    * client declares only what its own hooks cover, so a server asks for
    * elicitation only of a client that has `onElicit`, and so on.

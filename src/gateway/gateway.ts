@@ -229,8 +229,14 @@ export class Gateway {
     httpGuard(guard);
     await this.sdk();
     let handler: ((request: Request) => Promise<Response>) | undefined;
-    const served = await serveNodeHttp({ port, host, path }, (request) => (handler as (request: Request) => Promise<Response>)(request));
-    handler = this.guarded(httpGuard(guard, served.port));
+    let checks: ReturnType<typeof httpGuard> | undefined;
+    const served = await serveNodeHttp(
+      { port, host, path },
+      (request) => (handler as (request: Request) => Promise<Response>)(request),
+      (request) => checks?.refuse(request),
+    );
+    checks = httpGuard(guard, served.port);
+    handler = this.guarded(checks);
     const close = (): Promise<void> => served.close();
     this.closers.add(close);
     return {

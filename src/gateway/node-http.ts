@@ -7,16 +7,18 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024 + 1;
 /**
  * Serves a fetch-style handler on a Node HTTP listener, at one path: each
  * request becomes a `Request` (aborted when the client hangs up), each
- * `Response` is streamed back (SSE included).
+ * `Response` is streamed back (SSE included). `refuse` is asked first, from
+ * the request's head alone: a request it answers has its body never read.
  *
  * @throws McpClientError (as a rejection) when the port cannot be bound.
  */
 export async function serveNodeHttp(
   where: { port: number; host: string; path: string },
   handle: (request: Request) => Promise<Response>,
+  refuse: (request: Request) => Response | undefined = () => undefined,
 ): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const server = createServer((incoming, outgoing) => {
-    answer(incoming, outgoing, where.path, handle).catch(() => {
+    answer(incoming, outgoing, where.path, handle, refuse).catch(() => {
       if (!outgoing.headersSent) outgoing.writeHead(500).end();
       else outgoing.destroy();
     });
@@ -39,7 +41,13 @@ export async function serveNodeHttp(
   };
 }
 
-async function answer(incoming: IncomingMessage, outgoing: ServerResponse, path: string, handle: (request: Request) => Promise<Response>): Promise<void> {
+async function answer(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  path: string,
+  handle: (request: Request) => Promise<Response>,
+  refuse: (request: Request) => Response | undefined,
+): Promise<void> {
   const url = new URL(incoming.url ?? '/', 'http://gateway.invalid');
   if (url.pathname !== path) {
     outgoing.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
@@ -48,6 +56,18 @@ async function answer(incoming: IncomingMessage, outgoing: ServerResponse, path:
   const hangUp = new AbortController();
   outgoing.on('close', () => hangUp.abort());
   const method = incoming.method ?? 'GET';
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  // Whoever may not be served is answered before a byte of the body is
+  // buffered (up to 4 MiB a connection, otherwise), and the connection closed.
+  const refused = refuse(new Request(`http://gateway.invalid${url.pathname}`, { method: 'HEAD', headers }));
+  if (refused) {
+    outgoing.writeHead(refused.status, { ...Object.fromEntries(refused.headers), connection: 'close' }).end(await refused.text());
+    return;
+  }
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     body = await readBody(incoming);
@@ -55,11 +75,6 @@ async function answer(incoming: IncomingMessage, outgoing: ServerResponse, path:
       outgoing.writeHead(413, { 'content-type': 'text/plain; charset=utf-8' }).end('Payload too large');
       return;
     }
-  }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
   // The URL's authority is a placeholder: the Host header, which the guard checks, travels as sent.
   const request = new Request(`http://gateway.invalid${url.pathname}${url.search}`, {

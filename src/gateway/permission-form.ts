@@ -4,6 +4,9 @@ import { isObject } from '../util/values.js';
 
 /** The most characters of a call's arguments a question shows. */
 const MAX_SHOWN_ARGUMENTS = 2_000;
+/** The most locations a question lists, and characters of each. */
+const MAX_SHOWN_LOCATIONS = 20;
+const MAX_LOCATION_CHARS = 300;
 
 /**
  * The key a permission question is asked and answered under in
@@ -22,6 +25,9 @@ export function permissionForm(question: PermissionQuestion): { mode: 'form'; me
   const lines = [`Allow the tool ${JSON.stringify(question.tool)} to run?`];
   if (question.rule?.note) lines.push(`Rule: ${question.rule.note}`);
   if (question.caller === 'app') lines.push('Asked by an app, not by the model.');
+  // Listed ahead of the arguments, whose shown head a model can fill with
+  // anything so that the path it writes to falls past the cut.
+  if (question.locations.length > 0) lines.push(`Locations: ${shownLocations(question.locations)}`);
   lines.push(`Arguments: ${shownArguments(question.arguments)}`);
   const always = question.suggestion ? `Always allow ${question.tool} under ${question.suggestion}` : `Always allow ${question.tool}`;
   return {
@@ -58,6 +64,12 @@ export function permissionAnswer(result: unknown): PermissionAnswer {
 function shownArguments(args: unknown): string {
   const text = safeJson(args);
   return text.length > MAX_SHOWN_ARGUMENTS ? `${text.slice(0, MAX_SHOWN_ARGUMENTS)}… (${text.length - MAX_SHOWN_ARGUMENTS} more characters)` : text;
+}
+
+function shownLocations(locations: readonly string[]): string {
+  const shown = locations.slice(0, MAX_SHOWN_LOCATIONS).map((location) => JSON.stringify(location.length > MAX_LOCATION_CHARS ? `${location.slice(0, MAX_LOCATION_CHARS)}…` : location));
+  const more = locations.length - shown.length;
+  return `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 function safeJson(value: unknown): string {

@@ -102,6 +102,11 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     const registry = Registry.fromConfig(config, { client, servers, onWarn });
     tools = registry;
     upstreams = Object.fromEntries(registry.providers.map(({ prefix, provider }) => [prefix, () => (provider as ConfigServer).client()]));
+    // A root written under a server's name is that server's alone: read as a
+    // bare tool-name prefix, "fs" would also give server "fsx" its folder, and
+    // fsx's relative paths would be judged against a folder fsx never uses.
+    const named = new Set(registry.providers.map(({ prefix }) => prefix));
+    roots = Object.fromEntries(Object.entries(roots).map(([key, dir]) => [named.has(key) ? `${key}_` : key, dir]));
     closeServers = () => registry.close();
   }
 
