@@ -115,12 +115,12 @@ describe('questions over HTTP', () => {
     }
   });
 
-  it('denies the ask of a stateless 2025-11-25 HTTP host, which cannot be asked, saying so', async () => {
+  it('asks a 2025-11-25 host on its session, and puts an upstream question to it', async () => {
     const client = await officialClient('legacy', http(), answer);
     try {
-      const denied = await client.callTool({ name: 'fx_add', arguments: { a: 1, b: 2 } });
-      expect(denied.isError).toBe(true);
-      expect(textOf(denied)).toContain('declared no elicitation');
+      expect(textOf(await client.callTool({ name: 'fx_add', arguments: { a: 3, b: 4 } }))).toBe('7');
+      expect(asked.some((message) => message.includes('"a":3'))).toBe(true);
+      expect(textOf(await client.callTool({ name: 'web_deploy', arguments: { env: 'ap' } }))).toBe('deployed to ap');
     } finally {
       await client.close();
     }

@@ -10,6 +10,7 @@ import { isObject, messageOf } from '../util/values.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { answerTooDeep, argumentsTooLarge, MAX_ANSWER_DEPTH } from './argument-bounds.js';
 import { httpGuard, isLoopbackHost, type HttpGuardOptions } from './http-guard.js';
+import { LegacySessions } from './legacy-sessions.js';
 import { serveNodeHttp } from './node-http.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
 import { newHandle, RequestStateSeal } from './request-state.js';
@@ -201,9 +202,11 @@ export class Gateway {
 
   /**
    * A fetch-style Streamable HTTP handler, `(Request) => Promise<Response>`,
-   * for both eras (2025-era requests are served statelessly: such a host
-   * gets no questions and no notifications outside a request). `guard` is
-   * checked first on every request: Host, Origin, bearer token.
+   * for both eras: 2026-07-28 requests statelessly, 2025-era hosts on
+   * sessions (at most 256 open, a further `initialize` refused 503; closed
+   * after 30 minutes without a request, or by `DELETE`; an unknown session
+   * id gets 404). `guard` is checked first on every request: Host, Origin,
+   * bearer token.
    *
    * @throws McpClientError for a malformed guard option.
    */
@@ -242,7 +245,7 @@ export class Gateway {
     };
   }
 
-  /** Stops serving: stdio connections and listeners close, waiting calls are cancelled. The provider stays open (its owner closes it). */
+  /** Stops serving: stdio connections, HTTP sessions and listeners close, waiting calls are cancelled. The provider stays open (its owner closes it). */
   async close(): Promise<void> {
     this.closed = true;
     this.watching?.unsubscribe();
@@ -265,24 +268,29 @@ export class Gateway {
   }
 
   private guarded(guard: ReturnType<typeof httpGuard>): (request: Request) => Promise<Response> {
-    let handler: Promise<HttpHandler> | undefined;
+    let handler: Promise<{ sdk: ServerSdk; modern: HttpHandler; legacy: LegacySessions }> | undefined;
     return async (request) => {
       const refused = guard.refuse(request);
       if (refused) return refused;
       handler ??= this.sdk().then(({ sdk }) => {
         this.watchUpstreams();
-        const made = sdk.createMcpHandler(async (context) => (await this.build(context.era, false)) as never, {
+        // 2026-07-28 requests go to the SDK's per-request handler; 2025-era ones to sessions of their own.
+        const modern = sdk.createMcpHandler(async (context) => (await this.build(context.era, false)) as never, {
+          legacy: 'reject',
           onerror: (error) => this.onWarn(`http: ${error.message}`),
         }) as unknown as HttpHandler;
-        this.httpHandlers.add(made);
-        return made;
+        this.httpHandlers.add(modern);
+        const legacy = new LegacySessions(sdk, async () => (await this.build('legacy', true)) as unknown as SdkServer & { connect(transport: unknown): Promise<void> });
+        this.closers.add(() => legacy.close());
+        return { sdk, modern, legacy };
       });
       handler.catch(() => (handler = undefined));
-      return (await handler).fetch(request);
+      const { sdk, modern, legacy } = await handler;
+      return (await sdk.isLegacyRequest(request)) ? legacy.handle(request) : modern.fetch(request);
     };
   }
 
-  // One SDK server instance: per stdio connection (tracked, for notifications), or per HTTP request.
+  // One SDK server instance: per stdio connection or 2025-era HTTP session (tracked, for notifications), or per 2026-07-28 HTTP request.
   private async build(era: 'legacy' | 'modern', track: boolean): Promise<SdkServer> {
     const { sdk } = await this.sdk();
     const withUpstreams = this.upstreams.any;
