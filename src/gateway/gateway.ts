@@ -1,6 +1,6 @@
 import { Subscription } from 'rxjs';
 import { annotationsOf, failure, type ExecuteOptions, type ToolMessage, type ToolProvider } from '../client/bridge.js';
-import type { InputHook } from '../client/input-hooks.js';
+import type { InputHook, InputRequest } from '../client/input-hooks.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult, ToolProgress } from '../protocol/types.js';
@@ -14,7 +14,7 @@ import { LegacySessions } from './legacy-sessions.js';
 import { serveNodeHttp } from './node-http.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
 import { newHandle, RequestStateSeal } from './request-state.js';
-import { type HostRequest, RunningCall, type WireInputRequest } from './running-call.js';
+import { CAPABILITY, type HostRequest, RunningCall, type WireInputRequest } from './running-call.js';
 import { loadServerSdk, type ServerSdk } from './server-sdk.js';
 import { Upstreams } from './upstreams.js';
 import { bounded, routeUpstreams } from './upstream-routes.js';
@@ -99,6 +99,8 @@ export class Gateway {
   private readonly calls = new Map<string, RunningCall<CallToolResult>>();
   private readonly parked = new Map<string, { call: RunningCall<CallToolResult>; timer: ReturnType<typeof setTimeout> }>();
   private readonly seal = new RequestStateSeal();
+  // The capability a 2026-07-28 host lacked for an upstream question its call asked: that call ends in -32021.
+  private readonly missing = new WeakMap<RunningCall<CallToolResult>, string>();
   // Connections served over stdio, by era: list changes and (legacy) logs go to each.
   private readonly connections = new Set<{ server: SdkServer; era: 'legacy' | 'modern' }>();
   private readonly httpHandlers = new Set<HttpHandler>();
@@ -365,7 +367,8 @@ export class Gateway {
       if (typeof name !== 'string' || !isObject(args)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'tools/call needs a name and an arguments object');
       const tooLarge = argumentsTooLarge(args);
       if (tooLarge) return { content: [{ type: 'text', text: tooLarge }], isError: true };
-      call = this.start(sdk, name, args, host);
+      // A 2026-07-28 request carries its capabilities with it; a 2025-era host declared them at initialize.
+      call = this.start(sdk, name, args, host, ctx.mcpReq.envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] !== undefined);
     }
     let outcome: Awaited<ReturnType<RunningCall<CallToolResult>['next']>>;
     try {
@@ -375,15 +378,33 @@ export class Gateway {
     }
     if ('ask' in outcome) return this.park(sdk, call, outcome.ask);
     this.calls.delete(call.id);
+    const missing = this.missing.get(call);
+    if (missing !== undefined) {
+      throw new sdk.MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { [missing]: {} } },
+        `The tool needs the ${JSON.stringify(missing)} capability, which this request's client capabilities do not declare`,
+      );
+    }
     const permission = call.permission;
     if (permission) return sdk.inputRequired({ inputRequests: { [permission.key]: permission.request } as never });
     if (answerTooDeep(outcome.done)) return { content: [{ type: 'text', text: `The result nests deeper than ${MAX_ANSWER_DEPTH} levels, so it was not passed on` }], isError: true };
     return outcome.done;
   }
 
-  private start(sdk: ServerSdk, name: string, args: Record<string, unknown>, host: HostRequest): RunningCall<CallToolResult> {
+  private start(sdk: ServerSdk, name: string, args: Record<string, unknown>, host: HostRequest, modern: boolean): RunningCall<CallToolResult> {
     const call = new RunningCall<CallToolResult>(host);
     this.calls.set(call.id, call);
+    // The 2026-07-28 spec has a server that needs an undeclared capability refuse the request (-32021)
+    // rather than go on without it: the upstream call is cancelled and the host told what to declare.
+    // A 2025-era host has no such error, so its question is declined and the call goes on.
+    const ask = (request: InputRequest): Promise<unknown> => {
+      const capability = CAPABILITY[request.method];
+      if (modern && capability !== undefined && !call.hostCan(request.method) && !this.missing.has(call)) {
+        this.missing.set(call, capability);
+        call.controller.abort();
+      }
+      return call.ask(request);
+    };
     call.begin(async () => {
       let raw: CallToolResult | undefined;
       const options: ExecuteOptions = {
@@ -394,7 +415,7 @@ export class Gateway {
         onProgress: (progress) => {
           if (progress.toolCallId === call.id) this.progress(call, progress);
         },
-        input: { onElicit: (request) => call.ask(request), onSample: (request) => call.ask(request), onListRoots: (request) => call.ask(request) },
+        input: { onElicit: ask, onSample: ask, onListRoots: ask },
       };
       let message: ToolMessage | undefined;
       try {

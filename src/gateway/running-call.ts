@@ -33,7 +33,8 @@ interface Question {
   sent: boolean;
 }
 
-const CAPABILITY: Record<string, 'elicitation' | 'sampling' | 'roots'> = {
+/** The client capability each question a server may ask needs. */
+export const CAPABILITY: Record<string, 'elicitation' | 'sampling' | 'roots'> = {
   'elicitation/create': 'elicitation',
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
