@@ -12,6 +12,7 @@ import { answerTooDeep, argumentsTooLarge, MAX_ANSWER_DEPTH } from './argument-b
 import { httpGuard, isLoopbackHost, type HttpGuardOptions } from './http-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { serveNodeHttp } from './node-http.js';
+import { paramHeaderMismatch } from './param-headers.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
 import { newHandle, RequestStateSeal } from './request-state.js';
 import { CAPABILITY, type HostRequest, RunningCall, type WireInputRequest } from './running-call.js';
@@ -288,8 +289,37 @@ export class Gateway {
       });
       handler.catch(() => (handler = undefined));
       const { sdk, modern, legacy } = await handler;
-      return (await sdk.isLegacyRequest(request)) ? legacy.handle(request) : modern.fetch(request);
+      if (await sdk.isLegacyRequest(request)) return legacy.handle(request);
+      return (await this.paramHeadersRefused(request)) ?? modern.fetch(request);
     };
+  }
+
+  // A 2026-07-28 tools/call whose Mcp-Param-* headers disagree with its arguments is answered 400, -32020,
+  // before it reaches the SDK (which checks them only for tools on an McpServer).
+  private async paramHeadersRefused(request: Request): Promise<Response | undefined> {
+    if (request.method !== 'POST') return undefined;
+    let message: unknown;
+    try {
+      message = await request.clone().json();
+    } catch {
+      return undefined;
+    }
+    if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params) || typeof message.params.name !== 'string') return undefined;
+    const { name, arguments: args } = message.params;
+    let tools: Awaited<ReturnType<ToolProvider['toolsForLlm']>>;
+    try {
+      tools = await this.provider.toolsForLlm();
+    } catch {
+      return undefined;
+    }
+    const schema = tools.find((tool) => tool.function.name === name)?.function.parameters;
+    const mismatch = schema === undefined ? undefined : paramHeaderMismatch(schema, args, request.headers);
+    if (mismatch === undefined) return undefined;
+    const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32020, message: `Bad Request: the request headers and body disagree: ${mismatch}` } }), {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    });
   }
 
   // One SDK server instance: per stdio connection or 2025-era HTTP session (tracked, for notifications), or per 2026-07-28 HTTP request.
