@@ -23,6 +23,14 @@ describe('paramHeaderMismatch', () => {
   });
 });
 
+describe('paramHeaderMismatch on a hostile schema', () => {
+  it('walks a schema nested 100,000 levels deep without overflowing, looking no deeper than it bounds', () => {
+    const levels = 100_000;
+    const deep = JSON.parse('{"type":"object","properties":{"p":'.repeat(levels) + '{"type":"string","x-mcp-header":"Deep"}' + '}}'.repeat(levels));
+    expect(paramHeaderMismatch(deep, {}, new Headers())).toBeUndefined();
+  });
+});
+
 describe('the gateway over HTTP, 2026-07-28', () => {
   let gateway: Gateway;
   afterEach(async () => gateway?.close());
