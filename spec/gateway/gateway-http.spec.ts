@@ -115,12 +115,26 @@ describe('questions over HTTP', () => {
     }
   });
 
-  it('denies the ask of a stateless 2025-11-25 HTTP host, which cannot be asked, saying so', async () => {
-    const client = await officialClient('legacy', http(), answer);
+  it('refuses with -32021 the call of a 2026-07-28 host whose upstream server needs a capability it did not declare', async () => {
+    const client = await officialClient('modern', http());
     try {
-      const denied = await client.callTool({ name: 'fx_add', arguments: { a: 1, b: 2 } });
+      const refused = client.callTool({ name: 'web_deploy', arguments: { env: 'eu' } });
+      await expect(refused).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+      // A Policy ask is not the tool's need: without elicitation the call is denied headlessly, as the tool's error.
+      const denied = await client.callTool({ name: 'fx_add', arguments: { a: 5, b: 6 } });
       expect(denied.isError).toBe(true);
       expect(textOf(denied)).toContain('declared no elicitation');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('asks a 2025-11-25 host on its session, and puts an upstream question to it', async () => {
+    const client = await officialClient('legacy', http(), answer);
+    try {
+      expect(textOf(await client.callTool({ name: 'fx_add', arguments: { a: 3, b: 4 } }))).toBe('7');
+      expect(asked.some((message) => message.includes('"a":3'))).toBe(true);
+      expect(textOf(await client.callTool({ name: 'web_deploy', arguments: { env: 'ap' } }))).toBe('deployed to ap');
     } finally {
       await client.close();
     }

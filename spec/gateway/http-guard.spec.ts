@@ -26,6 +26,17 @@ describe('httpGuard', () => {
     expect(httpGuard({ allowedOrigins: ['https://app.example'] }).refuse(request({ host: 'localhost:1', origin: 'https://app.example' }))).toBeUndefined();
   });
 
+  it("accepts the gateway's own loopback origins on the bound port under listen, and no other", () => {
+    const guard = httpGuard({}, 8080);
+    for (const origin of ['http://127.0.0.1:8080', 'http://localhost:8080', 'http://[::1]:8080']) {
+      expect(guard.refuse(request({ host: 'localhost:8080', origin }))).toBeUndefined();
+    }
+    for (const origin of ['http://localhost:8081', 'https://localhost:8080', 'http://evil.example', 'null']) {
+      expect(guard.refuse(request({ host: 'localhost:8080', origin }))?.status).toBe(403);
+    }
+    expect(httpGuard({ allowedOrigins: ['https://app.example'] }, 8080).refuse(request({ host: 'localhost:8080', origin: 'http://localhost:8080' }))?.status).toBe(403);
+  });
+
   it('challenges a missing or wrong bearer token with WWW-Authenticate', async () => {
     const guard = httpGuard({ bearerToken: TOKEN });
     const missing = guard.refuse(request({ host: 'localhost:1' }));

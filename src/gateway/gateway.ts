@@ -1,6 +1,6 @@
 import { Subscription } from 'rxjs';
 import { annotationsOf, failure, type ExecuteOptions, type ToolMessage, type ToolProvider } from '../client/bridge.js';
-import type { InputHook, InputHooks } from '../client/input-hooks.js';
+import type { InputHook, InputHooks, InputRequest } from '../client/input-hooks.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult, ToolProgress } from '../protocol/types.js';
@@ -10,10 +10,12 @@ import { isObject, messageOf } from '../util/values.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { answerTooDeep, argumentsTooLarge, MAX_ANSWER_DEPTH } from './argument-bounds.js';
 import { httpGuard, isLoopbackHost, type HttpGuardOptions } from './http-guard.js';
+import { LegacySessions } from './legacy-sessions.js';
 import { serveNodeHttp } from './node-http.js';
+import { paramHeaderMismatch } from './param-headers.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
 import { newHandle, RequestStateSeal } from './request-state.js';
-import { type HostRequest, type RoundOutcome, RunningCall, type WireInputRequest } from './running-call.js';
+import { CAPABILITY, type HostRequest, type RoundOutcome, RunningCall, type WireInputRequest } from './running-call.js';
 import { loadServerSdk, type ServerSdk } from './server-sdk.js';
 import { Upstreams } from './upstreams.js';
 import { bounded, routeUpstreams } from './upstream-routes.js';
@@ -98,6 +100,8 @@ export class Gateway {
   private readonly calls = new Map<string, RunningCall<unknown>>();
   private readonly parked = new Map<string, { call: RunningCall<unknown>; method: string; timer: ReturnType<typeof setTimeout> }>();
   private readonly seal = new RequestStateSeal();
+  // The capability a 2026-07-28 host lacked for an upstream question its call asked: that call ends in -32021.
+  private readonly missing = new WeakMap<RunningCall<CallToolResult>, string>();
   // Connections served over stdio, by era: list changes and (legacy) logs go to each.
   private readonly connections = new Set<{ server: SdkServer; era: 'legacy' | 'modern' }>();
   private readonly httpHandlers = new Set<HttpHandler>();
@@ -201,9 +205,11 @@ export class Gateway {
 
   /**
    * A fetch-style Streamable HTTP handler, `(Request) => Promise<Response>`,
-   * for both eras (2025-era requests are served statelessly: such a host
-   * gets no questions and no notifications outside a request). `guard` is
-   * checked first on every request: Host, Origin, bearer token.
+   * for both eras: 2026-07-28 requests statelessly, 2025-era hosts on
+   * sessions (at most 256 open, a further `initialize` refused 503; closed
+   * after 30 minutes without a request, or by `DELETE`; an unknown session
+   * id gets 404). `guard` is checked first on every request: Host, Origin,
+   * bearer token.
    *
    * @throws McpClientError for a malformed guard option.
    */
@@ -248,7 +254,7 @@ export class Gateway {
     };
   }
 
-  /** Stops serving: stdio connections and listeners close, waiting calls are cancelled. The provider stays open (its owner closes it). */
+  /** Stops serving: stdio connections, HTTP sessions and listeners close, waiting calls are cancelled. The provider stays open (its owner closes it). */
   async close(): Promise<void> {
     this.closed = true;
     this.watching?.unsubscribe();
@@ -271,24 +277,58 @@ export class Gateway {
   }
 
   private guarded(guard: ReturnType<typeof httpGuard>): (request: Request) => Promise<Response> {
-    let handler: Promise<HttpHandler> | undefined;
+    let handler: Promise<{ sdk: ServerSdk; modern: HttpHandler; legacy: LegacySessions }> | undefined;
     return async (request) => {
       const refused = guard.refuse(request);
       if (refused) return refused;
       handler ??= this.sdk().then(({ sdk }) => {
         this.watchUpstreams();
-        const made = sdk.createMcpHandler(async (context) => (await this.build(context.era, false)) as never, {
+        // 2026-07-28 requests go to the SDK's per-request handler; 2025-era ones to sessions of their own.
+        const modern = sdk.createMcpHandler(async (context) => (await this.build(context.era, false)) as never, {
+          legacy: 'reject',
           onerror: (error) => this.onWarn(`http: ${error.message}`),
         }) as unknown as HttpHandler;
-        this.httpHandlers.add(made);
-        return made;
+        this.httpHandlers.add(modern);
+        const legacy = new LegacySessions(sdk, async () => (await this.build('legacy', true)) as unknown as SdkServer & { connect(transport: unknown): Promise<void> });
+        this.closers.add(() => legacy.close());
+        return { sdk, modern, legacy };
       });
       handler.catch(() => (handler = undefined));
-      return (await handler).fetch(request);
+      const { sdk, modern, legacy } = await handler;
+      if (await sdk.isLegacyRequest(request)) return legacy.handle(request);
+      return (await this.paramHeadersRefused(request)) ?? modern.fetch(request);
     };
   }
 
-  // One SDK server instance: per stdio connection (tracked, for notifications), or per HTTP request.
+  // A 2026-07-28 tools/call whose Mcp-Param-* headers disagree with its arguments is answered 400, -32020,
+  // before it reaches the SDK (which checks them only for tools on an McpServer).
+  private async paramHeadersRefused(request: Request): Promise<Response | undefined> {
+    if (request.method !== 'POST') return undefined;
+    let message: unknown;
+    try {
+      message = await request.clone().json();
+    } catch {
+      return undefined;
+    }
+    if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params) || typeof message.params.name !== 'string') return undefined;
+    const { name, arguments: args } = message.params;
+    let tools: Awaited<ReturnType<ToolProvider['toolsForLlm']>>;
+    try {
+      tools = await this.provider.toolsForLlm();
+    } catch {
+      return undefined;
+    }
+    const schema = tools.find((tool) => tool.function.name === name)?.function.parameters;
+    const mismatch = schema === undefined ? undefined : paramHeaderMismatch(schema, args, request.headers);
+    if (mismatch === undefined) return undefined;
+    const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32020, message: `Bad Request: the request headers and body disagree: ${mismatch}` } }), {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    });
+  }
+
+  // One SDK server instance: per stdio connection or 2025-era HTTP session (tracked, for notifications), or per 2026-07-28 HTTP request.
   private async build(era: 'legacy' | 'modern', track: boolean): Promise<SdkServer> {
     const { sdk } = await this.sdk();
     const withUpstreams = this.upstreams.any;
@@ -359,10 +399,19 @@ export class Gateway {
       if (typeof name !== 'string' || !isObject(args)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'tools/call needs a name and an arguments object');
       const tooLarge = argumentsTooLarge(args);
       if (tooLarge) return { content: [{ type: 'text', text: tooLarge }], isError: true };
-      start = (host) => this.start(sdk, name, args, host);
+      // A 2026-07-28 request carries its capabilities with it; a 2025-era host declared them at initialize.
+      const modern = ctx.mcpReq.envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] !== undefined;
+      start = (host) => this.start(sdk, name, args, host, modern);
     }
     const outcome = await this.round(sdk, server, ctx, 'tools/call', start);
     if ('reply' in outcome) return outcome.reply;
+    const missing = this.missing.get(outcome.call);
+    if (missing !== undefined) {
+      throw new sdk.MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { [missing]: {} } },
+        `The tool needs the ${JSON.stringify(missing)} capability, which this request's client capabilities do not declare`,
+      );
+    }
     const permission = outcome.call.permission;
     if (permission) return sdk.inputRequired({ inputRequests: { [permission.key]: permission.request } as never });
     if (answerTooDeep(outcome.done)) return { content: [{ type: 'text', text: `The result nests deeper than ${MAX_ANSWER_DEPTH} levels, so it was not passed on` }], isError: true };
@@ -400,9 +449,20 @@ export class Gateway {
     return { done: outcome.done, call };
   }
 
-  private start(sdk: ServerSdk, name: string, args: Record<string, unknown>, host: HostRequest): RunningCall<CallToolResult> {
+  private start(sdk: ServerSdk, name: string, args: Record<string, unknown>, host: HostRequest, modern: boolean): RunningCall<CallToolResult> {
     const call = new RunningCall<CallToolResult>(host);
     this.calls.set(call.id, call as RunningCall<unknown>);
+    // The 2026-07-28 spec has a server that needs an undeclared capability refuse the request (-32021)
+    // rather than go on without it: the upstream call is cancelled and the host told what to declare.
+    // A 2025-era host has no such error, so its question is declined and the call goes on.
+    const ask = (request: InputRequest): Promise<unknown> => {
+      const capability = CAPABILITY[request.method];
+      if (modern && capability !== undefined && !call.hostCan(request.method) && !this.missing.has(call)) {
+        this.missing.set(call, capability);
+        call.controller.abort();
+      }
+      return call.ask(request);
+    };
     call.begin(async () => {
       let raw: CallToolResult | undefined;
       const options: ExecuteOptions = {
@@ -413,7 +473,7 @@ export class Gateway {
         onProgress: (progress) => {
           if (progress.toolCallId === call.id) this.progress(call, progress);
         },
-        input: call.hooks,
+        input: { onElicit: ask, onSample: ask, onListRoots: ask },
       };
       let message: ToolMessage | undefined;
       try {

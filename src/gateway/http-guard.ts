@@ -18,8 +18,13 @@ export interface HttpGuardOptions {
    */
   allowedHosts?: string[];
   /**
-   * The `Origin` header values accepted. Default none: a request carrying any
-   * `Origin` (a web page's) is answered 403, since MCP hosts send none.
+   * The `Origin` header values accepted (a request without `Origin` always
+   * passes this check). Default: under `listen`, the gateway's own loopback
+   * origins with the bound port (`http://127.0.0.1:P`, `http://localhost:P`,
+   * `http://[::1]:P`), since a page served from the gateway's own address is
+   * no foreign site; under `fetchHandler`, none. Any other `Origin` (a web
+   * page's elsewhere) is answered 403: it stops a browser page from driving
+   * the gateway.
    */
   allowedOrigins?: string[];
 }
@@ -48,15 +53,15 @@ export function httpGuard(options: HttpGuardOptions = {}, port?: number): HttpGu
   for (const key of Object.keys(options)) {
     if (!GUARD_KEYS.includes(key)) throw new McpClientError(`unknown option: ${key}`);
   }
-  const { bearerToken, allowedHosts, allowedOrigins = [] } = options;
+  const { bearerToken, allowedHosts, allowedOrigins } = options;
   if (bearerToken !== undefined && (typeof bearerToken !== 'string' || bearerToken.length < 16 || /\s/.test(bearerToken))) {
     throw new McpClientError('option bearerToken must be a string of at least 16 characters without spaces');
   }
-  for (const [name, list] of [['allowedHosts', allowedHosts ?? []], ['allowedOrigins', allowedOrigins]] as const) {
+  for (const [name, list] of [['allowedHosts', allowedHosts ?? []], ['allowedOrigins', allowedOrigins ?? []]] as const) {
     if (!Array.isArray(list) || !list.every((item) => typeof item === 'string' && item !== '')) throw new McpClientError(`option ${name} must be an array of non-empty strings`);
   }
   const hosts = new Set((allowedHosts ?? LOOPBACK_NAMES.map((name) => (port === undefined ? name : `${name}:${port}`))).map((host) => host.toLowerCase()));
-  const origins = new Set(allowedOrigins);
+  const origins = new Set(allowedOrigins ?? (port === undefined ? [] : LOOPBACK_NAMES.map((name) => `http://${name}:${port}`)));
   const expected = bearerToken === undefined ? undefined : digest(bearerToken);
   return {
     refuse(request) {

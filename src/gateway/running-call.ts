@@ -36,7 +36,8 @@ interface Question {
 /** The longest upstream question key passed on as it is. */
 const MAX_KEY_CHARS = 256;
 
-const CAPABILITY: Record<string, 'elicitation' | 'sampling' | 'roots'> = {
+/** The client capability each question a server may ask needs. */
+export const CAPABILITY: Record<string, 'elicitation' | 'sampling' | 'roots'> = {
   'elicitation/create': 'elicitation',
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { Gateway } from '../../src/gateway/index.js';
+import { paramHeaderMismatch } from '../../src/gateway/param-headers.js';
+import { Toolkit } from '../../src/index.js';
+
+const SCHEMA = {
+  type: 'object',
+  properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, options: { type: 'object', properties: { count: { type: 'integer', 'x-mcp-header': 'Count' } } } },
+};
+
+describe('paramHeaderMismatch', () => {
+  it('accepts headers that match the arguments, plain or Base64, and a missing header for a missing value', () => {
+    expect(paramHeaderMismatch(SCHEMA, { region: 'eu', options: { count: 3 } }, new Headers({ 'mcp-param-region': 'eu', 'mcp-param-count': '3' }))).toBeUndefined();
+    expect(paramHeaderMismatch(SCHEMA, { region: 'zürich' }, new Headers({ 'mcp-param-region': `=?base64?${Buffer.from('zürich').toString('base64')}?=` }))).toBeUndefined();
+    expect(paramHeaderMismatch(SCHEMA, {}, new Headers())).toBeUndefined();
+  });
+
+  it('finds a missing, different or badly encoded header', () => {
+    expect(paramHeaderMismatch(SCHEMA, { region: 'eu' }, new Headers())).toContain('Mcp-Param-Region header is missing');
+    expect(paramHeaderMismatch(SCHEMA, { region: 'eu' }, new Headers({ 'mcp-param-region': 'us' }))).toContain('does not match');
+    expect(paramHeaderMismatch(SCHEMA, { options: { count: 3 } }, new Headers({ 'mcp-param-count': '4' }))).toContain('Mcp-Param-Count');
+    expect(paramHeaderMismatch(SCHEMA, { region: 'eu' }, new Headers({ 'mcp-param-region': '=?base64?abc?=' }))).toContain('not valid Base64');
+  });
+});
+
+describe('paramHeaderMismatch on a hostile schema', () => {
+  it('walks a schema nested 100,000 levels deep without overflowing, looking no deeper than it bounds', () => {
+    const levels = 100_000;
+    const deep = JSON.parse('{"type":"object","properties":{"p":'.repeat(levels) + '{"type":"string","x-mcp-header":"Deep"}' + '}}'.repeat(levels));
+    expect(paramHeaderMismatch(deep, {}, new Headers())).toBeUndefined();
+  });
+});
+
+describe('the gateway over HTTP, 2026-07-28', () => {
+  let gateway: Gateway;
+  afterEach(async () => gateway?.close());
+
+  it('answers a tools/call whose Mcp-Param header disagrees with its arguments 400, -32020, and serves one that agrees', async () => {
+    const input = z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) });
+    const tools = new Toolkit({ name: 'kit' }).tool('kit_where', { input }, ({ region }) => ({ content: [{ type: 'text', text: `in ${region}` }] }));
+    gateway = new Gateway({ provider: tools });
+    const handle = gateway.fetchHandler();
+    const call = (region: string) =>
+      handle(
+        new Request('http://gateway.invalid/mcp', {
+          method: 'POST',
+          headers: {
+            host: 'localhost:1',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'kit_where',
+            'mcp-param-region': region,
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 7,
+            method: 'tools/call',
+            params: {
+              name: 'kit_where',
+              arguments: { region: 'eu' },
+              _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+            },
+          }),
+        }),
+      );
+    const refused = await call('us');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ id: 7, error: { code: -32020 } });
+    const served = await call('eu');
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('in eu');
+  });
+});
