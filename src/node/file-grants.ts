@@ -8,6 +8,7 @@ import type { GrantsStore } from '../providers/policy/grants-store.js';
 import type { PolicyRule } from '../providers/policy/rules.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { isObject } from '../util/values.js';
+import { inTurn } from './file-turns.js';
 
 /** Options of `FileGrants`. */
 export interface FileGrantsOptions {
@@ -25,9 +26,6 @@ const LOCK_WAIT_MS = 5000;
 /** A lock file older than this was left by a process that died while adding. */
 const STALE_LOCK_MS = 30_000;
 const POSIX = process.platform !== 'win32';
-
-// The adds waiting on each file in this process, so that they land in turn.
-const queues = new Map<string, Promise<void>>();
 
 /**
  * A grant book (`GrantsStore`) kept in a JSON file, so that a human's
@@ -195,20 +193,6 @@ export class FileGrants implements GrantsStore {
   private broken(operation: string, reason: string, cause?: unknown): McpStoreError {
     return new McpStoreError('FileGrants', JSON.stringify(this.path), operation, `the file ${reason}`, cause === undefined ? undefined : { cause });
   }
-}
-
-/** Runs `task` once every earlier task on `file` in this process has settled. */
-function inTurn<T>(file: string, task: () => Promise<T>): Promise<T> {
-  const result = (queues.get(file) ?? Promise.resolve()).then(task);
-  const tail = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(file, tail);
-  void tail.then(() => {
-    if (queues.get(file) === tail) queues.delete(file);
-  });
-  return result;
 }
 
 function codeOf(error: unknown): string | undefined {

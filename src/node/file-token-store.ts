@@ -8,6 +8,7 @@ import type { StoredTokens, TokenStore } from '../auth/auth-options.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { inTurn } from './file-turns.js';
 
 /** Where a `FileTokenStore` keeps its files. */
 export interface FileTokenStoreOptions {
@@ -47,10 +48,6 @@ const tokenFileSchema = z.object({
   key: z.string(),
   tokens: storedTokensSchema,
 });
-
-// The operations waiting on each file, across every store in this process, so
-// that two writes to one file land in the order they were asked for.
-const queues = new Map<string, Promise<void>>();
 
 /**
  * Keeps OAuth tokens on disk, one JSON file per server, readable by this
@@ -252,20 +249,6 @@ function labelOf(key: string): string {
   }
   const label = host.toLowerCase().replace(/[^a-z0-9.-]/g, '_').slice(0, 64);
   return label === '' ? 'server' : label;
-}
-
-/** Runs `task` once every earlier task on `file` has settled. */
-function inTurn<T>(file: string, task: () => Promise<T>): Promise<T> {
-  const result = (queues.get(file) ?? Promise.resolve()).then(task);
-  const tail = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(file, tail);
-  void tail.then(() => {
-    if (queues.get(file) === tail) queues.delete(file);
-  });
-  return result;
 }
 
 /** Says what is wrong with a parsed file, naming fields but never quoting their values. */
