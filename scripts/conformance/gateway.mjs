@@ -13,17 +13,13 @@
 // fails through the gateway, unless KNOWN_GATEWAY_DIFFERENCES lists it; a
 // scenario the server itself fails says nothing about the gateway: it is only
 // reported, and not run through the gateway.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { inPool, listScenarios, ROOT, start, stopAll, suite } from './suite-runner.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SUITE = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const REGISTER = fileURLToPath(new URL('./register.mjs', import.meta.url));
 const SERVER = path.join(ROOT, 'spec/fixtures/conformance-server.mjs');
 const CLI = path.join(ROOT, 'bin/rxmcp.mjs');
 const ERAS = ['2025-11-25', '2026-07-28'];
@@ -34,60 +30,6 @@ const PARALLEL = 2;
 
 /** Scenarios that pass against the server but not through the gateway, each with why. */
 const KNOWN_GATEWAY_DIFFERENCES = {};
-
-// Everything this script starts leads its own process group, so a run that
-// overstays, or the whole batch on Ctrl-C, is stopped with all it started.
-const running = new Set();
-const stop = (child) => {
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // The group ended on its own meanwhile.
-  }
-};
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    running.forEach(stop);
-    process.exit(130);
-  });
-}
-
-function start(args, options = {}) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...options });
-  running.add(child);
-  child.on('close', () => running.delete(child));
-  return child;
-}
-
-function suite(args, { timeoutMs } = {}) {
-  return new Promise((resolve) => {
-    const child = start(['--import', REGISTER, SUITE, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    let timedOut = false;
-    const timer = timeoutMs
-      ? setTimeout(() => {
-          timedOut = true;
-          stop(child);
-        }, timeoutMs)
-      : undefined;
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: timedOut ? null : code, stdout, stderr, timedOut });
-    });
-  });
-}
-
-/** The suite's server scenarios, each with the spec versions it lists in brackets. */
-async function serverScenarios() {
-  const { code, stdout, stderr } = await suite(['list', '--server']);
-  if (code !== 0) throw new Error(`conformance list --server failed (exit ${code}):\n${stderr}`);
-  const section = stdout.split(/^Server scenarios.*$/m)[1]?.split(/\n\s*\n/)[0];
-  if (section === undefined) throw new Error(`conformance list printed no "Server scenarios" section:\n${stdout}`);
-  return [...section.matchAll(/^\s*-\s+(\S+)\s+\[([^\]]*)\]/gm)].map(([, name, tags]) => ({ name, tags: tags.split(',').map((tag) => tag.trim()) }));
-}
 
 /** The runs one scenario gets: once per era it applies to, or once with no version for an extension. */
 function runsOf({ name, tags }) {
@@ -176,23 +118,10 @@ async function startGateway(upstreamUrl, workDir) {
   throw new Error(`rxmcp serve did not answer on ${url} within ${START_TIMEOUT_MS} ms:\n${output}`);
 }
 
-async function inPool(items, limit, work) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index], index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 const argv = process.argv.slice(2);
 const directOnly = argv.includes('--direct');
 const wanted = argv.filter((arg) => arg !== '--direct');
-const scenarios = await serverScenarios();
+const scenarios = await listScenarios('Server');
 const unknown = wanted.filter((name) => !scenarios.some((scenario) => scenario.name === name));
 if (unknown.length > 0) {
   console.error(`No such server scenario: ${unknown.join(', ')}`);
@@ -214,7 +143,7 @@ try {
     return { ...run, direct, through };
   });
 } finally {
-  running.forEach(stop);
+  stopAll();
 }
 
 const era = (result) => result.era ?? 'extension';

@@ -10,15 +10,11 @@
 // code): failed checks, warnings, a timeout or a client that exited non-zero
 // where the scenario does not expect it all fail. Exits 1 when a scenario
 // fails that KNOWN_NOT_PASSING does not list.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { inPool, listScenarios, suite } from './suite-runner.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SUITE = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const REGISTER = fileURLToPath(new URL('./register.mjs', import.meta.url));
 const CLIENT_COMMAND = 'node conformance/client.mjs';
 const MAIN_VERSIONS = ['2025-11-25', '2026-07-28'];
 const CLIENT_TIMEOUT_MS = 30_000;
@@ -28,56 +24,6 @@ const PARALLEL = 2;
 
 /** Scenarios expected to fail, each with why; a failure of any other scenario fails the run. */
 const KNOWN_NOT_PASSING = {};
-
-// Each run of the suite leads its own process group (it starts mock servers
-// and the client under a shell), so a run that overstays, or the whole batch
-// on Ctrl-C, can be stopped with everything it started.
-const running = new Set();
-const stop = (child) => {
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // The group ended on its own meanwhile.
-  }
-};
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    running.forEach(stop);
-    process.exit(130);
-  });
-}
-
-function suite(args, { timeoutMs } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', REGISTER, SUITE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    running.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    let timedOut = false;
-    const timer = timeoutMs
-      ? setTimeout(() => {
-          timedOut = true;
-          stop(child);
-        }, timeoutMs)
-      : undefined;
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      running.delete(child);
-      resolve({ code: timedOut ? null : code, stdout, stderr, timedOut });
-    });
-  });
-}
-
-/** The suite's client scenarios, each with the spec versions it lists in brackets. */
-async function clientScenarios() {
-  const { code, stdout, stderr } = await suite(['list']);
-  if (code !== 0) throw new Error(`conformance list failed (exit ${code}):\n${stderr}`);
-  const section = stdout.split(/^Client scenarios.*$/m)[1]?.split(/\n\s*\n/)[0];
-  if (section === undefined) throw new Error(`conformance list printed no "Client scenarios" section:\n${stdout}`);
-  return [...section.matchAll(/^\s*-\s+(\S+)\s+\[([^\]]*)\]/gm)].map(([, name, tags]) => ({ name, tags: tags.split(',').map((tag) => tag.trim()) }));
-}
 
 /** The runs one scenario gets: its versions among the main two, else its own dated ones, else one extension run. */
 function runsOf({ name, tags }) {
@@ -126,22 +72,8 @@ function tail(text, lines) {
     .join('\n');
 }
 
-async function inPool(items, limit, work) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index], index);
-      process.stderr.write(`${results[index].verdict} ${results[index].name} ${results[index].version}\n`);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 const wanted = process.argv.slice(2);
-const scenarios = await clientScenarios();
+const scenarios = await listScenarios('Client');
 const unknown = wanted.filter((name) => !scenarios.some((scenario) => scenario.name === name));
 if (unknown.length > 0) {
   console.error(`No such client scenario: ${unknown.join(', ')}`);
@@ -149,7 +81,11 @@ if (unknown.length > 0) {
 }
 const chosen = wanted.length > 0 ? scenarios.filter((scenario) => wanted.includes(scenario.name)) : scenarios;
 const outputRoot = mkdtempSync(path.join(tmpdir(), 'rxmcp-conformance-'));
-const results = await inPool(chosen.flatMap(runsOf), PARALLEL, (run, index) => runOne(run, outputRoot, index));
+const results = await inPool(chosen.flatMap(runsOf), PARALLEL, async (run, index) => {
+  const result = await runOne(run, outputRoot, index);
+  process.stderr.write(`${result.verdict} ${result.name} ${result.version}\n`);
+  return result;
+});
 
 console.log('| scenario | version | passed | failed | warnings | skipped | verdict |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
