@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Gateway } from '../../src/gateway/index.js';
-import { paramHeaderMismatch } from '../../src/gateway/param-headers.js';
+import { declaresParamHeaders, paramHeaderMismatch } from '../../src/gateway/param-headers.js';
 import { Toolkit } from '../../src/index.js';
 
 const SCHEMA = {
@@ -28,8 +28,46 @@ describe('paramHeaderMismatch on a hostile schema', () => {
     const levels = 100_000;
     const deep = JSON.parse('{"type":"object","properties":{"p":'.repeat(levels) + '{"type":"string","x-mcp-header":"Deep"}' + '}}'.repeat(levels));
     expect(paramHeaderMismatch(deep, {}, new Headers())).toBeUndefined();
+    expect(declaresParamHeaders(deep)).toBe(false);
   });
 });
+
+describe('declaresParamHeaders', () => {
+  it('tells a schema with a header-marked property from one without', () => {
+    expect(declaresParamHeaders(SCHEMA)).toBe(true);
+    expect(declaresParamHeaders({ type: 'object', properties: { region: { type: 'string' } } })).toBe(false);
+    expect(declaresParamHeaders({ type: 'object', 'x-mcp-header': 'Root' })).toBe(false);
+    expect(declaresParamHeaders(undefined)).toBe(false);
+  });
+});
+
+// A 2026-07-28 tools/call over HTTP with the standard headers and one Mcp-Param-Region header.
+function postCall(handle: (request: Request) => Promise<Response>, name: string, region: string): Promise<Response> {
+  return handle(
+    new Request('http://gateway.invalid/mcp', {
+      method: 'POST',
+      headers: {
+        host: 'localhost:1',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+        'mcp-param-region': region,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name,
+          arguments: { region: 'eu' },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
+      }),
+    }),
+  );
+}
 
 describe('the gateway over HTTP, 2026-07-28', () => {
   let gateway: Gateway;
@@ -69,6 +107,23 @@ describe('the gateway over HTTP, 2026-07-28', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ id: 7, error: { code: -32020 } });
     const served = await call('eu');
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('in eu');
+  });
+
+  it('checks the headers of a tool added after calls were served (a name it has not kept is listed again)', async () => {
+    const input = z.object({ region: z.string() });
+    const tools = new Toolkit({ name: 'kit' }).tool('kit_plain', { input }, ({ region }) => ({ content: [{ type: 'text', text: `plain ${region}` }] }));
+    gateway = new Gateway({ provider: tools });
+    const handle = gateway.fetchHandler();
+    const plain = await postCall(handle, 'kit_plain', 'us');
+    expect(plain.status).toBe(200);
+    expect(await plain.text()).toContain('plain eu');
+    tools.tool('kit_where', { input: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }) }, ({ region }) => ({ content: [{ type: 'text', text: `in ${region}` }] }));
+    const refused = await postCall(handle, 'kit_where', 'us');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ id: 7, error: { code: -32020 } });
+    const served = await postCall(handle, 'kit_where', 'eu');
     expect(served.status).toBe(200);
     expect(await served.text()).toContain('in eu');
   });

@@ -1,5 +1,5 @@
 import { Subscription } from 'rxjs';
-import { annotationsOf, failure, type ExecuteOptions, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { annotationsOf, failure, type ExecuteOptions, type LlmTool, type ToolMessage, type ToolProvider } from '../client/bridge.js';
 import type { InputHook, InputHooks, InputRequest } from '../client/input-hooks.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
@@ -12,7 +12,7 @@ import { answerTooDeep, argumentsTooLarge, MAX_ANSWER_DEPTH } from './argument-b
 import { httpGuard, isLoopbackHost, type HttpGuardOptions } from './http-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { serveNodeHttp } from './node-http.js';
-import { paramHeaderMismatch } from './param-headers.js';
+import { declaresParamHeaders, paramHeaderMismatch } from './param-headers.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
 import { newHandle, RequestStateSeal } from './request-state.js';
 import { CAPABILITY, type HostRequest, type RoundOutcome, RunningCall, type WireInputRequest } from './running-call.js';
@@ -109,6 +109,13 @@ export class Gateway {
   private readonly resourceWatches = new Map<string, Subscription>();
   private watching: Subscription | undefined;
   private closed = false;
+  // Each tool's input schema when it declares Mcp-Param headers (null when it declares none), by name, as the
+  // provider last listed them (at a tools/list, at the first POST after a list change, or when a call names a
+  // tool not kept), dropped when an upstream's tools change. A call to a tool that declares none then reads
+  // no body twice and walks no catalogue. Only schemas are kept: tools/list and every call still go through
+  // the provider.
+  private headerSchemas: Promise<Map<string, unknown>> | undefined;
+  private toolsGeneration = 0;
 
   /** @throws McpClientError for an unknown option, a missing provider or a malformed option. */
   constructor(options: GatewayOptions) {
@@ -304,6 +311,13 @@ export class Gateway {
   // before it reaches the SDK (which checks them only for tools on an McpServer).
   private async paramHeadersRefused(request: Request): Promise<Response | undefined> {
     if (request.method !== 'POST') return undefined;
+    // The SDK refuses a request whose Mcp-Method or Mcp-Name header disagrees with its body, so these headers
+    // may tell which requests have nothing to check: another method, or a kept tool that declares no headers.
+    // A request without them, a Base64-encoded name or a name not kept is read as before.
+    const method = request.headers.get('mcp-method');
+    if (method !== null && method !== 'tools/call') return undefined;
+    const named = request.headers.get('mcp-name');
+    if (method !== null && named !== null && !named.startsWith('=?base64?') && (await this.keptSchemas()).get(named) === null) return undefined;
     let message: unknown;
     try {
       message = await request.clone().json();
@@ -312,20 +326,37 @@ export class Gateway {
     }
     if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params) || typeof message.params.name !== 'string') return undefined;
     const { name, arguments: args } = message.params;
-    let tools: Awaited<ReturnType<ToolProvider['toolsForLlm']>>;
-    try {
-      tools = await this.provider.toolsForLlm();
-    } catch {
-      return undefined;
-    }
-    const schema = tools.find((tool) => tool.function.name === name)?.function.parameters;
-    const mismatch = schema === undefined ? undefined : paramHeaderMismatch(schema, args, request.headers);
+    const schema = await this.paramHeaderSchema(name);
+    const mismatch = schema === null ? undefined : paramHeaderMismatch(schema, args, request.headers);
     if (mismatch === undefined) return undefined;
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
     return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32020, message: `Bad Request: the request headers and body disagree: ${mismatch}` } }), {
       status: 400,
       headers: { 'content-type': 'application/json' },
     });
+  }
+
+  // The kept schema of a tool for its Mcp-Param check; a name not kept has the provider listed again. Null
+  // for a tool that declares no headers, is not listed, or when the listing fails (nothing to check against).
+  private async paramHeaderSchema(name: string): Promise<unknown> {
+    const kept = await this.keptSchemas();
+    if (kept.has(name)) return kept.get(name);
+    return (await this.keptSchemas(true)).get(name) ?? null;
+  }
+
+  // The kept schemas (empty when the provider's listing fails: nothing to check against, as before).
+  private keptSchemas(again = false): Promise<Map<string, unknown>> {
+    if (again) this.headerSchemas = undefined;
+    if (!this.headerSchemas) {
+      const generation = this.toolsGeneration;
+      const reading = this.provider.toolsForLlm().then((tools) => headerSchemasOf(tools));
+      this.headerSchemas = reading;
+      // A listing that failed is not kept: the next request reads the provider again.
+      reading.catch(() => {
+        if (this.headerSchemas === reading && this.toolsGeneration === generation) this.headerSchemas = undefined;
+      });
+    }
+    return this.headerSchemas.catch(() => new Map<string, unknown>());
   }
 
   // One SDK server instance: per stdio connection or 2025-era HTTP session (tracked, for notifications), or per 2026-07-28 HTTP request.
@@ -371,7 +402,11 @@ export class Gateway {
   }
 
   private async listTools(): Promise<Record<string, unknown>[]> {
-    const tools = (await this.provider.toolsForLlm()).filter((tool) => {
+    const generation = this.toolsGeneration;
+    const listed = await this.provider.toolsForLlm();
+    // What the host is shown is what its calls are checked against; a list change since the read leaves nothing kept.
+    if (generation === this.toolsGeneration) this.headerSchemas = Promise.resolve(headerSchemasOf(listed));
+    const tools = listed.filter((tool) => {
       if (!answerTooDeep(tool)) return true;
       this.onWarn(`tool ${JSON.stringify(bounded(String(tool.function?.name)))} is left out: its declaration nests deeper than ${MAX_ANSWER_DEPTH} levels`);
       return false;
@@ -583,6 +618,10 @@ export class Gateway {
   }
 
   private announce(kind: 'tools' | 'prompts' | 'resources' | 'resource', uri = ''): void {
+    if (kind === 'tools') {
+      this.toolsGeneration++;
+      this.headerSchemas = undefined;
+    }
     for (const { server } of this.connections) {
       const sent =
         kind === 'tools' ? server.sendToolListChanged() : kind === 'prompts' ? server.sendPromptListChanged() : kind === 'resources' ? server.sendResourceListChanged() : server.sendResourceUpdated({ uri });
@@ -597,3 +636,13 @@ export class Gateway {
   }
 }
 
+// Each listed tool's input schema when it declares Mcp-Param headers, else null, by name (the first tool of a name, as a lookup by name finds).
+function headerSchemasOf(tools: LlmTool[]): Map<string, unknown> {
+  const kept = new Map<string, unknown>();
+  for (const tool of tools) {
+    const name = tool.function?.name;
+    if (typeof name !== 'string' || kept.has(name)) continue;
+    kept.set(name, declaresParamHeaders(tool.function.parameters) ? tool.function.parameters : null);
+  }
+  return kept;
+}

@@ -16,21 +16,37 @@ const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
  * @returns what disagrees (for a -32020 answer), or `undefined` when all agree.
  */
 export function paramHeaderMismatch(schema: unknown, args: unknown, headers: Headers): string | undefined {
+  for (const { name, type, path } of headerDeclarations(schema)) {
+    const problem = check(name, type, valueAt(args, path), headers, path);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * Whether an input schema marks any property with `x-mcp-header` (as
+ * `paramHeaderMismatch` reads it): only such a tool's calls have headers to
+ * check, so the gateway reads a body twice for those alone.
+ */
+export function declaresParamHeaders(schema: unknown): boolean {
+  return !headerDeclarations(schema).next().done;
+}
+
+// The header-marked properties of a schema, walked iteratively and bounded: a schema is untrusted.
+function* headerDeclarations(schema: unknown): Generator<{ name: string; type: string; path: string[] }> {
   const pending: Array<{ node: unknown; path: string[] }> = [{ node: schema, path: [] }];
   while (pending.length > 0) {
     const { node, path } = pending.pop() as { node: unknown; path: string[] };
     if (!isObject(node)) continue;
     const name = node['x-mcp-header'];
     if (path.length > 0 && typeof name === 'string' && name !== '' && typeof node.type === 'string' && PRIMITIVE.has(node.type)) {
-      const problem = check(name, node.type, valueAt(args, path), headers, path);
-      if (problem) return problem;
+      yield { name, type: node.type, path };
     }
     const properties = node.properties;
     if (isObject(properties) && path.length < MAX_DEPTH) {
       for (const key of Object.keys(properties)) pending.push({ node: properties[key], path: [...path, key] });
     }
   }
-  return undefined;
 }
 
 function check(name: string, type: string, value: unknown, headers: Headers, path: string[]): string | undefined {
