@@ -44,6 +44,16 @@ describe('assertion grants refused by a real authorization server', () => {
   }
 
   const tokenLines = (from: number): string[] => servers.authorizationServer.stderr.slice(from).filter((line) => line.startsWith('token '));
+  /**
+   * The token lines logged since `from`, once `count` have come or `ms` have
+   * passed: the server logs a request as it answers it, so its line may reach
+   * this process after the answer reached the client.
+   */
+  async function tokenLinesAfter(from: number, count: number, ms: number): Promise<string[]> {
+    const deadline = Date.now() + ms;
+    while (tokenLines(from).length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    return tokenLines(from);
+  }
 
   it('surfaces a refused workload JWT at once: one JWT bearer request, no second try, no other grant', async () => {
     const from = servers.authorizationServer.stderr.length;
@@ -51,7 +61,8 @@ describe('assertion grants refused by a real authorization server', () => {
     expect(error.step).toBe('token');
     expect(error.oauthError).toEqual(expect.any(String));
     expect(error.message).toMatch(/the token endpoint http:\/\/127\.0\.0\.1:\d+\/token refused: HTTP 4\d\d/);
-    expect(tokenLines(from)).toEqual([expect.stringMatching(/^token grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer .*status=4\d\d/)]);
+    // One line, and a while for a second try that must not come.
+    expect(await tokenLinesAfter(from, 2, 2000)).toEqual([expect.stringMatching(/^token grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer .*status=4\d\d/)]);
   });
 
   it("names the workload JWT's source when it fails or gives something that is not a JWT, and sends nothing", async () => {
@@ -62,7 +73,8 @@ describe('assertion grants refused by a real authorization server', () => {
     const opaque = await failure({ workloadIdentity: { jwt: async () => `${IDP_SECRET} plain text` } });
     expect(opaque.step).toBe('assertion');
     expect(opaque.message).toMatch(/gave a string that is not a compact JWT \(\d+ characters\)/);
-    expect(tokenLines(from)).toEqual([]);
+    // Nothing may come: wait a while for a line that should not.
+    expect(await tokenLinesAfter(from, 1, 1000)).toEqual([]);
   });
 
   it('names the token exchange when the identity provider refuses it, asked for the MCP server as the resource', async () => {
@@ -76,7 +88,7 @@ describe('assertion grants refused by a real authorization server', () => {
     expect(error.step).toBe('token-exchange');
     expect(error.oauthError).toEqual(expect.any(String));
     expect(error.message).toMatch(/the identity provider http:\/\/127\.0\.0\.1:\d+\/token refused the token exchange: HTTP 4\d\d/);
-    expect(tokenLines(from)).toEqual([expect.stringMatching(new RegExp(`^token grant_type=urn:ietf:params:oauth:grant-type:token-exchange .*resource=${servers.url} .*status=4\\d\\d`))]);
+    expect(await tokenLinesAfter(from, 2, 2000)).toEqual([expect.stringMatching(new RegExp(`^token grant_type=urn:ietf:params:oauth:grant-type:token-exchange .*resource=${servers.url} .*status=4\\d\\d`))]);
   });
 
   it('names the ID token source when it gives nothing', async () => {
