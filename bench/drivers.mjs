@@ -3,12 +3,10 @@
 // target: { kind: 'stdio', command, args, env }, { kind: 'http', url } (Streamable
 // HTTP) or { kind: 'sse', url } (HTTP+SSE, 2024-11-05: the URL of the GET stream).
 import { spawn } from 'node:child_process';
-import { Agent } from 'node:http';
-import { createInterface } from 'node:readline';
+import { Agent, request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import crossFetch from 'cross-fetch';
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from 'rxmcp';
 
@@ -19,9 +17,9 @@ const MODERN = {
 };
 
 /**
- * The floor: a hand-written JSON-lines client (a Map from id to resolver, no
- * validation, no timers). It probes like a dual-era client: server/discover,
- * and initialize when that fails.
+ * The floor: a hand-written client, as fast as one can be written (a Map from
+ * id to resolver, no validation, no timers). It probes like a dual-era
+ * client: server/discover, and initialize when that fails.
  */
 export const raw = {
   name: 'raw',
@@ -30,18 +28,53 @@ export const raw = {
   },
 };
 
+// What every raw connection offers on top of its `request(method, params)`.
+const rawOps = (request) => ({
+  call: async (text) => (await request('tools/call', { name: 'echo', arguments: { text } })).result.content[0].text,
+  list: async () => (await request('tools/list', {})).result.tools.length,
+});
+
+/**
+ * Splits a byte stream into lines without decoding anything but whole lines:
+ * 0x0A is found in each chunk with `indexOf`, a line inside one chunk is
+ * decoded straight from it, and only a line that spans chunks is joined
+ * (its pieces kept as Buffers until its end arrives). `node:readline`
+ * decodes every chunk to a string and splits that, which costs more.
+ */
+function byteLines(onLine) {
+  let pieces = [];
+  return (chunk) => {
+    let start = 0;
+    let end;
+    while ((end = chunk.indexOf(0x0a, start)) !== -1) {
+      if (pieces.length) {
+        pieces.push(chunk.subarray(start, end));
+        onLine(Buffer.concat(pieces).toString('utf8'));
+        pieces = [];
+      } else {
+        onLine(chunk.toString('utf8', start, end));
+      }
+      start = end + 1;
+    }
+    if (start < chunk.length) pieces.push(start ? chunk.subarray(start) : chunk);
+  };
+}
+
 async function rawStdio(target) {
   const child = spawn(target.command, target.args, { env: { ...process.env, ...target.env } });
   const pending = new Map();
   let next = 1;
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const message = JSON.parse(line);
-    const resolve = pending.get(message.id);
-    if (resolve) {
-      pending.delete(message.id);
-      resolve(message);
-    }
-  });
+  child.stdout.on(
+    'data',
+    byteLines((line) => {
+      const message = JSON.parse(line);
+      const resolve = pending.get(message.id);
+      if (resolve) {
+        pending.delete(message.id);
+        resolve(message);
+      }
+    }),
+  );
   let meta = MODERN;
   const request = (method, params) =>
     new Promise((resolve) => {
@@ -56,8 +89,7 @@ async function rawStdio(target) {
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   }
   return {
-    call: async (text) => (await request('tools/call', { name: 'echo', arguments: { text } })).result.content[0].text,
-    list: async () => (await request('tools/list', {})).result.tools.length,
+    ...rawOps(request),
     close: async () => {
       child.stdin.end();
       await new Promise((resolve) => child.once('exit', resolve));
@@ -65,42 +97,61 @@ async function rawStdio(target) {
   };
 }
 
-// Over HTTP: modern POSTs; if server/discover is refused, initialize and
-// the 2025-11-25 session headers instead. An SSE answer is read whole and
-// its line for this id picked out (no GET stream: the bench sends nothing
-// that needs one).
+/**
+ * One POST (or GET without a body) over `node:http` on a keep-alive agent;
+ * resolves with the status, the headers and the body, its chunks kept as
+ * Buffers and decoded once at the end.
+ */
+function exchange(agent, url, method, headers, body) {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers, agent }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => {
+        const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode, headers: response.headers, text });
+      });
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+// Over Streamable HTTP: modern POSTs; if server/discover is refused,
+// initialize and the 2025-11-25 session headers instead. An SSE answer is
+// read whole and its line for this id picked out (no GET stream: the bench
+// sends nothing that needs one).
 async function rawHttp(target) {
   const agent = new Agent({ keepAlive: true });
+  const url = new URL(target.url);
   let next = 1;
   let legacy = false;
   let session;
-  const post = async (message) => {
-    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const post = (message) => {
+    const body = JSON.stringify(message);
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Content-Length': Buffer.byteLength(body) };
     if (legacy && session) Object.assign(headers, { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' });
     if (!legacy) Object.assign(headers, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': message.method });
     if (!legacy && message.params?.name) headers['Mcp-Name'] = message.params.name;
-    return crossFetch(target.url, { method: 'POST', headers, body: JSON.stringify(message), agent });
+    return exchange(agent, url, 'POST', headers, body);
   };
   const request = async (method, params) => {
     const id = next++;
     const response = await post({ jsonrpc: '2.0', id, method, params: legacy ? params : { ...params, _meta: MODERN } });
-    if (method === 'initialize') session = response.headers.get('mcp-session-id') ?? undefined;
-    const text = await response.text();
-    if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response.ok ? JSON.parse(text) : { error: text };
-    const line = text.split('\n').find((l) => l.startsWith('data: ') && l.includes(`"id":${id}`));
+    if (method === 'initialize') session = response.headers['mcp-session-id'];
+    const ok = response.status >= 200 && response.status < 300;
+    if (!(response.headers['content-type'] ?? '').includes('text/event-stream')) return ok ? JSON.parse(response.text) : { error: response.text };
+    const line = response.text.split('\n').find((l) => l.startsWith('data: ') && l.includes(`"id":${id}`));
     return JSON.parse(line.slice(6));
   };
   const discovered = await request('server/discover', {});
   if (discovered.error) {
     legacy = true;
     await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
-    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
-  return {
-    call: async (text) => (await request('tools/call', { name: 'echo', arguments: { text } })).result.content[0].text,
-    list: async () => (await request('tools/list', {})).result.tools.length,
-    close: async () => agent.destroy(),
-  };
+  return { ...rawOps(request), close: async () => agent.destroy() };
 }
 
 // Over HTTP+SSE: one GET stream, whose first event names the endpoint; every
@@ -109,14 +160,19 @@ async function rawHttp(target) {
 // "event: …\ndata: …\n\n" with the JSON on one line).
 async function rawSse(target) {
   const agent = new Agent({ keepAlive: true });
-  const stream = await crossFetch(target.url, { headers: { Accept: 'text/event-stream' }, agent });
+  const url = new URL(target.url);
+  const stream = await new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { Accept: 'text/event-stream' }, agent }, resolve);
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
   const pending = new Map();
   let endpoint;
   let found;
   const ready = new Promise((resolve) => (found = resolve));
   let buffer = '';
-  stream.body.setEncoding('utf8');
-  stream.body.on('data', (chunk) => {
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
     buffer += chunk;
     let end;
     while ((end = buffer.indexOf('\n\n')) !== -1) {
@@ -124,7 +180,7 @@ async function rawSse(target) {
       buffer = buffer.slice(end + 2);
       const data = event.slice(event.indexOf('data: ') + 6);
       if (event.startsWith('event: endpoint')) {
-        endpoint = new URL(data, target.url).href;
+        endpoint = new URL(data, target.url);
         found();
         continue;
       }
@@ -138,9 +194,9 @@ async function rawSse(target) {
   });
   await ready;
   let next = 1;
-  const post = async (message) => {
-    const response = await crossFetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(message), agent });
-    await response.text();
+  const post = (message) => {
+    const body = JSON.stringify(message);
+    return exchange(agent, endpoint, 'POST', { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }, body);
   };
   const request = (method, params) => {
     const id = next++;
@@ -150,10 +206,9 @@ async function rawSse(target) {
   await request('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
   await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return {
-    call: async (text) => (await request('tools/call', { name: 'echo', arguments: { text } })).result.content[0].text,
-    list: async () => (await request('tools/list', {})).result.tools.length,
+    ...rawOps(request),
     close: async () => {
-      stream.body.destroy();
+      stream.destroy();
       agent.destroy();
     },
   };
