@@ -31,8 +31,9 @@ const sdk = join(here, 'servers/sdk-server.mjs');
 const sse = join(here, 'servers/sse-server.mjs');
 
 const scenarios = [
-  { name: 'minimal stdio, modern', target: { kind: 'stdio', command: node, args: [minimal], env: {} }, scale: 1, heap: true },
-  { name: 'minimal stdio, legacy', target: { kind: 'stdio', command: node, args: [minimal], env: { BENCH_LEGACY: '1' } }, scale: 1 },
+  // `wide`: also 1,024 calls in flight.
+  { name: 'minimal stdio, modern', target: { kind: 'stdio', command: node, args: [minimal], env: {} }, scale: 1, heap: true, wide: true },
+  { name: 'minimal stdio, legacy', target: { kind: 'stdio', command: node, args: [minimal], env: { BENCH_LEGACY: '1' } }, scale: 1, wide: true },
   { name: 'SDK stdio, modern', target: { kind: 'stdio', command: node, args: [sdk], env: {} }, scale: 0.5 },
   { name: 'SDK HTTP, modern', http: { args: [sdk, '--http'], path: '/mcp', kind: 'http' }, scale: 0.15 },
   { name: 'SDK HTTP, legacy', http: { args: [sdk, '--http', '--legacy'], path: '/mcp', kind: 'http' }, scale: 0.15 },
@@ -51,6 +52,7 @@ const sizes = {
   roundsPerProcess: quick ? 3 : 4,
   sequential: quick ? 500 : 2500,
   inflight: quick ? 1000 : 5000,
+  wide: quick ? 2048 : 4096,
   listCached: quick ? 300 : 1000,
   listForced: quick ? 30 : 1000,
   cold: quick ? 3 : 5,
@@ -90,15 +92,19 @@ async function startHttpServer({ args, path, kind }) {
 }
 
 // The measures, each taken once per round per driver (µs per call), and how
-// each is compared with the floor.
+// each is compared with the floor. The 1,024-in-flight pair only where a
+// scenario is `wide`.
 const MEASURES = [
   ['seq', 'sequential, time per call'],
   ['seqCpu', 'sequential, client CPU per call'],
   ['inflight', '64 in flight, time per call'],
   ['inflightCpu', '64 in flight, client CPU per call'],
+  ['wide', '1,024 in flight, time per call'],
+  ['wideCpu', '1,024 in flight, client CPU per call'],
   ['listForced', 'listTools forced to the wire, time per call'],
   ['listForcedCpu', 'listTools forced to the wire, client CPU per call'],
 ];
+const measuresOf = (scenario) => MEASURES.filter(([key]) => scenario.wide || !key.startsWith('wide'));
 
 // A driver's process, asked one phase at a time.
 function startWorker(driver, target) {
@@ -126,11 +132,13 @@ async function runScenario(scenario) {
     rounds: sizes.rounds,
     sequential: n(sizes.sequential),
     inflight: n(sizes.inflight),
+    ...(scenario.wide && { wide: sizes.wide }),
     listForced: n(sizes.listForced),
     listCached: n(sizes.listCached),
     cold: Math.ceil(n(sizes.cold * 4) / 4),
   };
-  const rows = drivers.map((driver) => ({ driver, latencies: [], cold: [], ...Object.fromEntries(MEASURES.map(([key]) => [key, []])) }));
+  const measures = measuresOf(scenario);
+  const rows = drivers.map((driver) => ({ driver, latencies: [], cold: [], ...Object.fromEntries(measures.map(([key]) => [key, []])) }));
   const perCall = (run, count) => [(run.elapsed * 1000) / count, (run.cpu * 1000) / count];
   // Fresh processes, opened and warmed up side by side (nothing is timed
   // yet). If one fails, the others are stopped before the error goes on.
@@ -139,7 +147,7 @@ async function runScenario(scenario) {
     const ready = await Promise.allSettled(
       workers.map(async (worker) => {
         await worker.ask('open');
-        await worker.ask('warmup', { calls: n(sizes.warmup), lists: size.listForced });
+        await worker.ask('warmup', { calls: n(sizes.warmup), lists: size.listForced, wide: size.wide });
       }),
     );
     const failed = ready.find((outcome) => outcome.status === 'rejected');
@@ -171,7 +179,12 @@ async function runScenario(scenario) {
             rows[i].inflight.push(time);
             rows[i].inflightCpu.push(cpu);
           }
-          for (const i of orderFor(round + 2)) {
+          for (const i of size.wide ? orderFor(round + 2) : []) {
+            const [time, cpu] = perCall(await workers[i].ask('inflight', { count: size.wide, width: 1024 }), size.wide);
+            rows[i].wide.push(time);
+            rows[i].wideCpu.push(cpu);
+          }
+          for (const i of orderFor(round + 3)) {
             const [time, cpu] = perCall(await workers[i].ask('list', { count: size.listForced, forced: true }), size.listForced);
             rows[i].listForced.push(time);
             rows[i].listForcedCpu.push(cpu);
@@ -211,7 +224,7 @@ async function runScenario(scenario) {
     rows: rows.map((row) => ({
       driver: row.driver,
       measures: Object.fromEntries(
-        MEASURES.map(([key]) => [
+        measures.map(([key]) => [
           key,
           { median: median(row[key]), mean: mean(row[key]), ratioMedian: median(ratios(row, key)), ratioMean: mean(ratios(row, key)) },
         ]),
@@ -235,13 +248,14 @@ function table(name, { size, rows }) {
   const lines = [
     `### ${name}`,
     '',
-    `Per round: ${size.sequential} sequential calls, ${size.inflight} calls 64 in flight, ${size.listForced} forced \`listTools\`; ` +
+    `Per round: ${size.sequential} sequential calls, ${size.inflight} calls 64 in flight, ` +
+      `${size.wide ? `${size.wide} calls 1,024 in flight, ` : ''}${size.listForced} forced \`listTools\`; ` +
       `${size.rounds} rounds; ${size.cold} cold starts per driver. Each cell: median over rounds (mean); µs per call.`,
     '',
     header,
     rule,
   ];
-  for (const [key, label] of MEASURES) {
+  for (const [key, label] of MEASURES.filter(([key]) => key in rows[0].measures)) {
     lines.push(
       line(label, (row) => {
         const m = row.measures[key];

@@ -30,15 +30,16 @@ const commands = {
   },
   // Every timed phase's path, then a pause: V8 optimises on background
   // threads, and a compile still running would be charged to the first phase.
-  warmup: async ({ calls, lists }) => {
+  warmup: async ({ calls, lists, wide }) => {
     for (let i = 0; i < calls; i++) await client.call(`w${i}`);
     await inflight(client, calls);
+    if (wide) await inflight(client, wide, 1024);
     for (let i = 0; i < lists; i++) await client.list(true);
     await new Promise((resolve) => setTimeout(resolve, 250));
     return {};
   },
   sequential: ({ count }) => sequential(client, count),
-  inflight: ({ count }) => inflight(client, count),
+  inflight: ({ count, width }) => inflight(client, count, width),
   list: ({ count, forced }) => listing(client, count, forced),
   cold: () => coldStart(driver, target),
   heap: ({ count }) => heapGrowth(driver, target, count),
