@@ -1,5 +1,7 @@
 // The three contestants, behind one shape:
-//   open(target) -> { call(text), list(forced), close() }
+//   open(target) -> { call(text), blob(bytes), list(forced), close() }
+// blob calls the minimal server's blob tool (listed under BENCH_TOOLS) and
+// answers the length of the text it got.
 // target: { kind: 'stdio', command, args, env }, { kind: 'http', url } (Streamable
 // HTTP) or { kind: 'sse', url } (HTTP+SSE, 2024-11-05: the URL of the GET stream).
 import { spawn } from 'node:child_process';
@@ -31,6 +33,7 @@ export const raw = {
 // What every raw connection offers on top of its `request(method, params)`.
 const rawOps = (request) => ({
   call: async (text) => (await request('tools/call', { name: 'echo', arguments: { text } })).result.content[0].text,
+  blob: async (bytes) => (await request('tools/call', { name: 'blob', arguments: { bytes } })).result.content[0].text.length,
   list: async () => (await request('tools/list', {})).result.tools.length,
 });
 
@@ -214,6 +217,11 @@ async function rawSse(target) {
   };
 }
 
+// The official stdio transport gives up on a message over 10 MiB by default,
+// which a 10,000-tool catalogue or a 16 MiB result (the curves) is; it is
+// given rxmcp's default bound instead (64 MiB), which costs neither a thing.
+const MAX_MESSAGE = 64 * 1024 * 1024;
+
 /**
  * The official client, @modelcontextprotocol/client 2.4.0, negotiating the era
  * itself. HTTP+SSE through the SSEClientTransport that package exports (it
@@ -227,13 +235,14 @@ export const official = {
     const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
     const transport =
       target.kind === 'stdio'
-        ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...process.env, ...target.env } })
+        ? new StdioClientTransport({ command: target.command, args: target.args, env: { ...process.env, ...target.env }, maxBufferSize: MAX_MESSAGE })
         : target.kind === 'sse'
           ? new SSEClientTransport(new URL(target.url))
           : new StreamableHTTPClientTransport(new URL(target.url));
     await client.connect(transport);
     return {
       call: async (text) => (await client.callTool({ name: 'echo', arguments: { text } })).content[0].text,
+      blob: async (bytes) => (await client.callTool({ name: 'blob', arguments: { bytes } })).content[0].text.length,
       list: async (forced) => (await client.listTools(undefined, { cacheMode: forced ? 'refresh' : 'use' })).tools.length,
       close: () => client.close(),
     };
@@ -255,6 +264,7 @@ export const rxmcp = {
         : McpClient.connectHttp({ url: target.url, ...(target.kind === 'sse' && { httpTransport: 'sse' }) });
     return {
       call: async (text) => (await firstValueFrom(mcp.callTool('echo', { text }))).content[0].text,
+      blob: async (bytes) => (await firstValueFrom(mcp.callTool('blob', { bytes }))).content[0].text.length,
       list: async (forced) => (await firstValueFrom(mcp.listTools({ refresh: forced }))).length,
       close: () => mcp.close(),
     };

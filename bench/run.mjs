@@ -8,6 +8,7 @@
 //   npm run bench -- --only minimal   (only the scenarios whose name contains it)
 //   npm run bench -- --only gateway   (rxmcp direct against through `rxmcp serve`)
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
+//   npm run bench -- --only curves    (only the curves, bench/curves.mjs; or part of one's name)
 //
 // Writes bench/results/latest.md and latest.json.
 import { spawn } from 'node:child_process';
@@ -17,6 +18,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { curveTable, runCurves } from './curves.mjs';
 import { gatewayScenario, gatewayTable } from './gateway.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -290,6 +292,9 @@ for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) 
   sections.push(section);
   process.stdout.write(section + '\n\n');
 }
+const curves = await runCurves({ quick, only, drivers, startWorker, orderFor, median });
+const curveSections = curves.map((curve) => curveTable(curve));
+for (const section of curveSections) process.stdout.write(section + '\n\n');
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 const report = [
   `# Benchmark results`,
@@ -299,8 +304,10 @@ const report = [
     '"vs raw" is the ratio to the hand-written floor taken in each round, then the median over rounds (mean in brackets).',
   '',
   ...sections.flatMap((section) => [section, '']),
+  ...(curveSections.length ? ['## Curves', '', ...curveSections.flatMap((section) => [section, ''])] : []),
 ].join('\n');
 mkdirSync(join(here, 'results'), { recursive: true });
 writeFileSync(join(here, 'results', 'latest.md'), report);
-writeFileSync(join(here, 'results', 'latest.json'), JSON.stringify({ machine, quick, seconds: Number(seconds), results }, null, 2) + '\n');
+const json = { machine, quick, seconds: Number(seconds), results, curves };
+writeFileSync(join(here, 'results', 'latest.json'), JSON.stringify(json, null, 2) + '\n');
 process.stdout.write(`done in ${seconds} s; written to bench/results/latest.md\n`);

@@ -4,7 +4,7 @@
 //   node --expose-gc bench/worker.mjs <driver> <target as JSON>
 import { createInterface } from 'node:readline';
 import { drivers } from './drivers.mjs';
-import { coldStart, heapGrowth, inflight, listing, sequential } from './phases.mjs';
+import { coldStart, heapGrowth, inflight, listing, results, sequential } from './phases.mjs';
 
 const [name, targetJson] = process.argv.slice(2);
 const driver = drivers.find((candidate) => candidate.name === name);
@@ -41,6 +41,12 @@ const commands = {
   sequential: ({ count }) => sequential(client, count),
   inflight: ({ count, width }) => inflight(client, count, width),
   list: ({ count, forced }) => listing(client, count, forced),
+  blob: ({ count, bytes }) => results(client, count, bytes),
+  // A quarter of a second for V8's background compiler after an untimed run.
+  settle: async () => {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    return {};
+  },
   cold: () => coldStart(driver, target),
   heap: ({ count }) => heapGrowth(driver, target, count),
   close: async () => {
