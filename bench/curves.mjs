@@ -1,7 +1,8 @@
 // The curves: how a client's cost grows with the catalogue's size, a
 // result's size and the calls in flight, each against the minimal stdio
 // server (2026-07-28). Run by bench/run.mjs after its scenarios (`--only
-// curves` for these alone, or part of a curve's name).
+// curves` for these alone, or part of a curve's name); bench/charts.mjs
+// draws them.
 //
 // A point is a few short rounds in fresh worker processes (one per driver,
 // the turn order rotating every round), after one untimed run of the same
@@ -108,12 +109,14 @@ export async function runCurves({ quick, only, drivers, startWorker, orderFor, m
 
 const fmt = (value) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
 
-/** A curve as a markdown table. */
-export function curveTable(curve) {
+/** A curve as a markdown table, with the picture bench/charts.mjs draws of it. */
+export function curveTable(curve, picture) {
   const drivers = ['raw', 'official', 'rxmcp'].filter((driver) => curve.points[0][driver] !== undefined);
   const others = drivers.filter((driver) => driver !== 'raw');
   const lines = [
     `### ${curve.name}`,
+    '',
+    `![${curve.name}](${picture})`,
     '',
     `x: ${curve.x}. Each cell: ${curve.unit}, time / client CPU, median over ${curve.rounds ?? 'the'} rounds; "vs raw" the median per-round ratio (time / CPU).`,
     '',
@@ -128,7 +131,7 @@ export function curveTable(curve) {
       const cpu = point[`${driver}CpuRatio`];
       cells.push(time === undefined ? '' : `**${time.toFixed(2)}x** / **${cpu.toFixed(2)}x**`);
     }
-    lines.push(`| ${point.label ?? point.x} | ${cells.join(' | ')} |`);
+    lines.push(`| ${point.label ?? (typeof point.x === 'number' ? point.x.toLocaleString('en-US') : point.x)} | ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
 }

@@ -10,7 +10,8 @@
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
 //   npm run bench -- --only curves    (only the curves, bench/curves.mjs; or part of one's name)
 //
-// Writes bench/results/latest.md and latest.json.
+// Writes bench/results/latest.md and latest.json, and a picture of every
+// curve (bench/charts.mjs) beside them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { pictureOf, writeCharts } from './charts.mjs';
 import { curveTable, runCurves } from './curves.mjs';
 import { gatewayScenario, gatewayTable } from './gateway.mjs';
 
@@ -293,7 +295,7 @@ for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) 
   process.stdout.write(section + '\n\n');
 }
 const curves = await runCurves({ quick, only, drivers, startWorker, orderFor, median });
-const curveSections = curves.map((curve) => curveTable(curve));
+const curveSections = curves.map((curve) => curveTable(curve, pictureOf(curve)));
 for (const section of curveSections) process.stdout.write(section + '\n\n');
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 const report = [
@@ -310,4 +312,5 @@ mkdirSync(join(here, 'results'), { recursive: true });
 writeFileSync(join(here, 'results', 'latest.md'), report);
 const json = { machine, quick, seconds: Number(seconds), results, curves };
 writeFileSync(join(here, 'results', 'latest.json'), JSON.stringify(json, null, 2) + '\n');
+writeCharts(json, join(here, 'results'));
 process.stdout.write(`done in ${seconds} s; written to bench/results/latest.md\n`);
