@@ -38,28 +38,39 @@ const rawOps = (request) => ({
 });
 
 /**
- * Splits a byte stream into lines without decoding anything but whole lines:
- * 0x0A is found in each chunk with `indexOf`, a line inside one chunk is
- * decoded straight from it, and only a line that spans chunks is joined
- * (its pieces kept as Buffers until its end arrives). `node:readline`
- * decodes every chunk to a string and splits that, which costs more.
+ * Splits a byte stream into lines, decoding only complete ones: the last
+ * 0x0A of each chunk is found with `lastIndexOf`, everything before it is
+ * decoded in one go and split on "\n" (UTF-8 never has that byte inside a
+ * character), and the rest stays a Buffer until a later chunk ends its line
+ * (only then are pieces joined). One decode per chunk measured cheaper than
+ * one per line, and both cheaper than `node:readline`, which decodes every
+ * chunk through a StringDecoder, splits it with a regular expression and
+ * emits each line as an event.
  */
 function byteLines(onLine) {
   let pieces = [];
   return (chunk) => {
+    const last = chunk.lastIndexOf(0x0a);
+    if (last === -1) {
+      pieces.push(chunk);
+      return;
+    }
+    let text;
+    if (pieces.length) {
+      pieces.push(chunk.subarray(0, last));
+      text = Buffer.concat(pieces).toString('utf8');
+      pieces = [];
+    } else {
+      text = chunk.toString('utf8', 0, last);
+    }
     let start = 0;
     let end;
-    while ((end = chunk.indexOf(0x0a, start)) !== -1) {
-      if (pieces.length) {
-        pieces.push(chunk.subarray(start, end));
-        onLine(Buffer.concat(pieces).toString('utf8'));
-        pieces = [];
-      } else {
-        onLine(chunk.toString('utf8', start, end));
-      }
+    while ((end = text.indexOf('\n', start)) !== -1) {
+      onLine(text.slice(start, end));
       start = end + 1;
     }
-    if (start < chunk.length) pieces.push(start ? chunk.subarray(start) : chunk);
+    onLine(start ? text.slice(start) : text);
+    if (last + 1 < chunk.length) pieces.push(chunk.subarray(last + 1));
   };
 }
 
