@@ -31,7 +31,7 @@ const CURVES = [
     xs: [10, 100, 1000, 10000],
     quickXs: [10, 100, 1000],
     env: (tools) => ({ BENCH_TOOLS: String(tools) }),
-    ask: (tools, quick) => ({ op: 'list', forced: true, count: Math.max(1, Math.round((quick ? 500 : 5000) / tools)) }),
+    ask: (tools, quick) => ({ op: 'list', forced: true, count: Math.max(1, Math.round((quick ? 500 : 3000) / tools)) }),
   },
   {
     name: 'result size',
@@ -40,7 +40,7 @@ const CURVES = [
     quickXs: [KiB, 64 * KiB, MiB],
     label: (bytes) => (bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes / KiB} KiB`),
     env: () => ({ BENCH_TOOLS: '20' }),
-    ask: (bytes, quick) => ({ op: 'blob', bytes, count: Math.max(1, Math.min(quick ? 100 : 1000, Math.round((quick ? MiB : 4 * MiB) / bytes))) }),
+    ask: (bytes, quick) => ({ op: 'blob', bytes, count: Math.max(1, Math.min(quick ? 100 : 500, Math.round((quick ? MiB : 3 * MiB) / bytes))) }),
   },
   {
     name: 'calls in flight',
@@ -65,6 +65,7 @@ export async function runCurves({ quick, only, drivers, startWorker, orderFor, m
   const curves = [];
   for (const curve of CURVES.filter((candidate) => !only || only === 'curves' || candidate.name.includes(only))) {
     process.stdout.write(`running the ${curve.name} curve…\n`);
+    const started = Date.now();
     const points = [];
     for (const x of quick ? curve.quickXs : curve.xs) {
       const target = { kind: 'stdio', command: process.execPath, args: [minimal], env: curve.env(x) };
@@ -103,6 +104,7 @@ export async function runCurves({ quick, only, drivers, startWorker, orderFor, m
       points.push(point);
     }
     curves.push({ name: curve.name, x: curve.x, unit: 'µs per call', rounds, points });
+    process.stdout.write(`the ${curve.name} curve took ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   }
   return curves;
 }

@@ -87,9 +87,21 @@ function answer(message) {
   }
 }
 
+// Under BENCH_TOOLS (the curves) the big answers, a catalogue of thousands of
+// tools or megabytes of text, are serialised once and only their id spliced
+// in: stringifying 12 MB per request would put the server's time, not the
+// client's, into every point, on a machine whose two cores the client shares.
+const serialised = new Map();
+function cached(message) {
+  const key = message.method === 'tools/list' ? 'list' : message.method === 'tools/call' && message.params.name === 'blob' ? message.params.arguments.bytes : undefined;
+  if (count === undefined || key === undefined) return undefined;
+  if (!serialised.has(key)) serialised.set(key, JSON.stringify(answer({ ...message, id: 0 }).result));
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${serialised.get(key)}}\n`;
+}
+
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
   if (message.id === undefined) return;
-  process.stdout.write(JSON.stringify(answer(message)) + '\n');
+  process.stdout.write(cached(message) ?? JSON.stringify(answer(message)) + '\n');
 });
 process.stdin.on('end', () => process.exit(0));
