@@ -125,13 +125,13 @@ export function curveTable(curve, picture) {
     `| ${curve.x} | raw | ${others.map((driver) => `${driver} | vs raw`).join(' | ')} |`,
     `|---|---|${others.map(() => '---|---').join('|')}|`,
   ];
+  // Any curve of the shape is tabled, whoever adds it: a value or ratio it lacks is left out.
+  const pair = (time, cpu, show) => [time, cpu].filter((value) => value !== undefined).map(show).join(' / ');
   for (const point of curve.points) {
-    const cells = [`${fmt(point.raw)} / ${fmt(point.rawCpu)}`];
+    const cells = [pair(point.raw, point.rawCpu, fmt)];
     for (const driver of others) {
-      cells.push(`${fmt(point[driver])} / ${fmt(point[`${driver}Cpu`])}`);
-      const time = point[`${driver}Ratio`];
-      const cpu = point[`${driver}CpuRatio`];
-      cells.push(time === undefined ? '' : `**${time.toFixed(2)}x** / **${cpu.toFixed(2)}x**`);
+      cells.push(pair(point[driver], point[`${driver}Cpu`], fmt));
+      cells.push(pair(point[`${driver}Ratio`], point[`${driver}CpuRatio`], (ratio) => `**${ratio.toFixed(2)}x**`));
     }
     lines.push(`| ${point.label ?? (typeof point.x === 'number' ? point.x.toLocaleString('en-US') : point.x)} | ${cells.join(' | ')} |`);
   }

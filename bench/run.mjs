@@ -188,7 +188,7 @@ async function runScenario(scenario) {
             rows[i].wide.push(time);
             rows[i].wideCpu.push(cpu);
           }
-          for (const i of orderFor(round + 3)) {
+          for (const i of orderFor(round + (size.wide ? 3 : 2))) {
             const [time, cpu] = perCall(await workers[i].ask('list', { count: size.listForced, forced: true }), size.listForced);
             rows[i].listForced.push(time);
             rows[i].listForcedCpu.push(cpu);
