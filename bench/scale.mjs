@@ -19,7 +19,7 @@
 import { spawn } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -263,10 +263,26 @@ function trackListeners() {
   };
 }
 
+// Handles that keep the process alive, by kind; and, apart, every open socket
+// (from /proc, Linux only), since an idle kept-alive socket is unref'd and
+// so missing from the first.
 const byKind = () => {
   const counts = {};
   for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
   return counts;
+};
+const openSockets = () => {
+  try {
+    return readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith('socket:');
+      } catch {
+        return false;
+      }
+    }).length;
+  } catch {
+    return undefined;
+  }
 };
 const total = (counts) => Object.values(counts).reduce((sum, n) => sum + n, 0);
 const minus = (after, before) => {
@@ -300,14 +316,14 @@ async function idleChild(driver, count, url, measure) {
   const clients = [await connect(0)];
   await sleep(300);
   await settle();
-  const before = { memory: process.memoryUsage(), handles: byKind(), listeners: listeners?.() };
+  const before = { memory: process.memoryUsage(), handles: byKind(), sockets: openSockets(), listeners: listeners?.() };
   // In batches, as a program opening many connections would.
   for (let first = 0; first < count; first += 50) {
     clients.push(...(await Promise.all(Array.from({ length: Math.min(50, count - first) }, (_, n) => connect(first + n + 1)))));
   }
   await sleep(1000);
   await settle();
-  const after = { memory: process.memoryUsage(), handles: byKind(), listeners: listeners?.() };
+  const after = { memory: process.memoryUsage(), handles: byKind(), sockets: openSockets(), listeners: listeners?.() };
   let answer;
   if (measure === 'memory') {
     answer = {
@@ -320,6 +336,7 @@ async function idleChild(driver, count, url, measure) {
     const attached = minus(after.listeners, before.listeners);
     answer = {
       handles: total(handles) / count,
+      sockets: after.sockets === undefined ? undefined : (after.sockets - before.sockets) / count,
       handleKinds: handles,
       timers: ((handles.Timeout ?? 0) + (handles.Immediate ?? 0)) / count,
       listeners: total(attached) / count,
@@ -343,14 +360,15 @@ export function idleTable(name, { rows }) {
     'N connections from one process to one SDK HTTP server, each having made one call, then idle for 1 s; measured after forced collections, ' +
       'against the same process with one connection already open (so modules and pools made once are not counted). Per connection; ' +
       'a fresh process for each cell pair (memory, then handles and listeners with a listener tracker installed). ' +
-      'Listeners: those still attached to emitters and event targets alive after the collections.',
+      'Handles: those that keep the process alive (`process.getActiveResourcesInfo()`); open sockets: every socket descriptor, ' +
+      'idle kept-alive ones included. Listeners: those still attached to emitters and event targets alive after the collections.',
     '',
-    '| era | connections | driver | heap KiB | RSS KiB | handles | timers | listeners | handles by kind | listeners, most common |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| era | connections | driver | heap KiB | RSS KiB | handles | open sockets | timers | listeners | handles by kind | listeners, most common |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.era} | ${row.count} | ${row.driver} | ${fmt(row.heapKb)} | ${fmt(row.rssKb)} | ${fmt(row.handles)} | ${fmt(row.timers)} | ${fmt(row.listeners)} | ` +
+      `| ${row.era} | ${row.count} | ${row.driver} | ${fmt(row.heapKb)} | ${fmt(row.rssKb)} | ${fmt(row.handles)} | ${fmt(row.sockets)} | ${fmt(row.timers)} | ${fmt(row.listeners)} | ` +
         `${kinds(row.handleKinds, row.count)} | ${kinds(row.listenerKinds, row.count)} |`,
     );
   }
@@ -397,9 +415,17 @@ async function checksChild(sizes) {
   for (const [run, count] of Object.values(variants)) for (let i = 0; i < Math.min(count, 200); i++) await run();
   const names = (await checked.toolsForLlm({ names: 'real' })).map((tool) => tool.function.name);
   const long = names.map((name) => LONG_PREFIX + name);
+  // The check alone, as the client compiles it (an internal module: this
+  // isolates what the call-level difference above can only bound).
+  const { compileOutputSchema, loadValidator } = await import('../dist/esm/client/output-check.js');
+  const schema = (await firstValueFrom(checked.listTools())).find((tool) => tool.name === STRUCTURED).outputSchema;
+  const checker = compileOutputSchema(await loadValidator(), schema);
+  const { structuredContent } = await firstValueFrom(checked.callTool(STRUCTURED, args));
+  if (typeof checker !== 'function' || checker(structuredContent) !== undefined) throw new Error('the outputSchema of get-structured-content did not compile, or refused its own result');
   const mappings = {
     'portableToolNames, names that fit': () => portableToolNames(names),
     'portableToolNames, every name mapped': () => portableToolNames(long),
+    'outputSchema check alone': () => checker(structuredContent),
   };
 
   const samples = Object.fromEntries([...Object.keys(variants), ...Object.keys(mappings)].map((key) => [key, { us: [], cpu: [] }]));
