@@ -7,6 +7,7 @@
 //   npm run bench -- --quick (fewer rounds, for a smoke run)
 //   npm run bench -- --only minimal   (only the scenarios whose name contains it)
 //   npm run bench -- --only gateway   (rxmcp direct against through `rxmcp serve`)
+//   npm run bench -- --only scale     (a Registry's start, idle connections, names and checks)
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
 //   npm run bench -- --only curves    (only the curves, bench/curves.mjs; or part of one's name)
 //
@@ -22,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { pictureOf, writeCharts } from './charts.mjs';
 import { curveTable, runCurves } from './curves.mjs';
 import { gatewayScenario, gatewayTable } from './gateway.mjs';
+import { scaleCurves, scaleScenarios } from './scale.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -45,6 +47,8 @@ const scenarios = [
   // rxmcp alone, direct against through `rxmcp serve` (bench/gateway.mjs).
   { name: 'gateway, SDK stdio', gateway: 'stdio', scale: 0.5 },
   { name: 'gateway, SDK HTTP', gateway: 'http', scale: 0.15 },
+  // Registry start-up, idle connections, name mapping and output checks (bench/scale.mjs).
+  ...scaleScenarios(quick),
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.
@@ -284,13 +288,15 @@ const sections = [];
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
   process.stdout.write(`running ${scenario.name}…\n`);
-  if (scenario.gateway) {
+  if (scenario.run) {
+    results[scenario.name] = await scenario.run();
+  } else if (scenario.gateway) {
     const size = { rounds: sizes.rounds, sequential: Math.round(sizes.sequential * scenario.scale), warmup: Math.round(sizes.warmup * scenario.scale) };
     results[scenario.name] = await gatewayScenario(scenario.gateway, size);
   } else {
     results[scenario.name] = await runScenario(scenario);
   }
-  const section = (scenario.gateway ? gatewayTable : table)(scenario.name, results[scenario.name]);
+  const section = (scenario.table ?? (scenario.gateway ? gatewayTable : table))(scenario.name, results[scenario.name]);
   sections.push(section);
   process.stdout.write(section + '\n\n');
 }
@@ -310,7 +316,7 @@ const report = [
 ].join('\n');
 mkdirSync(join(here, 'results'), { recursive: true });
 writeFileSync(join(here, 'results', 'latest.md'), report);
-const json = { machine, quick, seconds: Number(seconds), results, curves };
+const json = { machine, quick, seconds: Number(seconds), results, curves: [...curves, ...scaleCurves(results)] };
 writeFileSync(join(here, 'results', 'latest.json'), JSON.stringify(json, null, 2) + '\n');
 writeCharts(json, join(here, 'results'));
 process.stdout.write(`done in ${seconds} s; written to bench/results/latest.md\n`);

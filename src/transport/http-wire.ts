@@ -68,7 +68,8 @@ export class HttpWire {
   private endpoint: string;
   private readonly reconnect: { maxAttempts: number; maxDelayMs: number };
   private fetchImpl: Promise<FetchLike> | undefined;
-  private agents: { destroy(): void }[] = [];
+  /** The kept-alive agent for the endpoint's scheme (redirects never leave its origin, so one is enough). */
+  private agent: { destroy(): void } | undefined;
 
   private readonly auth: OAuthSession | undefined;
 
@@ -185,7 +186,7 @@ export class HttpWire {
         // Redirects come back to be judged here: fetch would follow them anywhere, headers and all.
         redirect: 'manual',
         signal: bounded.signal,
-        ...(this.agents.length > 0 ? { agent: (target: URL) => this.agents[target.protocol === 'https:' ? 1 : 0] } : {}),
+        ...(this.agent ? { agent: this.agent } : {}),
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
@@ -287,7 +288,7 @@ export class HttpWire {
   /** Lets go of kept-alive connections. */
   close(): void {
     this.auth?.close();
-    for (const agent of this.agents) agent.destroy();
+    this.agent?.destroy();
   }
 
   private loadFetch(): Promise<FetchLike> {
@@ -296,8 +297,9 @@ export class HttpWire {
       const module = await import('cross-fetch');
       const crossFetch = (module.default ?? module) as unknown as FetchLike;
       if (this.options.persistent !== false && typeof process !== 'undefined' && process.versions?.node) {
-        const [http, https] = await Promise.all([import('node:http'), import('node:https')]);
-        this.agents = [new http.Agent({ keepAlive: true }), new https.Agent({ keepAlive: true })];
+        // Only the agent the endpoint's scheme needs: each idle connection keeps what is made here.
+        const secure = this.origin.startsWith('https:');
+        this.agent = secure ? new (await import('node:https')).Agent({ keepAlive: true }) : new (await import('node:http')).Agent({ keepAlive: true });
       }
       return crossFetch;
     })();
