@@ -90,11 +90,18 @@ async function rawStdio(target) {
     }),
   );
   let meta = MODERN;
+  // Requests made in one turn go out in one write, as a careful hand-written
+  // client would send them (and as rxmcp does): one syscall, not one each.
+  const queued = [];
+  const flush = () => {
+    child.stdin.write(queued.length === 1 ? queued[0] : queued.join(''));
+    queued.length = 0;
+  };
   const request = (method, params) =>
     new Promise((resolve) => {
       const id = next++;
       pending.set(id, resolve);
-      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params: meta ? { ...params, _meta: meta } : params }) + '\n');
+      if (queued.push(JSON.stringify({ jsonrpc: '2.0', id, method, params: meta ? { ...params, _meta: meta } : params }) + '\n') === 1) void Promise.resolve().then(flush);
     });
   const discovered = await request('server/discover', {});
   if (discovered.error) {
