@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { unsupportedVersionData } from '../protocol/schemas.js';
 import { ErrorCode } from '../protocol/versions.js';
-import type { RequestId } from '../protocol/jsonrpc.js';
+import type { JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import type { PageShape } from '../protocol/page-shapes.js';
 import { buildRequest } from '../protocol/request.js';
 import { checkResult, checkToolResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
@@ -114,14 +114,16 @@ class Exchange implements Sink, Unsubscribable {
   ) {}
 
   start(): this {
-    const { pipeline, method, params, session, meta, input } = this.call;
-    const build = (id: RequestId) => {
-      // Filed before it is sent: a legacy server's question on its stream finds the call's hooks.
-      input?.requests.add(id);
-      return buildRequest(id, method, params, session.stamp, meta);
-    };
-    this.request = pipeline.correlator.open(method, build, this);
+    this.request = this.call.pipeline.correlator.open(this.call.method, this, this);
     return this;
+  }
+
+  /** The request, once the correlator gave it an id (the exchange is its own builder: no closure per call). */
+  build(id: RequestId): JsonRpcRequest {
+    const { method, params, session, meta, input } = this.call;
+    // Filed before it is sent: a legacy server's question on its stream finds the call's hooks.
+    input?.requests.add(id);
+    return buildRequest(id, method, params, session.stamp, meta);
   }
 
   answer(result: Record<string, unknown>): void {
