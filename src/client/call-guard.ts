@@ -26,29 +26,10 @@ export function guarded<T>(
   deadlines: Deadlines,
   start: (subscriber: Subscriber<T>) => TeardownLogic,
 ): Observable<T> {
-  return new Guarded<T>(method, bounds, deadlines, start as Start);
+  return new Observable<T>((subscriber) => new Guard(method, bounds, deadlines, subscriber as Subscriber<unknown>).run(start as Start));
 }
 
 type Start = (subscriber: Subscriber<unknown>) => TeardownLogic;
-
-// The Observable of a bounded call holds what it needs as fields rather than
-// in a closure: with a thousand calls in flight, each closure and its
-// context is kept alive (and copied by every scavenge) until the answer.
-class Guarded<T> extends Observable<T> {
-  constructor(
-    private readonly method: string,
-    private readonly bounds: CallBounds,
-    private readonly deadlines: Deadlines,
-    private readonly start: Start,
-  ) {
-    super();
-  }
-
-  // What RxJS runs for each subscription (as its own Subject does, by overriding the method).
-  protected _subscribe(subscriber: Subscriber<T>): TeardownLogic {
-    return new Guard(this.method, this.bounds, this.deadlines, subscriber as Subscriber<unknown>).run(this.start);
-  }
-}
 
 /**
  * One subscription's bounds. It is its own deadline, abort listener and
