@@ -59,6 +59,24 @@ export class CallPipeline {
   }
 
   /**
+   * One page of a list, under its cache `key` (the caller has it already):
+   * as `run`, but handed on with its bookkeeping, since a list reads only
+   * its items and cursor. One stage and one copy fewer per page than `run`.
+   */
+  page(
+    session: Session,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    schema: PageShape,
+    key: string,
+    refresh: boolean,
+  ): Observable<Record<string, unknown>> {
+    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask: false, keepBookkeeping: true, input: undefined };
+    return this.cache.fetch(key, () => new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start()), refresh);
+  }
+
+  /**
    * A call of a method that is never cached, begun at once for `subscriber`
    * (which the caller's own Observable already holds): the same as
    * subscribing to `run`, one Observable fewer on the path every tool call
