@@ -86,7 +86,8 @@ export class ResultCache {
   /** Drops every stored result of `method`. */
   dropMethod(method: string): void {
     this.lists.delete(method);
-    for (const key of this.entries.keys()) if (key.startsWith(`${method} `)) this.entries.delete(key);
+    const prefix = `${method} `;
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
   /** Drops one stored result. */

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { unsupportedVersionData } from '../protocol/schemas.js';
 import { ErrorCode } from '../protocol/versions.js';
-import type { RequestId } from '../protocol/jsonrpc.js';
+import type { JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import type { PageShape } from '../protocol/page-shapes.js';
 import { buildRequest } from '../protocol/request.js';
 import { checkResult, checkToolResult, resultTypeOf, stripBookkeeping } from '../protocol/shape.js';
@@ -56,6 +56,24 @@ export class CallPipeline {
       this.cache.fetch(key, () => exchange, refresh),
       (result) => stripBookkeeping(result) as T,
     );
+  }
+
+  /**
+   * One page of a list, under its cache `key` (the caller has it already):
+   * as `run`, but handed on with its bookkeeping, since a list reads only
+   * its items and cursor. One stage and one copy fewer per page than `run`.
+   */
+  page(
+    session: Session,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    schema: PageShape,
+    key: string,
+    refresh: boolean,
+  ): Observable<Record<string, unknown>> {
+    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask: false, keepBookkeeping: true, input: undefined };
+    return this.cache.fetch(key, () => new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start()), refresh);
   }
 
   /**
@@ -114,14 +132,16 @@ class Exchange implements Sink, Unsubscribable {
   ) {}
 
   start(): this {
-    const { pipeline, method, params, session, meta, input } = this.call;
-    const build = (id: RequestId) => {
-      // Filed before it is sent: a legacy server's question on its stream finds the call's hooks.
-      input?.requests.add(id);
-      return buildRequest(id, method, params, session.stamp, meta);
-    };
-    this.request = pipeline.correlator.open(method, build, this);
+    this.request = this.call.pipeline.correlator.open(this.call.method, this, this);
     return this;
+  }
+
+  /** The request, once the correlator gave it an id (the exchange is its own builder: no closure per call). */
+  build(id: RequestId): JsonRpcRequest {
+    const { method, params, session, meta, input } = this.call;
+    // Filed before it is sent: a legacy server's question on its stream finds the call's hooks.
+    input?.requests.add(id);
+    return buildRequest(id, method, params, session.stamp, meta);
   }
 
   answer(result: Record<string, unknown>): void {

@@ -20,6 +20,13 @@ export interface SendOptions {
   cancellable?: boolean;
 }
 
+/**
+ * Builds a request once its id is known: a function, or an object whose
+ * `build` does it (a call's own state object, so that a request waiting for
+ * its answer keeps no closure of its own alive).
+ */
+export type RequestBuilder = ((id: RequestId) => JsonRpcRequest) | { build(id: RequestId): JsonRpcRequest };
+
 /** Where the answer to one request goes. */
 export interface Sink {
   /** The result of a successful answer. */
@@ -140,7 +147,7 @@ export class Correlator {
    * Fails `sink` at once (and returns nothing) when the request cannot be
    * sent; otherwise the returned entry's `unsubscribe` abandons it.
    */
-  open(method: string, build: (id: RequestId) => JsonRpcRequest, sink: Sink, options: SendOptions = {}): PendingRequest | undefined {
+  open(method: string, build: RequestBuilder, sink: Sink, options: SendOptions = {}): PendingRequest | undefined {
     if (this.closed) {
       sink.fail(new McpTransportClosedError(method));
       return undefined;
@@ -158,7 +165,7 @@ export class Correlator {
     const entry = new PendingRequest(this, id, method, sink, options.cancellable !== false);
     this.pending.set(id, entry);
     try {
-      this.transport.outbound.next(build(id));
+      this.transport.outbound.next(typeof build === 'function' ? build(id) : build.build(id));
     } catch (error) {
       // A request the wire cannot carry (arguments nested too deep to serialise, say) fails alone.
       this.pending.delete(id);

@@ -674,8 +674,9 @@ export class McpClient {
         const pages: string[] = [];
         const page = (cursor?: string): Observable<Record<string, unknown>> => {
           const params = cursor === undefined ? undefined : { cursor };
-          pages.push(ResultCache.key(method, params));
-          return this.calls.run(session, method, params, options.meta, schema, refresh);
+          const pageKey = ResultCache.key(method, params);
+          pages.push(pageKey);
+          return this.calls.page(session, method, params, options.meta, schema, pageKey, refresh);
         };
         const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
         const learnOutputs = method === 'tools/list' ? this.outputs.learner(session) : undefined;
