@@ -1,6 +1,7 @@
 // Reading an HTTP response body as Server-Sent Events, whatever fetch
 // produced it: a web ReadableStream (browsers, undici) or a Node stream
-// (node-fetch, under cross-fetch).
+// (node-fetch, under cross-fetch), or any async iterable of chunks (rxmcp's
+// own node:http requests).
 
 /** The part of a fetch Response this transport reads. */
 export interface FetchResponse {
