@@ -37,13 +37,16 @@ export interface SseOptions {
   onRetry?: (ms: number) => void;
 }
 
+// Loaded once: an import() of a module already loaded still costs a lookup in the loader, for every stream.
+let parserModule: Promise<typeof import('eventsource-parser')> | undefined;
+
 /**
  * Each event of an SSE body, in order. Comments (keep-alives) are skipped;
  * multi-line data is joined with newlines; events may be split across chunks
  * anywhere. Parsing is eventsource-parser's, loaded on first use.
  */
 export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGenerator<SseEvent> {
-  const { createParser } = await import('eventsource-parser');
+  const { createParser } = await (parserModule ??= import('eventsource-parser'));
   const limit = options.limit ?? Infinity;
   const ready: SseEvent[] = [];
   // The parser measures what it holds for the event under way (its data so
