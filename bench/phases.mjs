@@ -49,6 +49,14 @@ export async function listing(client, count, forced) {
   return { elapsed: performance.now() - start, cpu: cpuMs(process.cpuUsage(cpu)) };
 }
 
+/** `count` calls of the blob tool, one after another, each answering `bytes` characters. */
+export async function results(client, count, bytes) {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  for (let i = 0; i < count; i++) await client.blob(bytes);
+  return { elapsed: performance.now() - start, cpu: cpuMs(process.cpuUsage(cpu)) };
+}
+
 /** A fresh client's time from nothing to its first answer. */
 export async function coldStart(driver, target) {
   const start = performance.now();

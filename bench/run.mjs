@@ -7,9 +7,12 @@
 //   npm run bench -- --quick (fewer rounds, for a smoke run)
 //   npm run bench -- --only minimal   (only the scenarios whose name contains it)
 //   npm run bench -- --only gateway   (rxmcp direct against through `rxmcp serve`)
+//   npm run bench -- --only scale     (a Registry's start, idle connections, names and checks)
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
+//   npm run bench -- --only curves    (only the curves, bench/curves.mjs; or part of one's name)
 //
-// Writes bench/results/latest.md and latest.json.
+// Writes bench/results/latest.md and latest.json, and a picture of every
+// curve (bench/charts.mjs) beside them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,7 +20,10 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { pictureOf, writeCharts } from './charts.mjs';
+import { curveTable, runCurves } from './curves.mjs';
 import { gatewayScenario, gatewayTable } from './gateway.mjs';
+import { scaleCurves, scaleScenarios } from './scale.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -31,8 +37,9 @@ const sdk = join(here, 'servers/sdk-server.mjs');
 const sse = join(here, 'servers/sse-server.mjs');
 
 const scenarios = [
-  { name: 'minimal stdio, modern', target: { kind: 'stdio', command: node, args: [minimal], env: {} }, scale: 1, heap: true },
-  { name: 'minimal stdio, legacy', target: { kind: 'stdio', command: node, args: [minimal], env: { BENCH_LEGACY: '1' } }, scale: 1 },
+  // `wide`: also 1,024 calls in flight.
+  { name: 'minimal stdio, modern', target: { kind: 'stdio', command: node, args: [minimal], env: {} }, scale: 1, heap: true, wide: true },
+  { name: 'minimal stdio, legacy', target: { kind: 'stdio', command: node, args: [minimal], env: { BENCH_LEGACY: '1' } }, scale: 1, wide: true },
   { name: 'SDK stdio, modern', target: { kind: 'stdio', command: node, args: [sdk], env: {} }, scale: 0.5 },
   { name: 'SDK HTTP, modern', http: { args: [sdk, '--http'], path: '/mcp', kind: 'http' }, scale: 0.15 },
   { name: 'SDK HTTP, legacy', http: { args: [sdk, '--http', '--legacy'], path: '/mcp', kind: 'http' }, scale: 0.15 },
@@ -40,6 +47,8 @@ const scenarios = [
   // rxmcp alone, direct against through `rxmcp serve` (bench/gateway.mjs).
   { name: 'gateway, SDK stdio', gateway: 'stdio', scale: 0.5 },
   { name: 'gateway, SDK HTTP', gateway: 'http', scale: 0.15 },
+  // Registry start-up, idle connections, name mapping and output checks (bench/scale.mjs).
+  ...scaleScenarios(quick),
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.
@@ -51,6 +60,7 @@ const sizes = {
   roundsPerProcess: quick ? 3 : 4,
   sequential: quick ? 500 : 2500,
   inflight: quick ? 1000 : 5000,
+  wide: quick ? 2048 : 4096,
   listCached: quick ? 300 : 1000,
   listForced: quick ? 30 : 1000,
   cold: quick ? 3 : 5,
@@ -90,15 +100,19 @@ async function startHttpServer({ args, path, kind }) {
 }
 
 // The measures, each taken once per round per driver (µs per call), and how
-// each is compared with the floor.
+// each is compared with the floor. The 1,024-in-flight pair only where a
+// scenario is `wide`.
 const MEASURES = [
   ['seq', 'sequential, time per call'],
   ['seqCpu', 'sequential, client CPU per call'],
   ['inflight', '64 in flight, time per call'],
   ['inflightCpu', '64 in flight, client CPU per call'],
+  ['wide', '1,024 in flight, time per call'],
+  ['wideCpu', '1,024 in flight, client CPU per call'],
   ['listForced', 'listTools forced to the wire, time per call'],
   ['listForcedCpu', 'listTools forced to the wire, client CPU per call'],
 ];
+const measuresOf = (scenario) => MEASURES.filter(([key]) => scenario.wide || !key.startsWith('wide'));
 
 // A driver's process, asked one phase at a time.
 function startWorker(driver, target) {
@@ -126,11 +140,13 @@ async function runScenario(scenario) {
     rounds: sizes.rounds,
     sequential: n(sizes.sequential),
     inflight: n(sizes.inflight),
+    ...(scenario.wide && { wide: sizes.wide }),
     listForced: n(sizes.listForced),
     listCached: n(sizes.listCached),
     cold: Math.ceil(n(sizes.cold * 4) / 4),
   };
-  const rows = drivers.map((driver) => ({ driver, latencies: [], cold: [], ...Object.fromEntries(MEASURES.map(([key]) => [key, []])) }));
+  const measures = measuresOf(scenario);
+  const rows = drivers.map((driver) => ({ driver, latencies: [], cold: [], ...Object.fromEntries(measures.map(([key]) => [key, []])) }));
   const perCall = (run, count) => [(run.elapsed * 1000) / count, (run.cpu * 1000) / count];
   // Fresh processes, opened and warmed up side by side (nothing is timed
   // yet). If one fails, the others are stopped before the error goes on.
@@ -139,7 +155,7 @@ async function runScenario(scenario) {
     const ready = await Promise.allSettled(
       workers.map(async (worker) => {
         await worker.ask('open');
-        await worker.ask('warmup', { calls: n(sizes.warmup), lists: size.listForced });
+        await worker.ask('warmup', { calls: n(sizes.warmup), lists: size.listForced, wide: size.wide });
       }),
     );
     const failed = ready.find((outcome) => outcome.status === 'rejected');
@@ -171,7 +187,12 @@ async function runScenario(scenario) {
             rows[i].inflight.push(time);
             rows[i].inflightCpu.push(cpu);
           }
-          for (const i of orderFor(round + 2)) {
+          for (const i of size.wide ? orderFor(round + 2) : []) {
+            const [time, cpu] = perCall(await workers[i].ask('inflight', { count: size.wide, width: 1024 }), size.wide);
+            rows[i].wide.push(time);
+            rows[i].wideCpu.push(cpu);
+          }
+          for (const i of orderFor(round + (size.wide ? 3 : 2))) {
             const [time, cpu] = perCall(await workers[i].ask('list', { count: size.listForced, forced: true }), size.listForced);
             rows[i].listForced.push(time);
             rows[i].listForcedCpu.push(cpu);
@@ -211,7 +232,7 @@ async function runScenario(scenario) {
     rows: rows.map((row) => ({
       driver: row.driver,
       measures: Object.fromEntries(
-        MEASURES.map(([key]) => [
+        measures.map(([key]) => [
           key,
           { median: median(row[key]), mean: mean(row[key]), ratioMedian: median(ratios(row, key)), ratioMean: mean(ratios(row, key)) },
         ]),
@@ -235,13 +256,14 @@ function table(name, { size, rows }) {
   const lines = [
     `### ${name}`,
     '',
-    `Per round: ${size.sequential} sequential calls, ${size.inflight} calls 64 in flight, ${size.listForced} forced \`listTools\`; ` +
+    `Per round: ${size.sequential} sequential calls, ${size.inflight} calls 64 in flight, ` +
+      `${size.wide ? `${size.wide} calls 1,024 in flight, ` : ''}${size.listForced} forced \`listTools\`; ` +
       `${size.rounds} rounds; ${size.cold} cold starts per driver. Each cell: median over rounds (mean); µs per call.`,
     '',
     header,
     rule,
   ];
-  for (const [key, label] of MEASURES) {
+  for (const [key, label] of MEASURES.filter(([key]) => key in rows[0].measures)) {
     lines.push(
       line(label, (row) => {
         const m = row.measures[key];
@@ -266,16 +288,21 @@ const sections = [];
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
   process.stdout.write(`running ${scenario.name}…\n`);
-  if (scenario.gateway) {
+  if (scenario.run) {
+    results[scenario.name] = await scenario.run();
+  } else if (scenario.gateway) {
     const size = { rounds: sizes.rounds, sequential: Math.round(sizes.sequential * scenario.scale), warmup: Math.round(sizes.warmup * scenario.scale) };
     results[scenario.name] = await gatewayScenario(scenario.gateway, size);
   } else {
     results[scenario.name] = await runScenario(scenario);
   }
-  const section = (scenario.gateway ? gatewayTable : table)(scenario.name, results[scenario.name]);
+  const section = (scenario.table ?? (scenario.gateway ? gatewayTable : table))(scenario.name, results[scenario.name]);
   sections.push(section);
   process.stdout.write(section + '\n\n');
 }
+const curves = await runCurves({ quick, only, drivers, startWorker, orderFor, median });
+const curveSections = curves.map((curve) => curveTable(curve, pictureOf(curve)));
+for (const section of curveSections) process.stdout.write(section + '\n\n');
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 const report = [
   `# Benchmark results`,
@@ -285,8 +312,11 @@ const report = [
     '"vs raw" is the ratio to the hand-written floor taken in each round, then the median over rounds (mean in brackets).',
   '',
   ...sections.flatMap((section) => [section, '']),
+  ...(curveSections.length ? ['## Curves', '', ...curveSections.flatMap((section) => [section, ''])] : []),
 ].join('\n');
 mkdirSync(join(here, 'results'), { recursive: true });
 writeFileSync(join(here, 'results', 'latest.md'), report);
-writeFileSync(join(here, 'results', 'latest.json'), JSON.stringify({ machine, quick, seconds: Number(seconds), results }, null, 2) + '\n');
+const json = { machine, quick, seconds: Number(seconds), results, curves: [...curves, ...scaleCurves(results)] };
+writeFileSync(join(here, 'results', 'latest.json'), JSON.stringify(json, null, 2) + '\n');
+writeCharts(json, join(here, 'results'));
 process.stdout.write(`done in ${seconds} s; written to bench/results/latest.md\n`);

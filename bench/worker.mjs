@@ -4,7 +4,7 @@
 //   node --expose-gc bench/worker.mjs <driver> <target as JSON>
 import { createInterface } from 'node:readline';
 import { drivers } from './drivers.mjs';
-import { coldStart, heapGrowth, inflight, listing, sequential } from './phases.mjs';
+import { coldStart, heapGrowth, inflight, listing, results, sequential } from './phases.mjs';
 
 const [name, targetJson] = process.argv.slice(2);
 const driver = drivers.find((candidate) => candidate.name === name);
@@ -30,16 +30,23 @@ const commands = {
   },
   // Every timed phase's path, then a pause: V8 optimises on background
   // threads, and a compile still running would be charged to the first phase.
-  warmup: async ({ calls, lists }) => {
+  warmup: async ({ calls, lists, wide }) => {
     for (let i = 0; i < calls; i++) await client.call(`w${i}`);
     await inflight(client, calls);
+    if (wide) await inflight(client, wide, 1024);
     for (let i = 0; i < lists; i++) await client.list(true);
     await new Promise((resolve) => setTimeout(resolve, 250));
     return {};
   },
   sequential: ({ count }) => sequential(client, count),
-  inflight: ({ count }) => inflight(client, count),
+  inflight: ({ count, width }) => inflight(client, count, width),
   list: ({ count, forced }) => listing(client, count, forced),
+  blob: ({ count, bytes }) => results(client, count, bytes),
+  // A quarter of a second for V8's background compiler after an untimed run.
+  settle: async () => {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    return {};
+  },
   cold: () => coldStart(driver, target),
   heap: ({ count }) => heapGrowth(driver, target, count),
   close: async () => {

@@ -34,7 +34,8 @@ export const DRAIN_MS = 1000;
  * connection, a reset socket), or the signal's reason once it aborted.
  */
 export class NodeHttpFetch {
-  private readonly agents: [Http.Agent, Https.Agent];
+  /** The kept-alive agents, for http: and https:, each made when first needed (an idle connection keeps what is made). */
+  private readonly agents: [Http.Agent | undefined, Https.Agent | undefined] = [undefined, undefined];
   private zlib: Promise<typeof Zlib> | undefined;
   /** The URL last asked for, parsed once: every request goes to the same endpoint. */
   private last: URL | undefined;
@@ -42,10 +43,8 @@ export class NodeHttpFetch {
   /** `keepAlive` false closes each connection after its response (`persistent: false`). */
   constructor(
     private readonly modules: NodeHttpModules,
-    keepAlive: boolean,
-  ) {
-    this.agents = [new modules.http.Agent({ keepAlive }), new modules.https.Agent({ keepAlive })];
-  }
+    private readonly keepAlive: boolean,
+  ) {}
 
   /** Sends one request: the `fetch` of `HttpWire` and the OAuth client. */
   readonly fetch: FetchLike = (url, init) =>
@@ -57,7 +56,7 @@ export class NodeHttpFetch {
         const target = this.parse(url);
         const secure = target.protocol === 'https:';
         if (!secure && target.protocol !== 'http:') throw new TypeError(`only http: and https: URLs can be fetched, not ${JSON.stringify(target.protocol)}`);
-        const options = { method: init.method as string, headers: init.headers as Record<string, string>, agent: this.agents[secure ? 1 : 0] };
+        const options = { method: init.method as string, headers: init.headers as Record<string, string>, agent: this.agent(secure) };
         request = secure ? this.modules.https.request(target, options) : this.modules.http.request(target, options);
         if (!request.hasHeader('user-agent')) request.setHeader('User-Agent', USER_AGENT);
         if (!request.hasHeader('accept-encoding')) request.setHeader('Accept-Encoding', ACCEPT_ENCODING);
@@ -99,7 +98,13 @@ export class NodeHttpFetch {
 
   /** Lets go of the kept-alive connections, and of any still in use. */
   close(): void {
-    for (const agent of this.agents) agent.destroy();
+    for (const agent of this.agents) agent?.destroy();
+  }
+
+  private agent(secure: boolean): Http.Agent {
+    const { keepAlive } = this;
+    if (secure) return (this.agents[1] ??= new this.modules.https.Agent({ keepAlive }));
+    return (this.agents[0] ??= new this.modules.http.Agent({ keepAlive }));
   }
 
   private parse(url: string): URL {
