@@ -15,12 +15,14 @@ const USER_AGENT = `rxmcp/${VERSION}`;
 /** The content codings asked for, as node-fetch (the fetch used before this one) asked for them. */
 const ACCEPT_ENCODING = 'gzip, deflate';
 /**
- * How long the rest of a body its reader left is read on (and dropped): a
- * 2025-11-25 server ends a request's stream just after the answer the reader
- * stopped at, and a response read to its end leaves its connection for the
- * next request instead of closing it. One that goes on longer is cut.
+ * How long, and how far, the rest of a body its reader left is read on (and
+ * dropped): a 2025-11-25 server ends a request's stream just after the
+ * answer the reader stopped at, and a response read to its end leaves its
+ * connection for the next request instead of closing it. One that goes on
+ * longer, or sends more, is cut: a server cannot make the client read on.
  */
 export const DRAIN_MS = 1000;
+const DRAIN_BYTES = 64 * 1024;
 
 /**
  * The requests rxmcp makes on Node when the caller gave no `fetch`, sent with
@@ -141,7 +143,7 @@ function codingOf(response: Http.IncomingMessage): Coding | undefined {
 /**
  * A response body, read by iterating its chunks. A reader that stops before
  * the end (it found the answer it wanted, or gave up on the body) leaves the
- * rest to be drained for up to DRAIN_MS; an abort while it still reads, or
+ * rest to be drained for up to DRAIN_MS (and 64 KiB); an abort while it still reads, or
  * before it starts, cuts the response off (the server sees the connection close).
  */
 class NodeBody implements AsyncIterable<Buffer> {
@@ -178,6 +180,12 @@ class NodeBody implements AsyncIterable<Buffer> {
     timer.unref();
     this.stream.once('close', () => clearTimeout(timer));
     this.stream.once('end', () => clearTimeout(timer));
+    let drained = 0;
+    // A 'data' listener sets the stream flowing: what comes is counted and dropped.
+    this.stream.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_BYTES) this.stream.destroy();
+    });
     this.stream.resume();
   }
 }
