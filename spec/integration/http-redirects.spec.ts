@@ -52,7 +52,7 @@ describe('redirects of the MCP endpoint', () => {
   const redirects = (front: RunningServer) => front.stderr.filter((line) => line.includes(' -> '));
 
   it.each([
-    ['cross-fetch', undefined],
+    ['its own requests (node:http)', undefined],
     ["Node's own fetch", globalThis.fetch as unknown as FetchLike],
   ])('follows /mcp to /mcp/ in the modern era with %s, and sends later requests straight there', async (_name, fetch) => {
     const backend = await start('http-server.mjs');

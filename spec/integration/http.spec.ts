@@ -259,7 +259,7 @@ describe('Streamable HTTP faults', () => {
     const client = McpClient.connectHttp({ url: refusing.url });
     try {
       expect(await firstValueFrom(client.describe())).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
-      expect(refusing.stderr).toEqual(['refused 2026-07-28']);
+      expect(refusing.stderr.filter((line) => line !== 'connection')).toEqual(['refused 2026-07-28']);
     } finally {
       await client.close();
       await refusing.stop();

@@ -89,7 +89,7 @@ describe('the built package', () => {
     expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('false');
   });
 
-  it('loads cross-fetch and eventsource-parser only when HTTP is used, never for stdio', () => {
+  it('loads its HTTP modules only when HTTP is used, never for stdio, and sends with node:http rather than cross-fetch on Node', () => {
     const log = join(mkdtempSync(join(tmpdir(), 'rxmcp-loads-')), 'loads.txt');
     const hooks = pathToFileURL(join(root, 'spec/support/record-loads.mjs')).href;
     const server = JSON.stringify(join(root, 'spec/fixtures/modern-server.mjs'));
@@ -108,8 +108,9 @@ describe('the built package', () => {
       await http.close();`;
     execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: { ...process.env, RXMCP_LOAD_LOG: log } });
     const [stdioLoads = '', httpLoads = ''] = readFileSync(log, 'utf8').split('--- http\n');
-    expect(stdioLoads).not.toMatch(/cross-fetch|eventsource-parser/);
-    expect(httpLoads).toMatch(/cross-fetch/);
+    expect(stdioLoads).not.toMatch(/cross-fetch|eventsource-parser|node:https?\n/);
+    expect(httpLoads).toMatch(/^node:http\n/m);
+    expect(httpLoads).not.toMatch(/cross-fetch/);
   });
 
   it('loads the JSON Schema validator only when a listed tool with an outputSchema answers, in both builds', () => {

@@ -13,6 +13,8 @@ const DELETE_MS = 5000;
 /** How long requests wait for the GET stream to be answered before going ahead without it. */
 const LISTEN_WAIT_MS = 1000;
 const SESSION_ID = /^[\x21-\x7e]+$/;
+/** Why a request's exchange is aborted once it is over (nobody reads it): made once, as an error's stack costs a few µs a call. */
+const ANSWERED = new McpClientError('answered');
 
 type Kind = ReturnType<typeof kindOf>;
 
@@ -78,7 +80,7 @@ export class LegacyHttp {
       })
       .finally(() => {
         this.inflight.delete(request.id);
-        controller.abort(new McpClientError('answered'));
+        controller.abort(ANSWERED);
       });
   }
 

@@ -17,8 +17,9 @@ export interface HttpTransportOptions {
   headers?: Readonly<Record<string, string>>;
   /**
    * A fetch implementation (a browser's, undici's, a test double); by default
-   * cross-fetch, loaded on first use. It is called with `redirect: 'manual'`
-   * and must hand redirects back rather than follow them.
+   * rxmcp's own requests over node:http on Node, cross-fetch elsewhere, loaded
+   * on first use. It is called with `redirect: 'manual'` and must hand
+   * redirects back rather than follow them.
    */
   fetch?: FetchLike;
   /** How long to wait for a response to start (default 30000; 0 = no limit). */

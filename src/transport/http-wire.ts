@@ -59,7 +59,8 @@ export interface HttpSink {
  * What both eras of Streamable HTTP share: reaching the endpoint within the
  * connect timeout, keep-alive agents, and reading a response as the JSON-RPC
  * messages it carries, whether a JSON body or an SSE stream, within
- * `maxMessageBytes`. cross-fetch and eventsource-parser load on first use.
+ * `maxMessageBytes`. What it sends with (node:http on Node, cross-fetch
+ * elsewhere) and eventsource-parser load on first use.
  */
 export class HttpWire {
   /** The endpoint's origin: redirects are followed only within it. */
@@ -68,8 +69,8 @@ export class HttpWire {
   private endpoint: string;
   private readonly reconnect: { maxAttempts: number; maxDelayMs: number };
   private fetchImpl: Promise<FetchLike> | undefined;
-  /** The kept-alive agent for the endpoint's scheme (redirects never leave its origin, so one is enough). */
-  private agent: { destroy(): void } | undefined;
+  /** rxmcp's own requests on Node, when the caller gave no fetch: its connections close with the wire. */
+  private node: { close(): void } | undefined;
 
   private readonly auth: OAuthSession | undefined;
 
@@ -186,7 +187,6 @@ export class HttpWire {
         // Redirects come back to be judged here: fetch would follow them anywhere, headers and all.
         redirect: 'manual',
         signal: bounded.signal,
-        ...(this.agent ? { agent: this.agent } : {}),
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
@@ -288,20 +288,23 @@ export class HttpWire {
   /** Lets go of kept-alive connections. */
   close(): void {
     this.auth?.close();
-    this.agent?.destroy();
+    this.node?.close();
   }
 
+  // The caller's fetch; on Node, requests sent with node:http itself (a
+  // fetch's Request and Headers objects and body streams cost more CPU than
+  // the exchange); elsewhere cross-fetch, which hands over the platform's fetch.
   private loadFetch(): Promise<FetchLike> {
     this.fetchImpl ??= (async () => {
       if (this.options.fetch) return this.options.fetch;
-      const module = await import('cross-fetch');
-      const crossFetch = (module.default ?? module) as unknown as FetchLike;
-      if (this.options.persistent !== false && typeof process !== 'undefined' && process.versions?.node) {
-        // Only the agent the endpoint's scheme needs: each idle connection keeps what is made here.
-        const secure = this.origin.startsWith('https:');
-        this.agent = secure ? new (await import('node:https')).Agent({ keepAlive: true }) : new (await import('node:http')).Agent({ keepAlive: true });
+      if (typeof process !== 'undefined' && process.versions?.node) {
+        const [http, https, { NodeHttpFetch }] = await Promise.all([import('node:http'), import('node:https'), import('./node-http-fetch.js')]);
+        const node = new NodeHttpFetch({ http, https }, this.options.persistent !== false);
+        this.node = node;
+        return node.fetch;
       }
-      return crossFetch;
+      const module = await import('cross-fetch');
+      return (module.default ?? module) as unknown as FetchLike;
     })();
     return this.fetchImpl;
   }

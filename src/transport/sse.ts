@@ -1,6 +1,7 @@
 // Reading an HTTP response body as Server-Sent Events, whatever fetch
 // produced it: a web ReadableStream (browsers, undici) or a Node stream
-// (node-fetch, under cross-fetch).
+// (node-fetch, under cross-fetch), or any async iterable of chunks (rxmcp's
+// own node:http requests).
 
 /** The part of a fetch Response this transport reads. */
 export interface FetchResponse {
@@ -36,13 +37,16 @@ export interface SseOptions {
   onRetry?: (ms: number) => void;
 }
 
+// Loaded once: an import() of a module already loaded still costs a lookup in the loader, for every stream.
+let parserModule: Promise<typeof import('eventsource-parser')> | undefined;
+
 /**
  * Each event of an SSE body, in order. Comments (keep-alives) are skipped;
  * multi-line data is joined with newlines; events may be split across chunks
  * anywhere. Parsing is eventsource-parser's, loaded on first use.
  */
 export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGenerator<SseEvent> {
-  const { createParser } = await import('eventsource-parser');
+  const { createParser } = await (parserModule ??= import('eventsource-parser'));
   const limit = options.limit ?? Infinity;
   const ready: SseEvent[] = [];
   // The parser measures what it holds for the event under way (its data so

@@ -1,0 +1,86 @@
+import { firstValueFrom } from 'rxjs';
+import { McpClient } from '../../src/index.js';
+import { DRAIN_MS } from '../../src/transport/node-http-fetch.js';
+import { type RunningServer, startHttpServer } from '../support/http-servers.js';
+import { eventually } from '../support/servers.js';
+
+// What rxmcp's own requests on Node (node:http, when no fetch is given) do
+// that a user can see, against the hand-written endpoint of http-faults.mjs:
+// compressed bodies, connections kept across calls, streams let go.
+
+describe('HTTP requests on Node without a fetch of the caller', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startHttpServer('http-faults.mjs');
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+  const connections = () => server.stderr.filter((line) => line === 'connection').length;
+
+  it('reads a gzip-compressed answer and a deflate-compressed SSE stream, its progress first', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+      const progress: number[] = [];
+      const watching = mcp.progress$.subscribe((p) => progress.push(p.progress));
+      expect((await firstValueFrom(mcp.callTool('deflated-stream', {}, { progressToken: 7 }))).content).toEqual([{ type: 'text', text: 'deflated ✓' }]);
+      watching.unsubscribe();
+      expect(progress).toEqual([1]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('refuses a compressed answer that inflates past maxMessageBytes, and stays usable', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url, maxMessageBytes: 1_000_000 });
+    try {
+      await expect(firstValueFrom(mcp.callTool('gzip-bomb'))).rejects.toThrow(/sent a message longer than maxMessageBytes \(1000000\)/);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('keeps one connection across calls whose streams end just after their answers', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      await firstValueFrom(mcp.describe());
+      const before = connections();
+      for (let i = 0; i < 4; i++) {
+        expect((await firstValueFrom(mcp.callTool('end-after-answer'))).content).toEqual([{ type: 'text', text: 'answered' }]);
+        // Past the end of the stream (30 ms after its answer): its connection is free again, unless it was closed.
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      expect(connections() - before).toBe(0);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('answers at once from a stream left open after the answer, and hangs it up soon after', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      await firstValueFrom(mcp.describe());
+      const before = server.stderr.length;
+      const started = Date.now();
+      expect((await firstValueFrom(mcp.callTool('open-after-answer'))).content).toEqual([{ type: 'text', text: 'answered' }]);
+      expect(Date.now() - started).toBeLessThan(DRAIN_MS);
+      await eventually(() => server.stderr.slice(before).some((line) => line.startsWith('disconnected')), 10 * DRAIN_MS);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('opens a connection per request with persistent: false', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url, persistent: false });
+    try {
+      await firstValueFrom(mcp.describe());
+      const before = connections();
+      for (let i = 0; i < 3; i++) await firstValueFrom(mcp.callTool('gzipped'));
+      await eventually(() => connections() - before === 3);
+    } finally {
+      await mcp.close();
+    }
+  });
+});

@@ -1,0 +1,222 @@
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+import type { Readable } from 'node:stream';
+import type * as Zlib from 'node:zlib';
+import { VERSION } from '../version.js';
+import type { FetchLike, FetchResponse } from './sse.js';
+
+/** node:http and node:https, which the caller loads (by dynamic import, so that no browser bundle ever imports them). */
+export interface NodeHttpModules {
+  http: typeof Http;
+  https: typeof Https;
+}
+
+const USER_AGENT = `rxmcp/${VERSION}`;
+/** The content codings asked for, as node-fetch (the fetch used before this one) asked for them. */
+const ACCEPT_ENCODING = 'gzip, deflate';
+/**
+ * How long, and how far, the rest of a body its reader left is read on (and
+ * dropped): a 2025-11-25 server ends a request's stream just after the
+ * answer the reader stopped at, and a response read to its end leaves its
+ * connection for the next request instead of closing it. One that goes on
+ * longer, or sends more, is cut: a server cannot make the client read on.
+ */
+export const DRAIN_MS = 1000;
+const DRAIN_BYTES = 64 * 1024;
+
+/**
+ * The requests rxmcp makes on Node when the caller gave no `fetch`, sent with
+ * node:http and node:https directly: a fetch's Request, Headers and body
+ * streams cost more CPU per call than the exchange itself. It does what the
+ * HTTP wire and the OAuth client ask of a fetch and no more: one request per
+ * call (redirects come back as they are, to be judged by the caller), abort
+ * by `signal` before the response and while its body is read, a body that is
+ * the response stream itself (inflated when the server compressed it),
+ * headers read case-insensitively. Errors are node:http's own (a refused
+ * connection, a reset socket), or the signal's reason once it aborted.
+ */
+export class NodeHttpFetch {
+  /** The kept-alive agents, for http: and https:, each made when first needed (an idle connection keeps what is made). */
+  private readonly agents: [Http.Agent | undefined, Https.Agent | undefined] = [undefined, undefined];
+  private zlib: Promise<typeof Zlib> | undefined;
+  /** The URL last asked for, parsed once: every request goes to the same endpoint. */
+  private last: URL | undefined;
+
+  /** `keepAlive` false closes each connection after its response (`persistent: false`). */
+  constructor(
+    private readonly modules: NodeHttpModules,
+    private readonly keepAlive: boolean,
+  ) {}
+
+  /** Sends one request: the `fetch` of `HttpWire` and the OAuth client. */
+  readonly fetch: FetchLike = (url, init) =>
+    new Promise((resolve, reject) => {
+      const signal = init.signal as AbortSignal | undefined;
+      if (signal?.aborted) return reject(signal.reason);
+      let request: Http.ClientRequest;
+      try {
+        const target = this.parse(url);
+        const secure = target.protocol === 'https:';
+        if (!secure && target.protocol !== 'http:') throw new TypeError(`only http: and https: URLs can be fetched, not ${JSON.stringify(target.protocol)}`);
+        const options = { method: init.method as string, headers: init.headers as Record<string, string>, agent: this.agent(secure) };
+        request = secure ? this.modules.https.request(target, options) : this.modules.http.request(target, options);
+        if (!request.hasHeader('user-agent')) request.setHeader('User-Agent', USER_AGENT);
+        if (!request.hasHeader('accept-encoding')) request.setHeader('Accept-Encoding', ACCEPT_ENCODING);
+      } catch (error) {
+        // A URL that does not parse, or a header node:http refuses.
+        return reject(error);
+      }
+      let body: NodeBody | undefined;
+      const abort = (): void => {
+        reject(signal?.reason);
+        if (body) body.abort(signal?.reason);
+        else request.destroy();
+      };
+      const release = (): void => signal?.removeEventListener('abort', abort);
+      signal?.addEventListener('abort', abort, { once: true });
+      // node:http may report an error after the response too (the socket
+      // broke mid-body, which breaks the body as well): the listener stays
+      // so that nothing goes unhandled.
+      request.on('error', (error) => {
+        release();
+        reject(error);
+      });
+      request.on('response', (response: Http.IncomingMessage) => {
+        // Read to its end, the response let its socket go back to the pool: aborting now must not take it away.
+        response.once('end', release);
+        const coding = codingOf(response);
+        if (coding === undefined) {
+          body = new NodeBody(request, response);
+          return resolve(new NodeResponse(url, response, body));
+        }
+        this.inflated(response, coding).then((inflated) => {
+          body = new NodeBody(request, inflated);
+          if (signal?.aborted) body.abort(signal.reason);
+          resolve(new NodeResponse(url, response, body));
+        }, reject);
+      });
+      request.end(init.body as string | undefined);
+    });
+
+  /** Lets go of the kept-alive connections, and of any still in use. */
+  close(): void {
+    for (const agent of this.agents) agent?.destroy();
+  }
+
+  private agent(secure: boolean): Http.Agent {
+    const { keepAlive } = this;
+    if (secure) return (this.agents[1] ??= new this.modules.https.Agent({ keepAlive }));
+    return (this.agents[0] ??= new this.modules.http.Agent({ keepAlive }));
+  }
+
+  private parse(url: string): URL {
+    if (this.last?.href !== url) this.last = new URL(url);
+    return this.last;
+  }
+
+  // The body of a response the server compressed, inflated; zlib loads the first time one comes.
+  private async inflated(response: Http.IncomingMessage, coding: Coding): Promise<Readable> {
+    const zlib = await (this.zlib ??= import('node:zlib'));
+    // Flushing as data comes keeps an SSE stream's events moving, and a body cut short is read as far as it got.
+    const flushing = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+    const inflate = coding === 'br' ? zlib.createBrotliDecompress() : coding === 'gzip' ? zlib.createGunzip(flushing) : zlib.createInflate(flushing);
+    response.on('error', (error) => inflate.destroy(error));
+    inflate.on('close', () => response.destroy());
+    return response.pipe(inflate);
+  }
+}
+
+type Coding = 'gzip' | 'deflate' | 'br';
+
+// The coding a response's body must be inflated from; undefined for a body
+// to read as it came (not compressed, no body, or a coding fetch would not
+// know either).
+function codingOf(response: Http.IncomingMessage): Coding | undefined {
+  const header = response.headers['content-encoding'];
+  if (header === undefined || response.statusCode === 204 || response.statusCode === 304) return undefined;
+  const coding = header.trim().toLowerCase();
+  if (coding === 'gzip' || coding === 'x-gzip') return 'gzip';
+  if (coding === 'deflate' || coding === 'x-deflate') return 'deflate';
+  return coding === 'br' ? 'br' : undefined;
+}
+
+/**
+ * A response body, read by iterating its chunks. A reader that stops before
+ * the end (it found the answer it wanted, or gave up on the body) leaves the
+ * rest to be drained for up to DRAIN_MS (and 64 KiB); an abort while it still reads, or
+ * before it starts, cuts the response off (the server sees the connection close).
+ */
+class NodeBody implements AsyncIterable<Buffer> {
+  private left = false;
+
+  constructor(
+    private readonly request: Http.ClientRequest,
+    private readonly stream: Readable,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    const chunks = this.stream.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
+    return {
+      next: () => chunks.next(),
+      return: async () => {
+        await chunks.return?.();
+        this.drain();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** Cuts the response off, unless its reader already let it go to be drained. */
+  abort(reason: unknown): void {
+    if (this.left) return;
+    this.request.destroy();
+    this.stream.destroy(reason as Error);
+  }
+
+  private drain(): void {
+    if (this.left || this.stream.readableEnded) return;
+    this.left = true;
+    const timer = setTimeout(() => this.stream.destroy(), DRAIN_MS);
+    timer.unref();
+    this.stream.once('close', () => clearTimeout(timer));
+    this.stream.once('end', () => clearTimeout(timer));
+    let drained = 0;
+    // A 'data' listener sets the stream flowing: what comes is counted and dropped.
+    this.stream.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_BYTES) this.stream.destroy();
+    });
+    this.stream.resume();
+  }
+}
+
+/** A node:http response as the part of a fetch Response the transport reads. */
+class NodeResponse implements FetchResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  /** Never redirected on its own: redirects come back as they are. */
+  readonly redirected = false;
+  readonly headers: { get(name: string): string | null };
+
+  constructor(
+    readonly url: string,
+    response: Http.IncomingMessage,
+    readonly body: NodeBody,
+  ) {
+    this.status = response.statusCode ?? 0;
+    this.ok = this.status >= 200 && this.status < 300;
+    const fields = response.headers;
+    this.headers = {
+      get: (name) => {
+        const value = fields[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+
+  async text(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.body) chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+}
