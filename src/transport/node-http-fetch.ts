@@ -120,6 +120,11 @@ export class NodeHttpFetch {
     // Flushing as data comes keeps an SSE stream's events moving, and a body cut short is read as far as it got.
     const flushing = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
     const inflate = coding === 'br' ? zlib.createBrotliDecompress() : coding === 'gzip' ? zlib.createGunzip(flushing) : zlib.createInflate(flushing);
+    // zlib streams, unlike node:http's response, emit 'error' with no one
+    // listening: a body that breaks (bytes that do not inflate, a reset
+    // socket) while nobody reads it (left to drain, aborted before its reader
+    // came) would throw out of the process. Its reader still sees the error.
+    inflate.on('error', () => undefined);
     response.on('error', (error) => inflate.destroy(error));
     inflate.on('close', () => response.destroy());
     return response.pipe(inflate);

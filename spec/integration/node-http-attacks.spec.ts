@@ -1,0 +1,55 @@
+import { firstValueFrom } from 'rxjs';
+import { McpClient, McpClientError } from '../../src/index.js';
+import { type RunningServer, startHttpServer } from '../support/http-servers.js';
+
+// A hostile server against rxmcp's own node:http requests (Node, no fetch of
+// the caller): compressed bodies that break after the answer or halfway, and
+// headers past what node:http reads. Each must end in an answer or a typed
+// error, never in an exception nobody catches (which would end the host).
+
+describe('an attacker against HTTP requests on Node without a fetch of the caller', () => {
+  let server: RunningServer;
+  const uncaught: unknown[] = [];
+  const onUncaught = (error: unknown): void => {
+    uncaught.push(error);
+  };
+  beforeAll(async () => {
+    server = await startHttpServer('http-faults.mjs');
+    process.on('uncaughtException', onUncaught);
+  });
+  afterAll(async () => {
+    process.off('uncaughtException', onUncaught);
+    await server.stop();
+  });
+  beforeEach(() => {
+    uncaught.length = 0;
+  });
+  const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it.each(['gzip-garbage-after-answer', 'gzip-reset-after-answer'])(
+    'takes the answer of %s, and what breaks in the body left after it throws nowhere',
+    async (tool) => {
+      const mcp = McpClient.connectHttp({ url: server.url });
+      try {
+        expect((await firstValueFrom(mcp.callTool(tool))).content).toEqual([{ type: 'text', text: 'answered' }]);
+        // The rest of the body arrives (and breaks) while it is drained.
+        await settle(300);
+        expect(uncaught).toEqual([]);
+        expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+      } finally {
+        await mcp.close();
+      }
+    },
+  );
+
+  it('fails a call whose answer has 64 KiB of headers with a typed error, and answers the next', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      const failed = await firstValueFrom(mcp.callTool('header-flood')).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(McpClientError);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
