@@ -42,6 +42,19 @@ describe('an attacker against HTTP requests on Node without a fetch of the calle
     },
   );
 
+  it.each(['gzip-corrupt', 'gzip-reset', 'reset-mid-body'])('fails a call whose answer is %s with a typed error, and answers the next', async (tool) => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      const failed = await firstValueFrom(mcp.callTool(tool)).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(McpClientError);
+      await settle(100);
+      expect(uncaught).toEqual([]);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('fails a call whose answer has 64 KiB of headers with a typed error, and answers the next', async () => {
     const mcp = McpClient.connectHttp({ url: server.url });
     try {

@@ -270,13 +270,20 @@ export class HttpWire {
     if (text) throw new McpProtocolError(`${shownUrl(this.url)} answered with something that is not a JSON-RPC response`, undefined, { body: text.slice(0, 2000) });
   }
 
-  /** A whole body as text, within `maxMessageBytes`. */
+  /**
+   * A whole body as text, within `maxMessageBytes`.
+   *
+   * @throws McpProtocolError past the limit; McpNetworkError for a body that
+   *   breaks (a reset, bytes that do not inflate); an abort's own reason.
+   */
   async text(response: FetchResponse): Promise<string> {
     try {
       return await readText(response, this.maxMessageBytes);
     } catch (error) {
       if (error instanceof MessageTooLongError) throw this.tooLong();
-      throw error;
+      // The signal's reasons are rxmcp's own errors already; anything else is the body's doing, and the call ends typed.
+      if (error instanceof McpClientError) throw error;
+      throw new McpNetworkError(this.url, `the response body broke: ${(error as Error).message}`, { cause: error });
     }
   }
 
