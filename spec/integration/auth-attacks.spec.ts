@@ -10,6 +10,7 @@ import type { AuthOptions, StoredTokens, TokenStore } from 'rxmcp';
 import { DpopKey } from '../../src/auth/dpop-key.js';
 import { FileTokenStore } from 'rxmcp/node';
 import { type MovingServers, startMovingServers } from '../support/oauth.js';
+import { eventually } from '../support/servers.js';
 
 // Attacks on the assertion grants and DPoP from a hostile MCP server or
 // authorization server, and what the client must not do about them.
@@ -49,6 +50,8 @@ describe('a workload JWT and an MCP server that moves to another authorization s
     try {
       const first = await firstValueFrom(mcp.listTools()).then(() => undefined, (error: unknown) => error);
       expect((first as McpAuthError).step).toBe('token');
+      // The server's log line may come after its answer: wait for it before counting.
+      await eventually(() => tokenLines(0).length > 0);
       expect(tokenLines(0)).toHaveLength(1);
       await servers.moveTo(servers.issuers[1]);
       const second = await firstValueFrom(mcp.listTools()).then(() => undefined, (error: unknown) => error);
