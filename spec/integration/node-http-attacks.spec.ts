@@ -55,6 +55,18 @@ describe('an attacker against HTTP requests on Node without a fetch of the calle
     }
   });
 
+  it('refuses a redirect to another origin whose gzip body does not inflate, and nothing throws from the body left unread', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      await expect(firstValueFrom(mcp.callTool('redirect-away-gzip'))).rejects.toThrow(/redirects to another origin/);
+      await settle(300);
+      expect(uncaught).toEqual([]);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('fails a call whose answer has 64 KiB of headers with a typed error, and answers the next', async () => {
     const mcp = McpClient.connectHttp({ url: server.url });
     try {
