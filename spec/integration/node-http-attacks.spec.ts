@@ -67,6 +67,16 @@ describe('an attacker against HTTP requests on Node without a fetch of the calle
     }
   });
 
+  it('refuses an SSE event that inflates from brotli past maxMessageBytes, and stays usable', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url, maxMessageBytes: 1_000_000 });
+    try {
+      await expect(firstValueFrom(mcp.callTool('brotli-bomb-event'))).rejects.toThrow(/sent a message longer than maxMessageBytes \(1000000\)/);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('fails a call whose answer has 64 KiB of headers with a typed error, and answers the next', async () => {
     const mcp = McpClient.connectHttp({ url: server.url });
     try {
