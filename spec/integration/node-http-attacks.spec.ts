@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpClientError } from '../../src/index.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
@@ -72,6 +73,19 @@ describe('an attacker against HTTP requests on Node without a fetch of the calle
     try {
       await expect(firstValueFrom(mcp.callTool('brotli-bomb-event'))).rejects.toThrow(/sent a message longer than maxMessageBytes \(1000000\)/);
       expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('refuses a header value from the options that holds CR LF, naming the header but never its value', async () => {
+    // A key read from a file with its newline, or one with something appended.
+    const mcp = McpClient.connectHttp({ url: server.url, headers: { 'X-Api-Key': 'sekrit-key-1234\r\nX-Injected: 1' } });
+    try {
+      const failed = await firstValueFrom(mcp.describe()).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(McpClientError);
+      expect((failed as Error).message).toContain('X-Api-Key');
+      expect(inspect(failed, { depth: 5 })).not.toContain('sekrit-key-1234');
     } finally {
       await mcp.close();
     }
