@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { firstValueFrom } from 'rxjs';
-import { McpClient, McpClientError } from '../../src/index.js';
+import { HttpTransport, McpClient, McpClientError } from '../../src/index.js';
+import { eventually } from '../support/servers.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 
 // A hostile server against rxmcp's own node:http requests (Node, no fetch of
@@ -99,6 +100,27 @@ describe('an attacker against HTTP requests on Node without a fetch of the calle
       expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
     } finally {
       await mcp.close();
+    }
+  });
+});
+
+describe('an attacker answering notifications with a body that never ends', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startHttpServer('http-faults.mjs', 'hold-notifications');
+  });
+  afterAll(() => server.stop());
+
+  it('cuts the body within a second or so and warns, naming the notification', async () => {
+    const warnings: string[] = [];
+    const transport = new HttpTransport({ url: server.url, onWarn: (message) => warnings.push(message) });
+    try {
+      // A 2026-07-28 transport (the client sends none of its own there): a notification is its own POST.
+      transport.outbound.next({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+      await eventually(() => server.stderr.includes('notification hung up'), 5000);
+      expect(warnings).toEqual([expect.stringMatching(/^notification notifications\/roots\/list_changed failed: .*did not end within 1000 ms/)]);
+    } finally {
+      await transport.close();
     }
   });
 });

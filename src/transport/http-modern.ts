@@ -20,6 +20,8 @@ const NAMED_METHODS: Record<string, string> = {
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 /** Why a request's exchange is aborted once it is over (nobody reads it): made once, as an error's stack costs a few µs a call. */
 const ANSWERED = new McpClientError('answered');
+/** How long the body of a notification's response may take once its status is in: it should have none. */
+const NOTIFY_BODY_MS = 1000;
 
 /**
  * The 2026-07-28 binding: every message its own POST, the answer a JSON body
@@ -111,12 +113,22 @@ export class ModernHttp {
   }
 
   private async notify(message: JsonRpcMessage): Promise<void> {
+    const method = (message as { method: string }).method;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      for await (const _ of this.post(message, new AbortController().signal)) {
-        // A notification is answered with 202 and no body.
+      const response = await this.wire.fetch({ method: 'POST', headers: this.headersFor(message), body: JSON.stringify(message) }, controller.signal);
+      // A notification is answered with 202 and no body: one that keeps a
+      // body coming would hold a connection (and what it sends) for as long
+      // as it liked, once per notification.
+      timer = setTimeout(() => controller.abort(new McpNetworkError(this.wire.url, `the response to a notification did not end within ${NOTIFY_BODY_MS} ms`)), NOTIFY_BODY_MS);
+      for await (const _ of this.wire.messages(response, controller.signal)) {
+        // Nothing in it is an answer to anything.
       }
     } catch (error) {
-      this.wire.warn(`notification ${(message as { method: string }).method} failed: ${(error as Error).message}`);
+      this.wire.warn(`notification ${method} failed: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
