@@ -1,6 +1,8 @@
-import { Observable, type Subscriber, type Subscription, type TeardownLogic, type Unsubscribable } from 'rxjs';
+import { mergeMap, Observable, type Subscriber, type Subscription, take, type TeardownLogic, type Unsubscribable } from 'rxjs';
 import { McpCancelledError, McpTimeoutError } from '../errors/call-errors.js';
+import { McpTransportClosedError } from '../errors/transport-errors.js';
 import type { Deadline, Deadlines } from './deadlines.js';
+import type { Session } from './session.js';
 
 /** How a call is bounded. */
 export interface CallBounds {
@@ -14,22 +16,79 @@ export interface CallBounds {
   maxTotalTimeoutMs?: number;
 }
 
-/**
- * A call bounded by its budget and signal: `start` begins the call for the
- * subscriber when it subscribes (returning what ends it), and the call is
- * ended (abandoned) when a bound runs out first. Budgets share the client's
- * one timer (`Deadlines`).
- */
-export function guarded<T>(
-  method: string,
-  bounds: CallBounds,
-  deadlines: Deadlines,
-  start: (subscriber: Subscriber<T>) => TeardownLogic,
-): Observable<T> {
-  return new Observable<T>((subscriber) => new Guard(method, bounds, deadlines, subscriber as Subscriber<unknown>).run(start as Start));
+/** What a bounded call needs of its client, read when a subscription starts. */
+export interface CallHost {
+  /** True once the client is closing: a call then fails at once. */
+  readonly closing: boolean;
+  /** The session, once the era is known. */
+  readonly session: Session | undefined;
+  /** The shared probe that finds the session. */
+  readonly probing$: Observable<Session>;
+  /** The client's one timer for every budget. */
+  readonly deadlines: Deadlines;
 }
 
-type Start = (subscriber: Subscriber<unknown>) => TeardownLogic;
+/**
+ * A call bounded by its budget and signal, begun once the era is known
+ * (`begin`, for each subscription), and ended (abandoned) when a bound runs
+ * out first. What the call needs is held in fields rather than in nested
+ * closures: a caller's `firstValueFrom` keeps the Observable alive until the
+ * answer, and with a thousand calls in flight every closure scope kept (and
+ * copied by each scavenge) counts.
+ */
+export abstract class BoundedCall<T> extends Observable<T> implements CallBounds {
+  constructor(
+    readonly host: CallHost,
+    readonly method: string,
+    readonly timeoutMs: number,
+    readonly signal: AbortSignal | undefined,
+    readonly activity$: Observable<unknown> | undefined,
+    readonly maxTotalTimeoutMs: number | undefined,
+  ) {
+    super();
+  }
+
+  /** Begins the call for `subscriber` on `session`; returns what ends it. */
+  abstract begin(session: Session, subscriber: Subscriber<T>): TeardownLogic;
+
+  // What RxJS runs for each subscription (as its own Subject does, by overriding the method).
+  protected _subscribe(subscriber: Subscriber<T>): TeardownLogic {
+    return new Guard(this as BoundedCall<unknown>, subscriber as Subscriber<unknown>).run();
+  }
+
+  /** Begins the call, once its bounds are set: at once when the era is known, else after the probe. */
+  start(subscriber: Subscriber<T>): TeardownLogic {
+    const { host } = this;
+    if (host.closing) {
+      subscriber.error(new McpTransportClosedError(this.method));
+      return undefined;
+    }
+    const { session } = host;
+    if (session) return this.begin(session, subscriber);
+    return host.probing$
+      .pipe(
+        take(1),
+        mergeMap((found) => new Observable<T>((inner) => this.begin(found, inner))),
+      )
+      .subscribe(subscriber);
+  }
+}
+
+/** A bounded call whose beginning is a function (every call but a plain tool call). */
+export class BodyCall<T> extends BoundedCall<T> {
+  constructor(
+    host: CallHost,
+    method: string,
+    bounds: CallBounds,
+    private readonly body: (session: Session, subscriber: Subscriber<T>) => TeardownLogic,
+  ) {
+    super(host, method, bounds.timeoutMs, bounds.signal, bounds.activity$, bounds.maxTotalTimeoutMs);
+  }
+
+  begin(session: Session, subscriber: Subscriber<T>): TeardownLogic {
+    return this.body(session, subscriber);
+  }
+}
 
 /**
  * One subscription's bounds. It is its own deadline, abort listener and
@@ -38,35 +97,33 @@ type Start = (subscriber: Subscriber<unknown>) => TeardownLogic;
  */
 class Guard implements Deadline, Unsubscribable {
   at = 0;
-  private call: TeardownLogic = undefined;
+  private running: TeardownLogic = undefined;
   private cap: Deadline | undefined;
   private activity: Subscription | undefined;
 
   constructor(
-    private readonly method: string,
-    private readonly bounds: CallBounds,
-    private readonly deadlines: Deadlines,
+    private readonly call: BoundedCall<unknown>,
     private readonly subscriber: Subscriber<unknown>,
   ) {}
 
-  run(start: Start): Unsubscribable | undefined {
-    const { timeoutMs, signal, activity$, maxTotalTimeoutMs } = this.bounds;
+  run(): Unsubscribable | undefined {
+    const { timeoutMs, signal, activity$, maxTotalTimeoutMs, host } = this.call;
     if (signal?.aborted) {
       this.handleEvent();
       return undefined;
     }
     if (timeoutMs > 0) {
-      this.deadlines.track(this, timeoutMs);
+      host.deadlines.track(this, timeoutMs);
       // Activity (progress for this call) starts the budget again.
-      if (activity$) this.activity = activity$.subscribe(() => this.deadlines.track(this, timeoutMs));
+      if (activity$) this.activity = activity$.subscribe(() => host.deadlines.track(this, timeoutMs));
     }
     if (maxTotalTimeoutMs) {
-      this.cap = { at: 0, expire: () => this.subscriber.error(new McpTimeoutError(this.method, maxTotalTimeoutMs)) };
-      this.deadlines.track(this.cap, maxTotalTimeoutMs);
+      this.cap = { at: 0, expire: () => this.subscriber.error(new McpTimeoutError(this.call.method, maxTotalTimeoutMs)) };
+      host.deadlines.track(this.cap, maxTotalTimeoutMs);
     }
     signal?.addEventListener('abort', this, { once: true });
     try {
-      this.call = start(this.subscriber);
+      this.running = this.call.start(this.subscriber);
     } catch (error) {
       // Nothing is left to bound: drop the bounds now, not when they run out.
       this.unsubscribe();
@@ -77,21 +134,22 @@ class Guard implements Deadline, Unsubscribable {
 
   /** The budget ran out. */
   expire(): void {
-    this.subscriber.error(new McpTimeoutError(this.method, this.bounds.timeoutMs));
+    this.subscriber.error(new McpTimeoutError(this.call.method, this.call.timeoutMs));
   }
 
   /** The caller's signal fired (an `EventListener` object). */
   handleEvent(): void {
-    this.subscriber.error(new McpCancelledError(this.method, { cause: this.bounds.signal?.reason }));
+    this.subscriber.error(new McpCancelledError(this.call.method, { cause: this.call.signal?.reason }));
   }
 
   unsubscribe(): void {
-    this.deadlines.untrack(this);
-    if (this.cap) this.deadlines.untrack(this.cap);
+    const { deadlines } = this.call.host;
+    deadlines.untrack(this);
+    if (this.cap) deadlines.untrack(this.cap);
     this.activity?.unsubscribe();
-    this.bounds.signal?.removeEventListener('abort', this);
-    const { call } = this;
-    if (typeof call === 'function') call();
-    else call?.unsubscribe();
+    this.call.signal?.removeEventListener('abort', this);
+    const { running } = this;
+    if (typeof running === 'function') running();
+    else running?.unsubscribe();
   }
 }

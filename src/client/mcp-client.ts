@@ -1,7 +1,6 @@
 import {
   BehaviorSubject,
   catchError,
-  concatMap,
   defer,
   distinctUntilChanged,
   EMPTY,
@@ -9,7 +8,6 @@ import {
   finalize,
   firstValueFrom,
   map,
-  mergeMap,
   NEVER,
   Observable,
   of,
@@ -18,7 +16,6 @@ import {
   switchMap,
   type Subscriber,
   type Subscription,
-  take,
   tap,
   type TeardownLogic,
   throwError,
@@ -26,7 +23,6 @@ import {
 import type { AuthState } from '../auth/auth-options.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
-import { McpTransportClosedError } from '../errors/transport-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildRequest } from '../protocol/request.js';
 import { type PageShape, promptPage, resourcePage, resourceTemplatePage, toolPage } from '../protocol/page-shapes.js';
@@ -65,7 +61,7 @@ import { NameMapper, type ToolsForLlmOptions } from './tool-names.js';
 import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ExecuteOptions } from './bridge.js';
 import { type CallInput, CallInputs } from './call-inputs.js';
 import { CallPipeline } from './call-pipeline.js';
-import { type CallBounds, guarded } from './call-guard.js';
+import { BodyCall, type CallBounds } from './call-guard.js';
 import { Correlator } from './correlator.js';
 import { Deadlines } from './deadlines.js';
 import { listenLegacy, listenModern, ResourceSubscriptions } from './listen.js';
@@ -94,6 +90,7 @@ import { serveServerRequests } from './server-requests.js';
 import { probe, type Session } from './session.js';
 import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
 import { TaskCalls } from './task-calls.js';
+import { startToolCall, ToolCall, type ToolCallHost } from './tool-call.js';
 import { hasUnreadableVisibility, visibleTools } from './tool-visibility.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
@@ -217,6 +214,8 @@ export class McpClient {
   private readonly state = new BehaviorSubject<ConnectionState>('starting');
   private watching: Subscription | undefined;
   private closing: Promise<void> | undefined;
+  // What every bounded call reads of this client, one object for all of them.
+  private readonly host: ToolCallHost;
   private unreadableWarned = '';
 
   /**
@@ -275,6 +274,19 @@ export class McpClient {
       }),
       share(),
     );
+    const client = this;
+    this.host = {
+      get closing() {
+        return client.closing !== undefined;
+      },
+      get session() {
+        return client.session;
+      },
+      probing$: this.probing$,
+      deadlines: this.deadlines,
+      calls: this.calls,
+      outputs: this.outputs,
+    };
 
     this.state$ = this.state.pipe(distinctUntilChanged());
     this.auth$ = this.transport.auth$ ?? NEVER;
@@ -339,14 +351,11 @@ export class McpClient {
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
     if (this.settings.tasks) return this.tasks.callTool(name, args, options);
     const params = { name, arguments: args };
-    return this.beginToolCall<CallToolResult>(options, (session, meta, subscriber, input) => {
-      // Only a tool whose listed outputSchema asks for it pays for the check.
-      const check = this.outputs.checkFor(session, name);
-      if (check) {
-        return this.calls.run<CallToolResult>(session, 'tools/call', params, meta, callToolResultSchema, false, false, input).pipe(concatMap(check)).subscribe(subscriber);
-      }
-      return this.calls.begin(session, 'tools/call', params, meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>, input);
-    });
+    return this.beginToolCall<CallToolResult>(
+      options,
+      (session, meta, subscriber, input) => startToolCall(this.host, session, params, meta, subscriber, input),
+      (bounds, meta) => new ToolCall(this.host, bounds, params, meta),
+    );
   }
 
   /**
@@ -575,23 +584,15 @@ export class McpClient {
     activity$?: Observable<unknown>,
     maxTotalTimeoutMs?: number,
   ): Observable<T> {
+    return new BodyCall<T>(this.host, method, this.bounds(options, activity$, maxTotalTimeoutMs), begin);
+  }
+
+  // A call's bounds from its options.
+  private bounds(options: CallOptions, activity$: Observable<unknown> | undefined, maxTotalTimeoutMs: number | undefined): CallBounds {
     const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, this.settings.requestTimeoutMs);
     // A budget that progress restarts still ends: by default at ten budgets in all.
     const cap = maxTotalTimeoutMs ?? (activity$ ? PROGRESS_CAP_BUDGETS * timeoutMs : undefined);
-    return guarded<T>(method, { timeoutMs, signal: options.signal, activity$, maxTotalTimeoutMs: cap }, this.deadlines, (subscriber) => {
-      if (this.closing) {
-        subscriber.error(new McpTransportClosedError(method));
-        return undefined;
-      }
-      // Once the era is known, go straight to the call.
-      if (this.session) return begin(this.session, subscriber);
-      return this.probing$
-        .pipe(
-          take(1),
-          mergeMap((session) => new Observable<T>((inner) => begin(session, inner))),
-        )
-        .subscribe(subscriber);
-    });
+    return { timeoutMs, signal: options.signal, activity$, maxTotalTimeoutMs: cap };
   }
 
   // The shared part of every tool call, tasks or not: options, and the
@@ -600,10 +601,13 @@ export class McpClient {
     return this.beginToolCall<T>(options, (session, meta, subscriber, input) => body(session, meta, input).subscribe(subscriber));
   }
 
-  // The same, for a call begun straight into the subscriber (a plain tool call).
+  // The same, for a call begun straight into the subscriber (a plain tool
+  // call). `plain`, when given, builds the call that needs nothing minted or
+  // filed per subscription (the common case) as one object.
   private beginToolCall<T>(
     options: CallToolOptions,
     begin: (session: Session, meta: Meta, subscriber: Subscriber<T>, input: CallInput | undefined) => TeardownLogic,
+    plain?: (bounds: CallBounds, meta: Meta) => Observable<T>,
   ): Observable<T> {
     const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta, task, onProgress, input } = options;
     checkCallOptions(options, CALL_TOOL);
@@ -621,7 +625,11 @@ export class McpClient {
     // A token of our own when the caller gave none but progress is wanted;
     // minted per subscription and forgotten when the call ends.
     const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress || onProgress);
-    if (!wantsToken && !onProgress && !input) return call(progressToken);
+    if (!wantsToken && !onProgress && !input) {
+      if (!plain) return call(progressToken);
+      const activity$ = resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === progressToken)) : undefined;
+      return plain(this.bounds(options, activity$, maxTotalTimeoutMs), progressToken === undefined ? meta : { ...meta, progressToken });
+    }
     return defer(() => {
       const token = wantsToken ? this.tokens.mint(toolCallId) : progressToken;
       // Filed for the call's whole life, task included: see CallInputs for who answers what.
