@@ -42,6 +42,24 @@ describe('a hostile server over stdio', () => {
     }
   });
 
+  it('refuses a malformed page that follows a good one it keeps, when the list is forced, and serves no stale catalogue after', async () => {
+    // The good page comes with ttlMs: the client keeps it, then the server turns.
+    const mcp = McpClient.connectStdio({ ...hostileServer, args: [...hostileServer.args, '--ttl', '60000'] });
+    try {
+      expect((await firstValueFrom(mcp.listTools())).map((tool) => tool.name)).toEqual(['echo']);
+      await firstValueFrom(mcp.callTool('select_case', { case: 'wrong-tools-list-tools.0.name-other' }));
+      // Unforced, the kept page answers; forced, the server's new page is checked and refused.
+      expect((await firstValueFrom(mcp.listTools())).map((tool) => tool.name)).toEqual(['echo']);
+      await expect(firstValueFrom(mcp.listTools({ refresh: true }))).rejects.toThrow(/^malformed tools\/list result/);
+      // The forced read dropped what was kept: the next read goes to the server, and is refused too.
+      await expect(firstValueFrom(mcp.listTools())).rejects.toBeInstanceOf(McpProtocolError);
+      await firstValueFrom(mcp.callTool('select_case', { case: 'none' }));
+      expect((await firstValueFrom(mcp.listTools({ refresh: true }))).map((tool) => tool.name)).toEqual(['echo']);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('fails a list of endless fresh pages at maxListItems (100000 by default), naming the method and the limit', async () => {
     const mcp = stdio('endless-pages');
     try {

@@ -10,6 +10,12 @@ export const CACHEABLE_METHODS: readonly string[] = [
 ];
 
 type Result = Record<string, unknown>;
+type Entry = { result: Result; expiresAt: number };
+
+// The method a key belongs to: keys are the method, a space, then the params (method names hold no space).
+function methodOf(key: string): string {
+  return key.slice(0, key.indexOf(' '));
+}
 
 /**
  * Cacheable results kept for exactly the `ttlMs` the server promised, and
@@ -17,13 +23,15 @@ type Result = Record<string, unknown>;
  * is not stored. Keys are the method and the params that shape the result.
  */
 export class ResultCache {
-  private readonly entries = new Map<string, { result: Result; expiresAt: number }>();
+  // Filed by method, so that a forced list drops its method's results in one step, not a scan of every key.
+  private readonly entries = new Map<string, Map<string, Entry>>();
   private readonly inflight = new Map<string, Observable<Result>>();
   private readonly lists = new Map<string, { items: unknown[]; expiresAt: number }>();
 
   /** The cache key of a request. */
   static key(method: string, params: Record<string, unknown> | undefined): string {
-    return `${method} ${JSON.stringify(params ?? {})}`;
+    // Most reads are a list's first page, without params: no serialising for those.
+    return params === undefined ? `${method} {}` : `${method} ${JSON.stringify(params)}`;
   }
 
   /**
@@ -34,12 +42,12 @@ export class ResultCache {
   fetch(key: string, load: () => Observable<Result>, bypass = false): Observable<Result> {
     return defer(() => {
       if (bypass) {
-        this.entries.delete(key);
+        this.drop(key);
         return load();
       }
-      const entry = this.entries.get(key);
+      const entry = this.entries.get(methodOf(key))?.get(key);
       if (entry && Date.now() < entry.expiresAt) return of(entry.result);
-      if (entry) this.entries.delete(key);
+      if (entry) this.drop(key);
       let flight = this.inflight.get(key);
       if (!flight) {
         // Dropped from the table when it ends or when every caller has left.
@@ -57,7 +65,10 @@ export class ResultCache {
   store(key: string, result: Result): void {
     const ttlMs = result.ttlMs;
     if (typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0) {
-      this.entries.set(key, { result, expiresAt: Date.now() + ttlMs });
+      const method = methodOf(key);
+      let kept = this.entries.get(method);
+      if (!kept) this.entries.set(method, (kept = new Map()));
+      kept.set(key, { result, expiresAt: Date.now() + ttlMs });
     }
   }
 
@@ -67,8 +78,9 @@ export class ResultCache {
    */
   storeList(method: string, items: unknown[], pageKeys: readonly string[]): void {
     let expiresAt = Infinity;
+    const kept = this.entries.get(method);
     for (const key of pageKeys) {
-      const entry = this.entries.get(key);
+      const entry = kept?.get(key);
       if (!entry) return;
       expiresAt = Math.min(expiresAt, entry.expiresAt);
     }
@@ -86,13 +98,12 @@ export class ResultCache {
   /** Drops every stored result of `method`. */
   dropMethod(method: string): void {
     this.lists.delete(method);
-    const prefix = `${method} `;
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    this.entries.delete(method);
   }
 
   /** Drops one stored result. */
   drop(key: string): void {
-    this.entries.delete(key);
+    this.entries.get(methodOf(key))?.delete(key);
   }
 
   /** Drops everything stored. */

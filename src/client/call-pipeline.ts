@@ -73,7 +73,15 @@ export class CallPipeline {
     refresh: boolean,
   ): Observable<Record<string, unknown>> {
     const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask: false, keepBookkeeping: true, input: undefined };
-    return this.cache.fetch(key, () => new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start()), refresh);
+    if (refresh) {
+      // Forced: what the cache holds is dropped and the page goes to the wire,
+      // without the cache's own stage in between.
+      return new Observable<Record<string, unknown>>((subscriber) => {
+        this.cache.drop(key);
+        return new Exchange(call, subscriber).start();
+      });
+    }
+    return this.cache.fetch(key, () => new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start()));
   }
 
   /**

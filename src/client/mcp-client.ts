@@ -688,16 +688,13 @@ export class McpClient {
         };
         const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
         const learnOutputs = method === 'tools/list' ? this.outputs.learner(session) : undefined;
-        return allPages<T>(method, key, this.settings.listLimits, page)
-          .pipe(
-            tap((all) => {
-              this.cache.storeList(method, all, pages);
-              learn?.(all as Tool[]);
-              learnOutputs?.(all as Tool[]);
-              if (method === 'tools/list') this.warnUnreadableVisibility(all as Tool[]);
-            }),
-          )
-          .subscribe(subscriber);
+        const gathered = (all: T[]): void => {
+          this.cache.storeList(method, all, pages);
+          learn?.(all as Tool[]);
+          learnOutputs?.(all as Tool[]);
+          if (method === 'tools/list') this.warnUnreadableVisibility(all as Tool[]);
+        };
+        return allPages<T>(method, key, this.settings.listLimits, page, gathered).subscribe(subscriber);
       });
     // A whole list still fresh in the cache is handed out at once.
     return defer(() => {

@@ -7,19 +7,30 @@ import { type ListLimits, ListWalk } from '../protocol/list-walk.js';
  * under `key` into one array, in time linear in the items. A cursor the
  * server repeats, or a list past `limits`, is an `McpProtocolError`, not a
  * loop. Written out rather than as `expand` and `reduce`: every catalogue
- * read passes through here, most of them one page long.
+ * read passes through here, most of them one page long. `gathered`, if
+ * given, sees the whole list before it is emitted (the caller's bookkeeping,
+ * without a stage of its own); if it throws, the list errors with that.
  */
 export function allPages<T>(
   method: string,
   key: string,
   limits: ListLimits,
   page: (cursor?: string) => Observable<Record<string, unknown>>,
+  gathered?: (items: T[]) => void,
 ): Observable<T[]> {
   return new Observable<T[]>((subscriber) => {
     const walk = new ListWalk(method, limits);
     const items: T[] = [];
     let current: Subscription | undefined;
     const done = (): void => {
+      if (gathered) {
+        try {
+          gathered(items);
+        } catch (error) {
+          subscriber.error(error);
+          return;
+        }
+      }
       subscriber.next(items);
       subscriber.complete();
     };

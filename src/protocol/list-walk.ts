@@ -19,7 +19,8 @@ export const DEFAULT_LIST_LIMITS: Readonly<ListLimits> = { maxListPages: 1000, m
  * grown without end. One per list read.
  */
 export class ListWalk {
-  private readonly seen = new Set<string>();
+  // Made with the first cursor: most lists are one page long and never need it.
+  private seen: Set<string> | undefined;
   private pages = 0;
   private items = 0;
 
@@ -42,10 +43,10 @@ export class ListWalk {
       throw new McpProtocolError(`${method} has more than ${limits.maxListItems} items (maxListItems)`, undefined, { maxListItems: limits.maxListItems }, method);
     }
     if (next === undefined) return;
-    if (this.seen.has(next)) throw new McpProtocolError(`${method} repeated the cursor ${quote(next)}`, undefined, { cursor: next }, method);
+    if (this.seen?.has(next)) throw new McpProtocolError(`${method} repeated the cursor ${quote(next)}`, undefined, { cursor: next }, method);
     if (this.pages >= limits.maxListPages) {
       throw new McpProtocolError(`${method} has more than ${limits.maxListPages} pages (maxListPages)`, undefined, { maxListPages: limits.maxListPages }, method);
     }
-    this.seen.add(next);
+    (this.seen ??= new Set()).add(next);
   }
 }
