@@ -350,12 +350,7 @@ export class McpClient {
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Observable<CallToolResult> {
     if (this.settings.tasks) return this.tasks.callTool(name, args, options);
-    const params = { name, arguments: args };
-    return this.beginToolCall<CallToolResult>(
-      options,
-      (session, meta, subscriber, input) => startToolCall(this.host, session, params, meta, subscriber, input),
-      (bounds, meta) => new ToolCall(this.host, bounds, params, meta),
-    );
+    return this.beginToolCall<CallToolResult>(options, { name, arguments: args });
   }
 
   /**
@@ -601,19 +596,32 @@ export class McpClient {
     return this.beginToolCall<T>(options, (session, meta, subscriber, input) => body(session, meta, input).subscribe(subscriber));
   }
 
-  // The same, for a call begun straight into the subscriber (a plain tool
-  // call). `plain`, when given, builds the call that needs nothing minted or
-  // filed per subscription (the common case) as one object.
+  // The same, for a call begun straight into the subscriber. Given a plain
+  // tool call's `params` rather than a function, the call that needs nothing
+  // minted or filed per subscription (the common case) is one object, with
+  // no closure made for the paths it does not take.
   private beginToolCall<T>(
     options: CallToolOptions,
-    begin: (session: Session, meta: Meta, subscriber: Subscriber<T>, input: CallInput | undefined) => TeardownLogic,
-    plain?: (bounds: CallBounds, meta: Meta) => Observable<T>,
+    body: ((session: Session, meta: Meta, subscriber: Subscriber<T>, input: CallInput | undefined) => TeardownLogic) | Record<string, unknown>,
   ): Observable<T> {
     const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta, task, onProgress, input } = options;
     checkCallOptions(options, CALL_TOOL);
     checkCallHooks(options);
     checkDuration('maxTotalTimeoutMs', maxTotalTimeoutMs, 0);
     if (task !== undefined && !this.settings.tasks) throw new McpClientError('option task needs the client option tasks: true');
+    // A token of our own when the caller gave none but progress is wanted;
+    // minted per subscription and forgotten when the call ends.
+    const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress || onProgress);
+    if (typeof body !== 'function' && !wantsToken && !onProgress && !input) {
+      const activity$ = resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === progressToken)) : undefined;
+      const bounds = this.bounds(options, activity$, maxTotalTimeoutMs);
+      return new ToolCall(this.host, bounds, body, progressToken === undefined ? meta : { ...meta, progressToken }) as Observable<unknown> as Observable<T>;
+    }
+    const begin =
+      typeof body === 'function'
+        ? body
+        : (session: Session, meta: Meta, subscriber: Subscriber<T>, input: CallInput | undefined): TeardownLogic =>
+            startToolCall(this.host, session, body, meta, subscriber as Subscriber<CallToolResult>, input);
     const call = (token: string | number | undefined, filed?: CallInput): Observable<T> =>
       this.bounded<T>(
         'tools/call',
@@ -622,14 +630,7 @@ export class McpClient {
         resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
         maxTotalTimeoutMs,
       );
-    // A token of our own when the caller gave none but progress is wanted;
-    // minted per subscription and forgotten when the call ends.
-    const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress || onProgress);
-    if (!wantsToken && !onProgress && !input) {
-      if (!plain) return call(progressToken);
-      const activity$ = resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === progressToken)) : undefined;
-      return plain(this.bounds(options, activity$, maxTotalTimeoutMs), progressToken === undefined ? meta : { ...meta, progressToken });
-    }
+    if (!wantsToken && !onProgress && !input) return call(progressToken);
     return defer(() => {
       const token = wantsToken ? this.tokens.mint(toolCallId) : progressToken;
       // Filed for the call's whole life, task included: see CallInputs for who answers what.

@@ -1,4 +1,5 @@
 import { Subject, type Observable, type Observer } from 'rxjs';
+import { Relay } from '../util/relay.js';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpServerGoneError, McpSpawnFailedError } from '../errors/transport-errors.js';
@@ -77,7 +78,8 @@ let exitHookInstalled = false;
  * ```
  */
 export class StdioTransport implements Transport {
-  private readonly inboundSubject = new Subject<JsonRpcMessage>();
+  // Every answer passes here: a Relay allocates nothing per message, where a Subject would.
+  private readonly inboundSubject = new Relay<JsonRpcMessage>();
   private readonly options: StdioTransportOptions;
   private readonly stderrTail: string[] = [];
   private child: Promise<ChildProcessWithoutNullStreams | undefined> | undefined;
@@ -130,7 +132,8 @@ export class StdioTransport implements Transport {
   // before the child runs they wait, in order, for it to start.
   private write(message: JsonRpcMessage): void {
     if (this.closing || this.ended) return;
-    this.queued.push(JSON.stringify(message) + '\n');
+    // Newlines are added at the flush, in one string, not one per message.
+    this.queued.push(JSON.stringify(message));
     if (!this.running) {
       void this.start();
     } else if (this.queued.length === 1) {
@@ -142,7 +145,11 @@ export class StdioTransport implements Transport {
 
   private readonly flush = (): void => {
     if (this.queued.length === 0) return;
-    const text = this.queued.length === 1 ? (this.queued[0] as string) : this.queued.join('');
+    // One flat string, each line ending in a newline (an empty last entry
+    // gives the final one): a string appended to here would be copied again
+    // when written.
+    this.queued.push('');
+    const text = this.queued.join('\n');
     this.queued.length = 0;
     if (this.running?.stdin.writable && !this.ended) this.running.stdin.write(text);
   };
