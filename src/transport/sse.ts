@@ -90,6 +90,14 @@ export async function readText(response: FetchResponse, limit: number): Promise<
   return text + decoder.decode();
 }
 
+/** Why a request sent with a `deadline` (rxmcp's own node:http requests) failed: no response came in time. */
+export class DeadlinePassed extends Error {
+  override name = 'DeadlinePassed';
+  constructor() {
+    super('no response before the deadline');
+  }
+}
+
 /** A message (a body, or one SSE event) longer than the transport's limit. */
 export class MessageTooLongError extends Error {
   override name = 'MessageTooLongError';
