@@ -80,7 +80,8 @@ export class LegacyHttp {
       })
       .finally(() => {
         this.inflight.delete(request.id);
-        controller.abort(ANSWERED);
+        // Lets go of a stream the server left open after its answer (rxmcp's own requests do that by themselves).
+        if (!this.wire.letsGoOfBodies) controller.abort(ANSWERED);
       });
   }
 

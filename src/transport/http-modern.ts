@@ -67,8 +67,8 @@ export class ModernHttp {
       })
       .finally(() => {
         this.inflight.delete(id);
-        // Lets go of a stream the server left open after its answer.
-        controller.abort(ANSWERED);
+        // Lets go of a stream the server left open after its answer (rxmcp's own requests do that by themselves).
+        if (!this.wire.letsGoOfBodies) controller.abort(ANSWERED);
       });
   }
 

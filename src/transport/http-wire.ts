@@ -8,7 +8,7 @@ import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { decodeLine, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
 import type { HttpTransportOptions } from './http-options.js';
-import { type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
+import { DeadlinePassed, type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
 import { checkCount, checkDuration } from '../util/checks.js';
@@ -69,8 +69,8 @@ export class HttpWire {
   private endpoint: string;
   private readonly reconnect: { maxAttempts: number; maxDelayMs: number };
   private fetchImpl: Promise<FetchLike> | undefined;
-  /** rxmcp's own requests on Node, when the caller gave no fetch: its connections close with the wire. */
-  private node: { close(): void } | undefined;
+  /** rxmcp's own requests on Node, when the caller gave no fetch: its connections close with the wire, and it keeps the clock itself. */
+  private node: { close(): void; fetch: FetchLike } | undefined;
 
   private readonly auth: OAuthSession | undefined;
 
@@ -90,6 +90,16 @@ export class HttpWire {
   /** The endpoint every request goes to: the URL given, or where a redirect within its origin led. */
   get url(): string {
     return this.endpoint;
+  }
+
+  /**
+   * True when the requests are rxmcp's own (node:http): a body its reader
+   * left is drained or cut off by itself, so an exchange that is over needs
+   * no abort to let go of it. A caller's fetch needs one (a web stream left
+   * unread stays open).
+   */
+  get letsGoOfBodies(): boolean {
+    return this.node !== undefined;
   }
 
   /** A fresh pacing of the attempts to re-open one stream (first opened at `openedAt`), under the `reconnect` options. */
@@ -156,13 +166,18 @@ export class HttpWire {
   // where the last one led.
   private async send(request: WireRequest, signal: AbortSignal, timeoutMs: number, follow = true): Promise<FetchResponse> {
     const fetchImpl = await this.loadFetch();
-    const bounded = new BoundedSignal(signal, timeoutMs);
+    // rxmcp's own requests keep the clock themselves (one timer, no
+    // AbortController and listeners per request); a caller's fetch is given
+    // a signal that aborts when the time runs out.
+    const own = fetchImpl === this.node?.fetch;
+    const bounded = own ? undefined : new BoundedSignal(signal, timeoutMs);
+    const deadline = own && timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
     let url = request.url ?? this.endpoint;
     // A 303 sends a GET to read its answer elsewhere: the endpoint itself has not moved.
     let moved = request.url === undefined;
     try {
       for (let hops = 0; ; hops++) {
-        const response = await this.sendOnce(fetchImpl, url, request, signal, bounded, timeoutMs);
+        const response = await this.sendOnce(fetchImpl, url, request, signal, bounded, deadline, timeoutMs);
         const next = this.redirectTarget(response, url, request.method, follow ? MAX_REDIRECTS - hops : undefined);
         if (next === undefined) {
           if (hops > 0 && moved) this.endpoint = url;
@@ -174,11 +189,19 @@ export class HttpWire {
       }
     } finally {
       // The link to the caller's signal stays: the body may still be streaming.
-      bounded.stopClock();
+      bounded?.stopClock();
     }
   }
 
-  private async sendOnce(fetchImpl: FetchLike, url: string, request: WireRequest, signal: AbortSignal, bounded: BoundedSignal, timeoutMs: number): Promise<FetchResponse> {
+  private async sendOnce(
+    fetchImpl: FetchLike,
+    url: string,
+    request: WireRequest,
+    signal: AbortSignal,
+    bounded: BoundedSignal | undefined,
+    deadline: number | undefined,
+    timeoutMs: number,
+  ): Promise<FetchResponse> {
     try {
       return await fetchImpl(url, {
         method: request.method,
@@ -186,11 +209,12 @@ export class HttpWire {
         body: request.body,
         // Redirects come back to be judged here: fetch would follow them anywhere, headers and all.
         redirect: 'manual',
-        signal: bounded.signal,
+        signal: bounded?.signal ?? signal,
+        deadline,
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      if (bounded.timedOut) throw new McpNetworkError(url, `no response within ${timeoutMs} ms`);
+      if (bounded?.timedOut || error instanceof DeadlinePassed) throw new McpNetworkError(url, `no response within ${timeoutMs} ms`);
       throw new McpNetworkError(url, `cannot reach the server: ${(error as Error).message}`, { cause: error });
     }
   }

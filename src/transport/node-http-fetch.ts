@@ -3,7 +3,7 @@ import type * as Https from 'node:https';
 import type { Readable } from 'node:stream';
 import type * as Zlib from 'node:zlib';
 import { VERSION } from '../version.js';
-import type { FetchLike, FetchResponse } from './sse.js';
+import { DeadlinePassed, type FetchLike, type FetchResponse } from './sse.js';
 
 /** node:http and node:https, which the caller loads (by dynamic import, so that no browser bundle ever imports them). */
 export interface NodeHttpModules {
@@ -34,6 +34,13 @@ const DRAIN_BYTES = 64 * 1024;
  * the response stream itself (inflated when the server compressed it),
  * headers read case-insensitively. Errors are node:http's own (a refused
  * connection, a reset socket), or the signal's reason once it aborted.
+ *
+ * `init.deadline` (a `Date.now()` time) bounds the wait for the response
+ * itself, with one timer and no AbortController of its own: past it the
+ * request is cut off (the server sees the hang-up) and the promise rejects
+ * with DeadlinePassed. The clock stops once the response starts, except for
+ * a redirect, whose body the caller reads before its next hop: that runs on
+ * the same clock until it ends.
  */
 export class NodeHttpFetch {
   /** The kept-alive agents, for http: and https:, each made when first needed (an idle connection keeps what is made). */
@@ -53,6 +60,9 @@ export class NodeHttpFetch {
     new Promise((resolve, reject) => {
       const signal = init.signal as AbortSignal | undefined;
       if (signal?.aborted) return reject(signal.reason);
+      const deadline = init.deadline as number | undefined;
+      const left = deadline === undefined ? Infinity : deadline - Date.now();
+      if (left <= 0) return reject(new DeadlinePassed());
       let request: Http.ClientRequest;
       try {
         const target = this.parse(url);
@@ -67,12 +77,19 @@ export class NodeHttpFetch {
         return reject(error);
       }
       let body: NodeBody | undefined;
-      const abort = (): void => {
-        reject(signal?.reason);
-        if (body) body.abort(signal?.reason);
+      const cut = (reason: unknown): void => {
+        reject(reason);
+        if (body) body.abort(reason);
         else request.destroy();
       };
-      const release = (): void => signal?.removeEventListener('abort', abort);
+      const abort = (): void => cut(signal?.reason);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      if (left !== Infinity) timer = setTimeout(() => cut(new DeadlinePassed()), left);
+      const stopClock = (): void => clearTimeout(timer);
+      const release = (): void => {
+        stopClock();
+        signal?.removeEventListener('abort', abort);
+      };
       signal?.addEventListener('abort', abort, { once: true });
       // node:http may report an error after the response too (the socket
       // broke mid-body, which breaks the body as well): the listener stays
@@ -84,6 +101,13 @@ export class NodeHttpFetch {
       request.on('response', (response: Http.IncomingMessage) => {
         // Read to its end, the response let its socket go back to the pool: aborting now must not take it away.
         response.once('end', release);
+        const status = response.statusCode ?? 0;
+        if (status < 300 || status >= 400) stopClock();
+        else {
+          // A redirect the caller refuses is never read: its clock must not hold the process open.
+          timer?.unref();
+          response.once('close', stopClock);
+        }
         const coding = codingOf(response);
         if (coding === undefined) {
           body = new NodeBody(request, response);

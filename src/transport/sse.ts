@@ -39,6 +39,8 @@ export interface SseOptions {
 
 // Loaded once: an import() of a module already loaded still costs a lookup in the loader, for every stream.
 let parserModule: Promise<typeof import('eventsource-parser')> | undefined;
+// The module once loaded, taken without an await (a promise hop per stream).
+let parserLoaded: typeof import('eventsource-parser') | undefined;
 
 /**
  * Each event of an SSE body, in order. Comments (keep-alives) are skipped;
@@ -46,7 +48,7 @@ let parserModule: Promise<typeof import('eventsource-parser')> | undefined;
  * anywhere. Parsing is eventsource-parser's, loaded on first use.
  */
 export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGenerator<SseEvent> {
-  const { createParser } = await (parserModule ??= import('eventsource-parser'));
+  const { createParser } = (parserLoaded ??= await (parserModule ??= import('eventsource-parser')));
   const limit = options.limit ?? Infinity;
   const ready: SseEvent[] = [];
   // The parser measures what it holds for the event under way (its data so
@@ -69,7 +71,7 @@ export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGe
   });
   const decoder = new TextDecoder();
   for await (const chunk of chunksOf(body)) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
+    parser.feed(decoder.decode(bytesOf(chunk), { stream: true }));
     if (tooLong) throw new MessageTooLongError(limit);
     while (ready.length > 0) yield ready.shift() as SseEvent;
   }
@@ -84,10 +86,18 @@ export async function readText(response: FetchResponse, limit: number): Promise<
   const decoder = new TextDecoder();
   let text = '';
   for await (const chunk of chunksOf(response.body)) {
-    text += decoder.decode(chunk, { stream: true });
+    text += decoder.decode(bytesOf(chunk), { stream: true });
     if (text.length > limit) throw new MessageTooLongError(limit);
   }
   return text + decoder.decode();
+}
+
+/** Why a request sent with a `deadline` (rxmcp's own node:http requests) failed: no response came in time. */
+export class DeadlinePassed extends Error {
+  override name = 'DeadlinePassed';
+  constructor() {
+    super('no response before the deadline');
+  }
 }
 
 /** A message (a body, or one SSE event) longer than the transport's limit. */
@@ -98,21 +108,29 @@ export class MessageTooLongError extends Error {
   }
 }
 
-async function* chunksOf(body: unknown): AsyncGenerator<Uint8Array> {
-  if (body === null || body === undefined) return;
-  const reader = (body as { getReader?: () => ReadableStreamDefaultReader<Uint8Array> }).getReader?.();
-  if (reader) {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        yield value;
-      }
-    } finally {
-      reader.releaseLock();
+// The chunks of a body: a web stream's, read through a generator, or an
+// async iterable's (rxmcp's own node:http requests, node-fetch) iterated
+// directly, one generator layer fewer for every body.
+function chunksOf(body: unknown): AsyncIterable<Uint8Array | string> {
+  if (body === null || body === undefined) return [] as unknown as AsyncIterable<Uint8Array>;
+  if (typeof (body as { getReader?: unknown }).getReader === 'function') return webChunks(body as { getReader(): ReadableStreamDefaultReader<Uint8Array> });
+  return body as AsyncIterable<Uint8Array | string>;
+}
+
+async function* webChunks(body: { getReader(): ReadableStreamDefaultReader<Uint8Array> }): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
     }
+  } finally {
+    reader.releaseLock();
   }
-  for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
-    yield typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-  }
+}
+
+// A chunk as bytes: a body may hand out strings (node-fetch's, once set to an encoding).
+function bytesOf(chunk: Uint8Array | string): Uint8Array {
+  return typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
 }
