@@ -6,6 +6,7 @@ import { buildNotification, buildRequest, cancelledNotification } from '../proto
 import type { FetchResponse } from './sse.js';
 import { type HttpSink, type HttpWire, isEventStream, type StreamCursor, whatIsSent } from './http-wire.js';
 import { type ReconnectBackoff, STABLE_STREAM_MS } from './reconnect-backoff.js';
+import { type AbortLike, LightAbort } from '../util/light-abort.js';
 import { pause } from '../util/pause.js';
 
 /** The budget of the DELETE that ends the session on close. */
@@ -36,7 +37,7 @@ export class LegacyHttp {
   private initialize: JsonRpcRequest | undefined;
   private logLevel: JsonRpcRequest | undefined;
   private readonly subscribed = new Set<string>();
-  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly inflight = new Map<RequestId, LightAbort>();
   private listening: AbortController | undefined;
   /** Set while a new GET stream is not answered yet: requests wait for it (see listen()). */
   private opening: Promise<void> | undefined;
@@ -70,13 +71,13 @@ export class LegacyHttp {
     // Serialised here, so that a request that cannot be (arguments nested too
     // deep, say) fails as the caller sends it.
     const body = JSON.stringify(request);
-    const controller = new AbortController();
+    const controller = new LightAbort();
     this.inflight.set(request.id, controller);
-    void this.exchange(request, body, controller.signal)
+    void this.exchange(request, body, controller)
       .then((answer) => this.sink.deliver(answer))
       .catch((error: unknown) => {
         // An aborted request was cancelled or closed: nobody waits for it.
-        if (!controller.signal.aborted) this.sink.fail(request.id, unreadableAnswer(request.method, error));
+        if (!controller.aborted) this.sink.fail(request.id, unreadableAnswer(request.method, error));
       })
       .finally(() => {
         this.inflight.delete(request.id);
@@ -113,7 +114,7 @@ export class LegacyHttp {
 
   // One request to its answer, with its effects on the session recorded; a
   // 404 on an expired session starts a new one and tries once more.
-  private async exchange(request: JsonRpcRequest, body: string, signal: AbortSignal, renewed = false): Promise<JsonRpcResponse> {
+  private async exchange(request: JsonRpcRequest, body: string, signal: AbortLike, renewed = false): Promise<JsonRpcResponse> {
     if (this.opening) await this.opening;
     if (this.lost) await this.renew();
     const session = this.sessionId;
@@ -138,7 +139,7 @@ export class LegacyHttp {
   }
 
   /** POSTs a request and follows its stream to the answer; 'expired' for a 404 on a session. */
-  private async roundTrip(request: JsonRpcRequest, body: string, signal: AbortSignal, inSession: boolean): Promise<JsonRpcResponse | 'expired'> {
+  private async roundTrip(request: JsonRpcRequest, body: string, signal: AbortLike, inSession: boolean): Promise<JsonRpcResponse | 'expired'> {
     const response = await this.wire.fetch({ method: 'POST', headers: this.headers(request), body }, signal);
     if (response.status === 404 && inSession && request.method !== 'initialize') {
       await this.wire.text(response).catch(() => undefined);
@@ -165,7 +166,7 @@ export class LegacyHttp {
   // Reads a request's stream to its answer, passing on what comes before it.
   // A stream that breaks or ends early is resumed from its last event id,
   // until too many resumed streams in a row end soon after opening.
-  private async follow(first: FetchResponse, request: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
+  private async follow(first: FetchResponse, request: JsonRpcRequest, signal: AbortLike): Promise<JsonRpcResponse> {
     const cursor: StreamCursor = {};
     const opened = Date.now();
     // Made only once a stream breaks: most answers come on the first one.
@@ -195,7 +196,7 @@ export class LegacyHttp {
     }
   }
 
-  private async resume(lastEventId: string, signal: AbortSignal): Promise<FetchResponse> {
+  private async resume(lastEventId: string, signal: AbortLike): Promise<FetchResponse> {
     const response = await this.wire.fetch({ method: 'GET', headers: this.headers(undefined, lastEventId) }, signal);
     if (!isEventStream(response)) {
       const body = await this.wire.text(response).catch(() => '');

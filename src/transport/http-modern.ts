@@ -6,7 +6,8 @@ import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, 
 import { ErrorCode } from '../protocol/versions.js';
 import { quote } from '../util/quote.js';
 import { encodeHeaderValue, type ParamHeader, paramHeaders, paramValue } from './header-encoding.js';
-import type { HttpSink, HttpWire } from './http-wire.js';
+import { type HttpSink, type HttpWire, isEventStream } from './http-wire.js';
+import { type AbortLike, LightAbort } from '../util/light-abort.js';
 
 // The tasks extension routes a task's requests by its id (Mcp-Name = params.taskId).
 const NAMED_METHODS: Record<string, string> = {
@@ -33,7 +34,7 @@ const NOTIFY_BODY_MS = 1000;
  * cancellation.
  */
 export class ModernHttp {
-  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly inflight = new Map<RequestId, LightAbort>();
   private readonly toolHeaders = new Map<string, ParamHeader[]>();
   private refreshes = 0;
   /** The bounds of the tool list read again after a header mismatch: the client's, once it says. */
@@ -57,13 +58,13 @@ export class ModernHttp {
     // Serialised here, so that a request that cannot be (arguments nested too
     // deep, say) fails as the caller sends it.
     const body = JSON.stringify(request);
-    const controller = new AbortController();
+    const controller = new LightAbort();
     this.inflight.set(id, controller);
     // Whatever escapes the exchange (a hostile answer the client failed on
     // while reading it) ends this one call, never the process.
-    void this.exchange(request, body, controller.signal)
+    void this.exchange(request, body, controller)
       .catch((error: unknown) => {
-        if (!controller.signal.aborted) this.sink.fail(id, unreadableAnswer(request.method, error));
+        if (!controller.aborted) this.sink.fail(id, unreadableAnswer(request.method, error));
       })
       .finally(() => {
         this.inflight.delete(id);
@@ -82,17 +83,10 @@ export class ModernHttp {
 
   // One request, to its answer or its failure; one retry after a
   // HeaderMismatch on tools/call, with the tool list read afresh.
-  private async exchange(request: JsonRpcRequest, body: string, signal: AbortSignal, retried = false): Promise<void> {
+  private async exchange(request: JsonRpcRequest, body: string, signal: AbortLike, retried = false): Promise<void> {
     let answer: JsonRpcResponse | undefined;
     try {
-      for await (const message of this.post(request, signal, body)) {
-        if (isAnswerTo(message, request.id)) {
-          answer = message;
-          break;
-        }
-        if (kindOf(message) === 'notification') this.sink.deliver(message);
-        else this.wire.warn(`dropped a message on the ${request.method} stream that is not for it`);
-      }
+      answer = await this.post(request, signal, body);
     } catch (error) {
       // An aborted request was cancelled or closed: nobody waits for it.
       if (!signal.aborted) this.sink.fail(request.id, error as Error);
@@ -132,9 +126,28 @@ export class ModernHttp {
     }
   }
 
-  private async *post(message: JsonRpcMessage, signal: AbortSignal, body = JSON.stringify(message)): AsyncGenerator<JsonRpcMessage> {
-    const response = await this.wire.fetch({ method: 'POST', headers: this.headersFor(message), body }, signal);
-    yield* this.wire.messages(response, signal, 'id' in message ? (message as JsonRpcRequest).id : undefined);
+  // POSTs a request, and reads its response to the answer (undefined when
+  // it ends first), passing on the notifications that come before it.
+  private async post(request: JsonRpcRequest, signal: AbortLike, body = JSON.stringify(request)): Promise<JsonRpcResponse | undefined> {
+    const response = await this.wire.fetch({ method: 'POST', headers: this.headersFor(request), body }, signal);
+    // A JSON body is the one message: read without walking a stream.
+    if (!isEventStream(response)) {
+      const message = await this.wire.answerIn(response, request.id);
+      return message && this.answerOrPass(message, request);
+    }
+    for await (const message of this.wire.messages(response, signal, request.id)) {
+      const answer = this.answerOrPass(message, request);
+      if (answer) return answer;
+    }
+    return undefined;
+  }
+
+  // The message when it answers the request; otherwise passed on (a notification) or dropped.
+  private answerOrPass(message: JsonRpcMessage, request: JsonRpcRequest): JsonRpcResponse | undefined {
+    if (isAnswerTo(message, request.id)) return message;
+    if (kindOf(message) === 'notification') this.sink.deliver(message);
+    else this.wire.warn(`dropped a message on the ${request.method} stream that is not for it`);
+    return undefined;
   }
 
   private headersFor(message: JsonRpcMessage): Record<string, string> {
@@ -177,17 +190,14 @@ export class ModernHttp {
   // Reads the whole tool list again, for its x-mcp-header annotations, within
   // the bounds of any list the client reads: true once it is read to the end,
   // false when the server refused a page.
-  private async refreshTools(original: JsonRpcRequest, signal: AbortSignal): Promise<boolean> {
+  private async refreshTools(original: JsonRpcRequest, signal: AbortLike): Promise<boolean> {
     const walk = new ListWalk('tools/list', this.listLimits);
     let cursor: string | undefined;
     do {
       const id = `rxmcp-http-tools-${++this.refreshes}`;
       const params: Record<string, unknown> = { _meta: original.params?._meta };
       if (cursor !== undefined) params.cursor = cursor;
-      let page: JsonRpcResponse | undefined;
-      for await (const message of this.post({ jsonrpc: '2.0', id, method: 'tools/list', params }, signal)) {
-        if (isAnswerTo(message, id)) page = message;
-      }
+      const page = await this.post({ jsonrpc: '2.0', id, method: 'tools/list', params }, signal);
       if (!page || isErrorResponse(page)) return false;
       const { tools, nextCursor } = page.result;
       cursor = typeof nextCursor === 'string' ? nextCursor : undefined;

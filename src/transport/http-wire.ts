@@ -11,6 +11,7 @@ import type { HttpTransportOptions } from './http-options.js';
 import { DeadlinePassed, type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
+import { type AbortLike, toAbortSignal } from '../util/light-abort.js';
 import { checkCount, checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { warnHook } from '../util/warn-hook.js';
@@ -69,6 +70,8 @@ export class HttpWire {
   private endpoint: string;
   private readonly reconnect: { maxAttempts: number; maxDelayMs: number };
   private fetchImpl: Promise<FetchLike> | undefined;
+  /** The fetch once loaded, taken without an await (a promise hop per request). */
+  private loaded: FetchLike | undefined;
   /** rxmcp's own requests on Node, when the caller gave no fetch: its connections close with the wire, and it keeps the clock itself. */
   private node: { close(): void; fetch: FetchLike } | undefined;
 
@@ -124,8 +127,10 @@ export class HttpWire {
    * @throws the signal's reason when it aborts first.
    * @throws McpNetworkError when the server cannot be reached in time.
    */
-  async fetch(request: WireRequest, signal: AbortSignal, timeoutMs = this.connectTimeoutMs): Promise<FetchResponse> {
+  async fetch(request: WireRequest, signal: AbortLike, timeoutMs = this.connectTimeoutMs): Promise<FetchResponse> {
     if (!this.auth) return this.send(request, signal, timeoutMs);
+    // Signing in runs code that takes a real AbortSignal.
+    const aborted = toAbortSignal(signal);
     // Each refusal is answered by signing in (or refreshing, or asking for
     // more scopes) and the request is sent again; a few rounds at most, as a
     // server that keeps refusing will not change its mind.
@@ -134,7 +139,7 @@ export class HttpWire {
     let nonceRetried = false;
     for (let round = 0; ; ) {
       const url = request.url ?? this.endpoint;
-      const { token, headers: credentials } = await this.auth.credentials(request.method, url, signal, renew);
+      const { token, headers: credentials } = await this.auth.credentials(request.method, url, aborted, renew);
       // A token goes only to the URL it was issued for: no redirects with one.
       const response = await this.send({ ...request, headers: { ...request.headers, ...credentials } }, signal, timeoutMs, token === undefined);
       const challenge = this.auth.challengeOf(response.headers.get('www-authenticate'));
@@ -152,7 +157,7 @@ export class HttpWire {
       if (++round > MAX_AUTH_ROUNDS) {
         throw new McpAuthError('request', `${shownUrl(this.url)} still refuses the request (HTTP ${response.status}${challenge.error ? ` ${JSON.stringify(challenge.error.slice(0, 64))}` : ''}) after signing in`);
       }
-      await this.auth.answer({ status: response.status as 401 | 403, challenge, sentToken: token }, signal);
+      await this.auth.answer({ status: response.status as 401 | 403, challenge, sentToken: token }, aborted);
     }
   }
 
@@ -164,8 +169,8 @@ export class HttpWire {
   // One request, following redirects within the endpoint's origin (none when
   // it carries a token). The clock runs over all hops; the endpoint moves to
   // where the last one led.
-  private async send(request: WireRequest, signal: AbortSignal, timeoutMs: number, follow = true): Promise<FetchResponse> {
-    const fetchImpl = await this.loadFetch();
+  private async send(request: WireRequest, signal: AbortLike, timeoutMs: number, follow = true): Promise<FetchResponse> {
+    const fetchImpl = this.loaded ?? (await this.loadFetch());
     // rxmcp's own requests keep the clock themselves (one timer, no
     // AbortController and listeners per request); a caller's fetch is given
     // a signal that aborts when the time runs out.
@@ -197,7 +202,7 @@ export class HttpWire {
     fetchImpl: FetchLike,
     url: string,
     request: WireRequest,
-    signal: AbortSignal,
+    signal: AbortLike,
     bounded: BoundedSignal | undefined,
     deadline: number | undefined,
     timeoutMs: number,
@@ -264,7 +269,7 @@ export class HttpWire {
    *   status without a JSON-RPC answer; McpProtocolError for a body that is
    *   not JSON-RPC or a message over `maxMessageBytes`.
    */
-  async *messages(response: FetchResponse, signal: AbortSignal, answering?: RequestId, cursor?: StreamCursor): AsyncGenerator<JsonRpcMessage> {
+  async *messages(response: FetchResponse, signal: AbortLike, answering?: RequestId, cursor?: StreamCursor): AsyncGenerator<JsonRpcMessage> {
     if (isEventStream(response)) {
       const onRetry = cursor ? (ms: number) => (cursor.retryMs = ms) : undefined;
       try {
@@ -283,15 +288,28 @@ export class HttpWire {
       }
       return;
     }
+    const answer = await this.answerIn(response, answering);
+    if (answer) yield answer;
+  }
+
+  /**
+   * The answer a response that is not an SSE stream carries as its JSON
+   * body; `undefined` for a success with no body (a 202). An error body
+   * without an id is taken as the answer to `answering`.
+   *
+   * @throws McpHttpError for an error status without a JSON-RPC answer;
+   *   McpProtocolError for a body that is not one, or one over `maxMessageBytes`.
+   */
+  async answerIn(response: FetchResponse, answering?: RequestId): Promise<JsonRpcResponse | undefined> {
     const text = await this.text(response);
     const decoded = text ? decodeData(text) : undefined;
     if (decoded && ('result' in decoded || 'error' in decoded)) {
       // An error the server could not tie to an id still answers this POST.
-      yield answering !== undefined && (decoded as JsonRpcResponse).id == null ? { ...decoded, id: answering } : decoded;
-      return;
+      return answering !== undefined && decoded.id == null ? { ...decoded, id: answering } : decoded;
     }
     if (!response.ok) throw new McpHttpError(response.status, text.slice(0, 2000), this.url);
     if (text) throw new McpProtocolError(`${shownUrl(this.url)} answered with something that is not a JSON-RPC response`, undefined, { body: text.slice(0, 2000) });
+    return undefined;
   }
 
   /**
@@ -329,14 +347,14 @@ export class HttpWire {
     this.fetchImpl ??= (async () => {
       if (this.options.fetch) return this.options.fetch;
       if (typeof process !== 'undefined' && process.versions?.node) {
-        const [http, https, { NodeHttpFetch }] = await Promise.all([import('node:http'), import('node:https'), import('./node-http-fetch.js')]);
-        const node = new NodeHttpFetch({ http, https }, this.options.persistent !== false);
+        const [http, https, url, { NodeHttpFetch }] = await Promise.all([import('node:http'), import('node:https'), import('node:url'), import('./node-http-fetch.js')]);
+        const node = new NodeHttpFetch({ http, https, url }, this.options.persistent !== false);
         this.node = node;
         return node.fetch;
       }
       const module = await import('cross-fetch');
       return (module.default ?? module) as unknown as FetchLike;
-    })();
+    })().then((fetchImpl) => (this.loaded = fetchImpl));
     return this.fetchImpl;
   }
 

@@ -1,14 +1,16 @@
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
+import type * as Url from 'node:url';
 import type { Readable } from 'node:stream';
 import type * as Zlib from 'node:zlib';
 import { VERSION } from '../version.js';
-import { DeadlinePassed, type FetchLike, type FetchResponse } from './sse.js';
+import { DeadlinePassed, type FetchLike, type FetchResponse, MessageTooLongError } from './sse.js';
 
-/** node:http and node:https, which the caller loads (by dynamic import, so that no browser bundle ever imports them). */
+/** node:http, node:https and node:url, which the caller loads (by dynamic import, so that no browser bundle ever imports them). */
 export interface NodeHttpModules {
   http: typeof Http;
   https: typeof Https;
+  url: typeof Url;
 }
 
 const USER_AGENT = `rxmcp/${VERSION}`;
@@ -23,6 +25,7 @@ const ACCEPT_ENCODING = 'gzip, deflate';
  */
 export const DRAIN_MS = 1000;
 const DRAIN_BYTES = 64 * 1024;
+const CLOSED_EARLY = 'the response closed before its body ended';
 
 /**
  * The requests rxmcp makes on Node when the caller gave no `fetch`, sent with
@@ -46,8 +49,8 @@ export class NodeHttpFetch {
   /** The kept-alive agents, for http: and https:, each made when first needed (an idle connection keeps what is made). */
   private readonly agents: [Http.Agent | undefined, Https.Agent | undefined] = [undefined, undefined];
   private zlib: Promise<typeof Zlib> | undefined;
-  /** The URL last asked for, parsed once: every request goes to the same endpoint. */
-  private last: URL | undefined;
+  /** The URL last asked for, parsed once (with its request options): every request goes to the same endpoint. */
+  private last: { href: string; secure: boolean; options: Http.RequestOptions } | undefined;
 
   /** `keepAlive` false closes each connection after its response (`persistent: false`). */
   constructor(
@@ -65,11 +68,9 @@ export class NodeHttpFetch {
       if (left <= 0) return reject(new DeadlinePassed());
       let request: Http.ClientRequest;
       try {
-        const target = this.parse(url);
-        const secure = target.protocol === 'https:';
-        if (!secure && target.protocol !== 'http:') throw new TypeError(`only http: and https: URLs can be fetched, not ${JSON.stringify(target.protocol)}`);
-        const options = { method: init.method as string, headers: init.headers as Record<string, string>, agent: this.agent(secure) };
-        request = secure ? this.modules.https.request(target, options) : this.modules.http.request(target, options);
+        const { secure, options: target } = this.parse(url);
+        const options = { ...target, method: init.method as string, headers: init.headers as Record<string, string>, agent: this.agent(secure) };
+        request = secure ? this.modules.https.request(options) : this.modules.http.request(options);
         if (!request.hasHeader('user-agent')) request.setHeader('User-Agent', USER_AGENT);
         if (!request.hasHeader('accept-encoding')) request.setHeader('Accept-Encoding', ACCEPT_ENCODING);
       } catch (error) {
@@ -110,7 +111,7 @@ export class NodeHttpFetch {
         }
         const coding = codingOf(response);
         if (coding === undefined) {
-          body = new NodeBody(request, response);
+          body = new NodeBody(request, response, response);
           return resolve(new NodeResponse(url, response, body));
         }
         this.inflated(response, coding).then((inflated) => {
@@ -133,8 +134,13 @@ export class NodeHttpFetch {
     return (this.agents[0] ??= new this.modules.http.Agent({ keepAlive }));
   }
 
-  private parse(url: string): URL {
-    if (this.last?.href !== url) this.last = new URL(url);
+  // node:http's options for a URL (as it would make them from the URL itself, each request).
+  private parse(url: string): { secure: boolean; options: Http.RequestOptions } {
+    if (this.last?.href === url) return this.last;
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    if (!secure && target.protocol !== 'http:') throw new TypeError(`only http: and https: URLs can be fetched, not ${JSON.stringify(target.protocol)}`);
+    this.last = { href: url, secure, options: this.modules.url.urlToHttpOptions(target) };
     return this.last;
   }
 
@@ -178,21 +184,71 @@ function codingOf(response: Http.IncomingMessage): Coding | undefined {
 class NodeBody implements AsyncIterable<Buffer> {
   private left = false;
 
+  /** `plain`: the response itself, when the body is read as it came (not inflated). */
   constructor(
     private readonly request: Http.ClientRequest,
     private readonly stream: Readable,
+    private readonly plain?: Http.IncomingMessage,
   ) {}
 
   [Symbol.asyncIterator](): AsyncIterator<Buffer> {
-    const chunks = this.stream.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
-    return {
-      next: () => chunks.next(),
-      return: async () => {
-        await chunks.return?.();
+    return new ChunkReader(this.stream, () => this.drain());
+  }
+
+  /**
+   * The whole body as text, refusing more than `limit` characters (the rest
+   * is then drained). Read by its 'data' events: a stream's async iterator
+   * costs more than the rest of reading a small JSON answer.
+   */
+  readAll(limit: number): Promise<string> {
+    const { stream } = this;
+    return new Promise((resolve, reject) => {
+      // Cut off (aborted) before its reader came: its events are over.
+      if (stream.destroyed) return reject(stream.errored ?? new Error(CLOSED_EARLY));
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      // Characters are counted (by decoding as the bytes come) only once there are more bytes than the limit allows characters.
+      let counter: TextDecoder | undefined;
+      let characters = 0;
+      const settle = (): void => {
+        stream.off('data', onData);
+        stream.off('end', onEnd);
+        stream.off('error', onError);
+        stream.off('close', onClose);
+      };
+      const onData = (chunk: Buffer): void => {
+        chunks.push(chunk);
+        bytes += chunk.length;
+        if (bytes <= limit) return;
+        if (counter) characters += counter.decode(chunk, { stream: true }).length;
+        else {
+          counter = new TextDecoder();
+          for (const piece of chunks) characters += counter.decode(piece, { stream: true }).length;
+        }
+        if (characters <= limit) return;
+        settle();
         this.drain();
-        return { done: true, value: undefined };
-      },
-    };
+        reject(new MessageTooLongError(limit));
+      };
+      const onEnd = (): void => {
+        settle();
+        const text = Buffer.concat(chunks, bytes).toString('utf8');
+        // As a TextDecoder reads it: a byte order mark is not part of the text.
+        resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      };
+      const onError = (error: Error): void => {
+        settle();
+        reject(error);
+      };
+      const onClose = (): void => {
+        settle();
+        reject(new Error(CLOSED_EARLY));
+      };
+      stream.on('data', onData);
+      stream.on('end', onEnd);
+      stream.on('error', onError);
+      stream.on('close', onClose);
+    });
   }
 
   /** Cuts the response off, unless its reader already let it go to be drained. */
@@ -205,6 +261,12 @@ class NodeBody implements AsyncIterable<Buffer> {
   private drain(): void {
     if (this.left || this.stream.readableEnded) return;
     this.left = true;
+    // All of an uncompressed body is in already (the usual case: the answer
+    // came with the body's end): what is left of it is only let go.
+    if (this.plain?.complete) {
+      this.stream.resume();
+      return;
+    }
     const timer = setTimeout(() => this.stream.destroy(), DRAIN_MS);
     timer.unref();
     this.stream.once('close', () => clearTimeout(timer));
@@ -216,6 +278,95 @@ class NodeBody implements AsyncIterable<Buffer> {
       if (drained > DRAIN_BYTES) this.stream.destroy();
     });
     this.stream.resume();
+  }
+}
+
+/**
+ * A body's chunks, read by the stream's own events (node's async iterator
+ * for streams costs several µs more a body than the rest of reading it).
+ * The stream is paused while a chunk waits for its reader. An error ends the
+ * reading with it; a stream that closes before its end ends it with an
+ * error too. A reader that stops early calls `leave` (the rest is drained).
+ */
+class ChunkReader implements AsyncIterator<Buffer> {
+  private readonly queue: Buffer[] = [];
+  private ended = false;
+  private failure: { error: unknown } | undefined;
+  private waiting: { resolve(result: IteratorResult<Buffer>): void; reject(error: unknown): void } | undefined;
+
+  constructor(
+    private readonly stream: Readable,
+    private readonly leave: () => void,
+  ) {
+    if (stream.destroyed) {
+      this.failure = { error: stream.errored ?? new Error(CLOSED_EARLY) };
+      return;
+    }
+    stream.on('data', this.onData);
+    stream.on('end', this.onEnd);
+    stream.on('error', this.onError);
+    stream.on('close', this.onClose);
+  }
+
+  next(): Promise<IteratorResult<Buffer>> {
+    const chunk = this.queue.shift();
+    if (chunk !== undefined) {
+      if (this.queue.length === 0 && !this.ended) this.stream.resume();
+      return Promise.resolve({ done: false, value: chunk });
+    }
+    if (this.failure) {
+      const { error } = this.failure;
+      this.failure = undefined;
+      this.ended = true;
+      return Promise.reject(error);
+    }
+    if (this.ended) return Promise.resolve({ done: true, value: undefined });
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
+  return(): Promise<IteratorResult<Buffer>> {
+    this.stop();
+    this.leave();
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    const { waiting } = this;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting.resolve({ done: false, value: chunk });
+      return;
+    }
+    this.queue.push(chunk);
+    this.stream.pause();
+  };
+
+  private readonly onEnd = (): void => {
+    this.stop();
+    this.ended = true;
+    this.waiting?.resolve({ done: true, value: undefined });
+    this.waiting = undefined;
+  };
+
+  private readonly onError = (error: unknown): void => this.fail(error);
+
+  private readonly onClose = (): void => this.fail(new Error(CLOSED_EARLY));
+
+  private fail(error: unknown): void {
+    this.stop();
+    const { waiting } = this;
+    this.waiting = undefined;
+    if (waiting) {
+      this.ended = true;
+      waiting.reject(error);
+    } else this.failure = { error };
+  }
+
+  private stop(): void {
+    this.stream.off('data', this.onData);
+    this.stream.off('end', this.onEnd);
+    this.stream.off('error', this.onError);
+    this.stream.off('close', this.onClose);
   }
 }
 
@@ -243,9 +394,11 @@ class NodeResponse implements FetchResponse {
     };
   }
 
-  async text(): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of this.body) chunks.push(chunk);
-    return Buffer.concat(chunks).toString('utf8');
+  text(): Promise<string> {
+    return this.body.readAll(Infinity);
+  }
+
+  textWithin(limit: number): Promise<string> {
+    return this.body.readAll(limit);
   }
 }

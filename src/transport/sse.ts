@@ -16,6 +16,8 @@ export interface FetchResponse {
   headers: { get(name: string): string | null };
   body: unknown;
   text(): Promise<string>;
+  /** The whole body as text within `limit` characters, when the fetch can read it more cheaply than chunk by chunk (rxmcp's own node:http requests). */
+  textWithin?(limit: number): Promise<string>;
 }
 
 /** The part of `fetch` this transport calls. */
@@ -83,6 +85,7 @@ export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGe
 /** A whole body as text, refusing to hold more than `limit` characters. */
 export async function readText(response: FetchResponse, limit: number): Promise<string> {
   if (response.body === null || response.body === undefined || limit === Infinity) return response.text();
+  if (response.textWithin) return response.textWithin(limit);
   const decoder = new TextDecoder();
   let text = '';
   for await (const chunk of chunksOf(response.body)) {

@@ -1,3 +1,5 @@
+import type { AbortLike } from './light-abort.js';
+
 /**
  * An abort signal for one HTTP exchange: it follows the caller's signal and
  * aborts by itself after `timeoutMs` (0 = never), and says which of the two
@@ -12,7 +14,7 @@ export class BoundedSignal {
   readonly signal: AbortSignal = this.controller.signal;
 
   constructor(
-    private readonly parent: AbortSignal,
+    private readonly parent: AbortLike,
     timeoutMs: number,
   ) {
     parent.addEventListener('abort', this.follow, { once: true });
