@@ -28,17 +28,20 @@ export async function sequential(client, count) {
 
 /** `total` calls, `width` of them in flight at any time. */
 export async function inflight(client, total, width = 64) {
+  const latencies = new Array(total);
   const cpu = process.cpuUsage();
   const start = performance.now();
   let issued = 0;
   const lane = async () => {
     while (issued < total) {
-      issued++;
-      await client.call(`c${issued}`);
+      const i = issued++;
+      const t = performance.now();
+      await client.call(`c${i}`);
+      latencies[i] = performance.now() - t;
     }
   };
   await Promise.all(Array.from({ length: width }, lane));
-  return { elapsed: performance.now() - start, cpu: cpuMs(process.cpuUsage(cpu)) };
+  return { elapsed: performance.now() - start, cpu: cpuMs(process.cpuUsage(cpu)), latencies };
 }
 
 /** `count` catalogue reads, from the cache where the client keeps one, or forced to the wire. */

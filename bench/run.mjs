@@ -146,7 +146,7 @@ async function runScenario(scenario) {
     cold: Math.ceil(n(sizes.cold * 4) / 4),
   };
   const measures = measuresOf(scenario);
-  const rows = drivers.map((driver) => ({ driver, latencies: [], cold: [], ...Object.fromEntries(measures.map(([key]) => [key, []])) }));
+  const rows = drivers.map((driver) => ({ driver, latencies: [], inflightLatencies: [], cold: [], ...Object.fromEntries(measures.map(([key]) => [key, []])) }));
   const perCall = (run, count) => [(run.elapsed * 1000) / count, (run.cpu * 1000) / count];
   // Fresh processes, opened and warmed up side by side (nothing is timed
   // yet). If one fails, the others are stopped before the error goes on.
@@ -183,9 +183,11 @@ async function runScenario(scenario) {
             rows[i].latencies.push(...run.latencies);
           }
           for (const i of orderFor(round + 1)) {
-            const [time, cpu] = perCall(await workers[i].ask('inflight', { count: size.inflight }), size.inflight);
+            const run = await workers[i].ask('inflight', { count: size.inflight });
+            const [time, cpu] = perCall(run, size.inflight);
             rows[i].inflight.push(time);
             rows[i].inflightCpu.push(cpu);
+            rows[i].inflightLatencies.push(...run.latencies);
           }
           for (const i of size.wide ? orderFor(round + 2) : []) {
             const [time, cpu] = perCall(await workers[i].ask('inflight', { count: size.wide, width: 1024 }), size.wide);
@@ -239,6 +241,8 @@ async function runScenario(scenario) {
       ),
       p50Us: 1000 * percentile(row.latencies, 50),
       p99Us: 1000 * percentile(row.latencies, 99),
+      inflightP50Us: 1000 * percentile(row.inflightLatencies, 50),
+      inflightP99Us: 1000 * percentile(row.inflightLatencies, 99),
       coldMs: median(row.cold),
       coldRatio: median(row.cold) / median(floor.cold),
       listCachedUs: row.listCachedUs,
@@ -273,6 +277,7 @@ function table(name, { size, rows }) {
     );
   }
   lines.push(line('sequential p50 / p99 µs', (row) => `${fmt(row.p50Us)} / ${fmt(row.p99Us)}${row.driver === 'raw' ? '' : ' |'}`));
+  lines.push(line('64 in flight p50 / p99 µs', (row) => `${fmt(row.inflightP50Us)} / ${fmt(row.inflightP99Us)}${row.driver === 'raw' ? '' : ' |'}`));
   lines.push(line('cold start ms', (row) => `${fmt(row.coldMs)}${row.driver === 'raw' ? '' : ` | ${row.coldRatio.toFixed(2)}x`}`));
   lines.push(line('listTools cached µs', (row) => `${fmt(row.listCachedUs)}${row.driver === 'raw' ? '' : ' |'}`));
   if (rows.some((row) => row.heapGrowthKb !== undefined)) {

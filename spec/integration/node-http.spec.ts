@@ -42,6 +42,19 @@ describe('HTTP requests on Node without a fetch of the caller', () => {
     }
   });
 
+  it('measures a plain answer in characters against maxMessageBytes, not in bytes', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url, maxMessageBytes: 100_000 });
+    try {
+      // 90,000 characters in 270,000 bytes: within the limit.
+      const [wide] = (await firstValueFrom(mcp.callTool('wide-text', { chars: 90_000 }))).content as Array<{ text: string }>;
+      expect(wide.text).toBe('✓'.repeat(90_000));
+      await expect(firstValueFrom(mcp.callTool('wide-text', { chars: 110_000 }))).rejects.toThrow(/sent a message longer than maxMessageBytes \(100000\)/);
+      expect((await firstValueFrom(mcp.callTool('wide-text', { chars: 3 }))).content).toEqual([{ type: 'text', text: '✓✓✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('keeps one connection across calls whose streams end just after their answers', async () => {
     const mcp = McpClient.connectHttp({ url: server.url });
     try {

@@ -140,7 +140,11 @@ export class NodeHttpFetch {
     const target = new URL(url);
     const secure = target.protocol === 'https:';
     if (!secure && target.protocol !== 'http:') throw new TypeError(`only http: and https: URLs can be fetched, not ${JSON.stringify(target.protocol)}`);
-    this.last = { href: url, secure, options: this.modules.url.urlToHttpOptions(target) };
+    // Only the fields node:http reads: they are copied into every request's options.
+    const { protocol, hostname, port, path, auth } = this.modules.url.urlToHttpOptions(target);
+    const options: Http.RequestOptions = { protocol, hostname, port, path };
+    if (auth !== undefined) options.auth = auth;
+    this.last = { href: url, secure, options };
     return this.last;
   }
 
