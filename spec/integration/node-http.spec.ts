@@ -47,12 +47,26 @@ describe('HTTP requests on Node without a fetch of the caller', () => {
     try {
       // 90,000 characters in 270,000 bytes: within the limit.
       const [wide] = (await firstValueFrom(mcp.callTool('wide-text', { chars: 90_000 }))).content as Array<{ text: string }>;
-      expect(wide.text).toBe('✓'.repeat(90_000));
+      expect(wide?.text).toBe('✓'.repeat(90_000));
       await expect(firstValueFrom(mcp.callTool('wide-text', { chars: 110_000 }))).rejects.toThrow(/sent a message longer than maxMessageBytes \(100000\)/);
       expect((await firstValueFrom(mcp.callTool('wide-text', { chars: 3 }))).content).toEqual([{ type: 'text', text: '✓✓✓' }]);
     } finally {
       await mcp.close();
     }
+  });
+
+  it("sends rxmcp's User-Agent, or the caller's own in its place whatever its case", async () => {
+    const agents = async (headers?: Record<string, string>) => {
+      const mcp = McpClient.connectHttp({ url: server.url, headers });
+      try {
+        const [answer] = (await firstValueFrom(mcp.callTool('user-agents'))).content as Array<{ text: string }>;
+        return JSON.parse(answer?.text ?? 'null');
+      } finally {
+        await mcp.close();
+      }
+    };
+    expect(await agents()).toEqual([expect.stringMatching(/^rxmcp\//)]);
+    expect(await agents({ 'user-agent': 'mine/1' })).toEqual(['mine/1']);
   });
 
   it('keeps one connection across calls whose streams end just after their answers', async () => {

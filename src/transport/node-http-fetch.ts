@@ -69,10 +69,11 @@ export class NodeHttpFetch {
       let request: Http.ClientRequest;
       try {
         const { secure, options: target } = this.parse(url);
-        const options = { ...target, method: init.method as string, headers: init.headers as Record<string, string>, agent: this.agent(secure) };
+        // The caller's headers come after the defaults: node:http keeps the last of two names that differ only in case.
+        const headers = { 'User-Agent': USER_AGENT, 'Accept-Encoding': ACCEPT_ENCODING, ...(init.headers as Record<string, string>) };
+        const { protocol, hostname, port, path, auth } = target;
+        const options = { protocol, hostname, port, path, auth, method: init.method as string, headers, agent: this.agent(secure) };
         request = secure ? this.modules.https.request(options) : this.modules.http.request(options);
-        if (!request.hasHeader('user-agent')) request.setHeader('User-Agent', USER_AGENT);
-        if (!request.hasHeader('accept-encoding')) request.setHeader('Accept-Encoding', ACCEPT_ENCODING);
       } catch (error) {
         // A URL that does not parse, or a header node:http refuses.
         return reject(error);
@@ -140,11 +141,7 @@ export class NodeHttpFetch {
     const target = new URL(url);
     const secure = target.protocol === 'https:';
     if (!secure && target.protocol !== 'http:') throw new TypeError(`only http: and https: URLs can be fetched, not ${JSON.stringify(target.protocol)}`);
-    // Only the fields node:http reads: they are copied into every request's options.
-    const { protocol, hostname, port, path, auth } = this.modules.url.urlToHttpOptions(target);
-    const options: Http.RequestOptions = { protocol, hostname, port, path };
-    if (auth !== undefined) options.auth = auth;
-    this.last = { href: url, secure, options };
+    this.last = { href: url, secure, options: this.modules.url.urlToHttpOptions(target) };
     return this.last;
   }
 
