@@ -54,6 +54,32 @@ describe('SSE reading', () => {
       { numRuns: 200 },
     );
   });
+
+  it('reads a stream handed out as text the same as one handed out as bytes, a leading byte order mark dropped either way', async () => {
+    const data = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).filter((s) => !/[\r\n]/.test(s));
+    await fc.assert(
+      fc.asyncProperty(fc.array(data, { minLength: 1, maxLength: 6 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 10 }), async (events, bom, rawCuts) => {
+        const text = `${bom ? '\uFEFF' : ''}${events.map((event) => `data: ${event}\n\n`).join('')}`;
+        const cuts = [...new Set(rawCuts.map((n) => n % (text.length + 1)))].sort((a, b) => a - b);
+        const pieces: string[] = [];
+        let start = 0;
+        for (const cut of cuts) {
+          pieces.push(text.slice(start, cut));
+          start = cut;
+        }
+        pieces.push(text.slice(start));
+        const read = async (chunks: Array<string | Uint8Array>) => {
+          const seen: SseEvent[] = [];
+          for await (const event of readSse((async function* () { yield* chunks; })())) seen.push(event);
+          return seen;
+        };
+        const expected = events.map((data) => ({ data }));
+        expect(await read(pieces)).toEqual(expected);
+        expect(await read([new TextEncoder().encode(text)])).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
 
 describe('header values', () => {

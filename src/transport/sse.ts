@@ -72,8 +72,15 @@ export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGe
     ...(limit === Infinity ? {} : { maxBufferSize: limit }),
   });
   const decoder = new TextDecoder();
+  let started = false;
   for await (const chunk of chunksOf(body)) {
-    parser.feed(decoder.decode(bytesOf(chunk), { stream: true }));
+    let text = textOf(chunk, decoder);
+    if (!started && text !== '') {
+      // A stream may begin with a byte order mark, which is not part of its first event (a TextDecoder drops it by itself).
+      if (text.charCodeAt(0) === BOM) text = text.slice(1);
+      started = true;
+    }
+    parser.feed(text);
     if (tooLong) throw new MessageTooLongError(limit);
     while (ready.length > 0) yield ready.shift() as SseEvent;
   }
@@ -89,10 +96,11 @@ export async function readText(response: FetchResponse, limit: number): Promise<
   const decoder = new TextDecoder();
   let text = '';
   for await (const chunk of chunksOf(response.body)) {
-    text += decoder.decode(bytesOf(chunk), { stream: true });
+    text += textOf(chunk, decoder);
     if (text.length > limit) throw new MessageTooLongError(limit);
   }
-  return text + decoder.decode();
+  text += decoder.decode();
+  return text.charCodeAt(0) === BOM ? text.slice(1) : text;
 }
 
 /** Why a request sent with a `deadline` (rxmcp's own node:http requests) failed: no response came in time. */
@@ -133,7 +141,13 @@ async function* webChunks(body: { getReader(): ReadableStreamDefaultReader<Uint8
   }
 }
 
-// A chunk as bytes: a body may hand out strings (node-fetch's, once set to an encoding).
-function bytesOf(chunk: Uint8Array | string): Uint8Array {
-  return typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+const BOM = 0xfeff;
+/** How `decode` is told that more bytes follow: made once, as converting the options costs time on every call. */
+const STREAMING = { stream: true };
+
+// A chunk as text: a body may hand out strings already decoded (rxmcp's own
+// node:http bodies, node-fetch's once set to an encoding); bytes are decoded
+// with `decoder`, which keeps a character split across chunks for the next.
+function textOf(chunk: Uint8Array | string, decoder: TextDecoder): string {
+  return typeof chunk === 'string' ? chunk : decoder.decode(chunk, STREAMING);
 }
