@@ -42,6 +42,13 @@ describe('client options', () => {
     expect(() => mcp.readResource('x', { progressToken: 1 } as never)).toThrow('option progressToken does not apply to this call');
   });
 
+  it.each([[{}], [{ refresh: true }]])('refuses a negative timeoutMs when a list is made, as every other call does (%j)', (options) => {
+    const mcp = new McpClient({ transport: new FakeTransport() });
+    expect(() => mcp.callTool('x', {}, { timeoutMs: -1 })).toThrow(/timeoutMs/);
+    expect(() => mcp.listTools({ ...options, timeoutMs: -1 })).toThrow(/timeoutMs/);
+    expect(() => mcp.listPrompts({ ...options, timeoutMs: -1 })).toThrow(/timeoutMs/);
+  });
+
   it('sends nothing until a call is subscribed', () => {
     const transport = new FakeTransport();
     const mcp = new McpClient({ transport });

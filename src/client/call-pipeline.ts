@@ -1,4 +1,4 @@
-import { Observable, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
+import { Observable, type Observer, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import type { z } from 'zod';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { unsupportedVersionData } from '../protocol/schemas.js';
@@ -59,11 +59,14 @@ export class CallPipeline {
   }
 
   /**
-   * One page of a list, under its cache `key` (the caller has it already):
-   * as `run`, but handed on with its bookkeeping, since a list reads only
-   * its items and cursor. One stage and one copy fewer per page than `run`.
+   * One page of a list, under its cache `key` (the caller has it already),
+   * begun at once with its answer reported to `observer`: as `run`, but
+   * handed on with its bookkeeping, since a list reads only its items and
+   * cursor. `refresh` drops what the cache holds and goes to the wire with
+   * no cache stage and no Observable in between (a forced list does this
+   * on every call). Returns what abandons the page.
    */
-  page(
+  beginPage(
     session: Session,
     method: string,
     params: Record<string, unknown> | undefined,
@@ -71,17 +74,14 @@ export class CallPipeline {
     schema: PageShape,
     key: string,
     refresh: boolean,
-  ): Observable<Record<string, unknown>> {
+    observer: Observer<Record<string, unknown>>,
+  ): Unsubscribable {
     const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask: false, keepBookkeeping: true, input: undefined };
     if (refresh) {
-      // Forced: what the cache holds is dropped and the page goes to the wire,
-      // without the cache's own stage in between.
-      return new Observable<Record<string, unknown>>((subscriber) => {
-        this.cache.drop(key);
-        return new Exchange(call, subscriber).start();
-      });
+      this.cache.drop(key);
+      return new Exchange(call, observer).start();
     }
-    return this.cache.fetch(key, () => new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start()));
+    return this.cache.fetch(key, () => new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start())).subscribe(observer);
   }
 
   /**
@@ -136,7 +136,8 @@ class Exchange implements Sink, Unsubscribable {
 
   constructor(
     private readonly call: ExchangeSpec,
-    private readonly subscriber: Subscriber<Record<string, unknown>>,
+    // A Subscriber, or a list's page answer (which takes the same three calls).
+    private readonly subscriber: Observer<Record<string, unknown>>,
   ) {}
 
   start(): this {

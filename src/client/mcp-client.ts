@@ -85,7 +85,7 @@ import {
   type Settings,
 } from './options.js';
 import { OutputSchemas } from './output-schemas.js';
-import { allPages } from './pagination.js';
+import { walkPages } from './pagination.js';
 import { serveServerRequests } from './server-requests.js';
 import { probe, type Session } from './session.js';
 import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
@@ -677,30 +677,37 @@ export class McpClient {
     const refresh = options.refresh === true;
     checkCallOptions(options, LIST);
     // The options are checked above, once: bounded directly rather than through run().
-    const fetch = () =>
-      this.bounded<T[]>(method, options, (session, subscriber) => {
-        if (refresh) this.cache.dropMethod(method);
-        const pages: string[] = [];
-        const page = (cursor?: string): Observable<Record<string, unknown>> => {
+    const fetch = this.bounded<T[]>(method, options, (session, subscriber) => {
+      if (refresh) this.cache.dropMethod(method);
+      const pages: string[] = [];
+      const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
+      const learnOutputs = method === 'tools/list' ? this.outputs.learner(session) : undefined;
+      const gathered = (all: T[]): void => {
+        this.cache.storeList(method, all, pages);
+        learn?.(all as Tool[]);
+        learnOutputs?.(all as Tool[]);
+        if (method === 'tools/list') this.warnUnreadableVisibility(all as Tool[]);
+      };
+      return walkPages<T>(
+        subscriber,
+        method,
+        key,
+        this.settings.listLimits,
+        (cursor, observer) => {
           const params = cursor === undefined ? undefined : { cursor };
           const pageKey = ResultCache.key(method, params);
           pages.push(pageKey);
-          return this.calls.page(session, method, params, options.meta, schema, pageKey, refresh);
-        };
-        const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
-        const learnOutputs = method === 'tools/list' ? this.outputs.learner(session) : undefined;
-        const gathered = (all: T[]): void => {
-          this.cache.storeList(method, all, pages);
-          learn?.(all as Tool[]);
-          learnOutputs?.(all as Tool[]);
-          if (method === 'tools/list') this.warnUnreadableVisibility(all as Tool[]);
-        };
-        return allPages<T>(method, key, this.settings.listLimits, page, gathered).subscribe(subscriber);
-      });
+          return this.calls.beginPage(session, method, params, options.meta, schema, pageKey, refresh, observer);
+        },
+        gathered,
+      );
+    });
+    // A forced list never reads the cache: no stage for it.
+    if (refresh) return fetch;
     // A whole list still fresh in the cache is handed out at once.
     return defer(() => {
-      const kept = refresh || this.closing || options.signal?.aborted ? undefined : this.cache.list(method);
-      return kept ? of(kept.slice() as T[]) : fetch();
+      const kept = this.closing || options.signal?.aborted ? undefined : this.cache.list(method);
+      return kept ? of(kept.slice() as T[]) : fetch;
     });
   }
 
