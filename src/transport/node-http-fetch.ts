@@ -200,42 +200,33 @@ class NodeBody implements AsyncIterable<Buffer | string> {
 
   /**
    * The whole body as text, refusing more than `limit` characters (the rest
-   * is then drained). Read by its 'data' events: a stream's async iterator
-   * costs more than the rest of reading a small JSON answer.
+   * is then drained). Read by its 'data' events, decoded by the stream
+   * itself: a stream's async iterator and a TextDecoder per chunk cost more
+   * than the rest of reading a small JSON answer. What is held is the text
+   * so far, never more than `limit` characters and a chunk.
    */
   readAll(limit: number): Promise<string> {
     const { stream } = this;
     return new Promise((resolve, reject) => {
       // Cut off (aborted) before its reader came: its events are over.
       if (stream.destroyed) return reject(stream.errored ?? new Error(CLOSED_EARLY));
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      // Characters are counted (by decoding as the bytes come) only once there are more bytes than the limit allows characters.
-      let counter: TextDecoder | undefined;
-      let characters = 0;
+      stream.setEncoding('utf8');
+      let text = '';
       const settle = (): void => {
         stream.off('data', onData);
         stream.off('end', onEnd);
         stream.off('error', onError);
         stream.off('close', onClose);
       };
-      const onData = (chunk: Buffer): void => {
-        chunks.push(chunk);
-        bytes += chunk.length;
-        if (bytes <= limit) return;
-        if (counter) characters += counter.decode(chunk, { stream: true }).length;
-        else {
-          counter = new TextDecoder();
-          for (const piece of chunks) characters += counter.decode(piece, { stream: true }).length;
-        }
-        if (characters <= limit) return;
+      const onData = (chunk: string): void => {
+        text += chunk;
+        if (text.length <= limit) return;
         settle();
         this.drain();
         reject(new MessageTooLongError(limit));
       };
       const onEnd = (): void => {
         settle();
-        const text = Buffer.concat(chunks, bytes).toString('utf8');
         // As a TextDecoder reads it: a byte order mark is not part of the text.
         resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
       };
