@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { firstValueFrom } from 'rxjs';
-import { HttpTransport, McpClient, McpClientError } from '../../src/index.js';
+import { HttpTransport, McpClient, McpClientError, McpProtocolError, McpTimeoutError } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 
@@ -123,4 +123,159 @@ describe('an attacker answering notifications with a body that never ends', () =
       await transport.close();
     }
   });
+});
+
+describe('an attacker holding, breaking or flooding the body of an answer (no fetch of the caller)', () => {
+  let server: RunningServer;
+  const uncaught: unknown[] = [];
+  const onUncaught = (error: unknown): void => {
+    uncaught.push(error);
+  };
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown): void => {
+    rejections.push(reason);
+  };
+  beforeAll(async () => {
+    server = await startHttpServer('http-faults.mjs');
+    process.on('uncaughtException', onUncaught);
+    process.on('unhandledRejection', onRejection);
+  });
+  afterAll(async () => {
+    process.off('uncaughtException', onUncaught);
+    process.off('unhandledRejection', onRejection);
+    await server.stop();
+  });
+  beforeEach(() => {
+    uncaught.length = 0;
+    rejections.length = 0;
+  });
+  const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const hangUps = () => server.stderr.filter((line) => line.startsWith('disconnected')).length;
+
+  it.each(['stall-json', 'stall-gzip'])('hangs up a %s body when the call is unsubscribed while it is read, and answers the next', async (tool) => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      await firstValueFrom(mcp.describe());
+      const before = hangUps();
+      const errors: unknown[] = [];
+      const subscription = mcp.callTool(tool).subscribe({ error: (error: unknown) => errors.push(error) });
+      // The headers and the first bytes are in: the body is being read.
+      await settle(200);
+      subscription.unsubscribe();
+      await eventually(() => hangUps() > before, 3000);
+      await settle(100);
+      expect(errors).toEqual([]);
+      expect(uncaught).toEqual([]);
+      expect(rejections).toEqual([]);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it.each(['stall-json', 'stall-gzip'])('times out a %s body and hangs it up', async (tool) => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      await firstValueFrom(mcp.describe());
+      const before = hangUps();
+      await expect(firstValueFrom(mcp.callTool(tool, {}, { timeoutMs: 200 }))).rejects.toBeInstanceOf(McpTimeoutError);
+      await eventually(() => hangUps() > before, 3000);
+      expect(uncaught).toEqual([]);
+      expect(rejections).toEqual([]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('hangs up a request cancelled before its response started', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      await firstValueFrom(mcp.describe());
+      const before = hangUps();
+      const subscription = mcp.callTool('slow-headers').subscribe({ error: () => undefined });
+      await settle(100);
+      subscription.unsubscribe();
+      await eventually(() => hangUps() > before, 3000);
+      await settle(600);
+      expect(uncaught).toEqual([]);
+      expect(rejections).toEqual([]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it.each(['reset-at-headers', 'gzip-reset-at-headers'])('fails a call whose body is %s with a typed error, throws nowhere, and answers the next', async (tool) => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      for (let round = 0; round < 5; round++) {
+        const failed = await firstValueFrom(mcp.callTool(tool)).catch((error: unknown) => error);
+        expect(failed).toBeInstanceOf(McpClientError);
+      }
+      await settle(100);
+      expect(uncaught).toEqual([]);
+      expect(rejections).toEqual([]);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('refuses a body of bytes that are no UTF-8 past maxMessageBytes, and one within it as not JSON-RPC', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url, maxMessageBytes: 10_000 });
+    try {
+      await expect(firstValueFrom(mcp.callTool('invalid-utf8', { bytes: 10_001 }))).rejects.toThrow(/longer than maxMessageBytes \(10000\)/);
+      await expect(firstValueFrom(mcp.callTool('invalid-utf8', { bytes: 10_000 }))).rejects.toBeInstanceOf(McpProtocolError);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('refuses a body of wide characters past maxMessageBytes that then stalls, hangs it up, and answers the next', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url, maxMessageBytes: 100_000 });
+    try {
+      await firstValueFrom(mcp.describe());
+      const before = hangUps();
+      await expect(firstValueFrom(mcp.callTool('wide-stall', { chars: 100_001 }))).rejects.toThrow(/longer than maxMessageBytes \(100000\)/);
+      // The rest never comes: left to drain, it is cut within about a second.
+      await eventually(() => hangUps() > before, 3000);
+      expect(uncaught).toEqual([]);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe("a caller's own fetch, against a body that never ends", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startHttpServer('http-faults.mjs');
+  });
+  afterAll(() => server.stop());
+
+  it('is given a real AbortSignal, which aborts when the call is unsubscribed', async () => {
+    const signals: unknown[] = [];
+    const fetch = (url: string, init: Record<string, unknown>) => {
+      signals.push(init.signal);
+      return globalThis.fetch(url, init as RequestInit);
+    };
+    const mcp = McpClient.connectHttp({ url: server.url, fetch });
+    try {
+      await firstValueFrom(mcp.describe());
+      const before = server.stderr.filter((line) => line.startsWith('disconnected')).length;
+      const subscription = mcp.callTool('stall-json').subscribe({ error: () => undefined });
+      await settle(200);
+      const signal = signals[signals.length - 1];
+      expect(signal).toBeInstanceOf(AbortSignal);
+      expect((signal as AbortSignal).aborted).toBe(false);
+      subscription.unsubscribe();
+      expect((signal as AbortSignal).aborted).toBe(true);
+      await eventually(() => server.stderr.filter((line) => line.startsWith('disconnected')).length > before, 3000);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 });
