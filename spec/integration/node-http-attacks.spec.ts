@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { firstValueFrom } from 'rxjs';
 import { HttpTransport, McpClient, McpClientError, McpProtocolError, McpTimeoutError } from '../../src/index.js';
@@ -35,7 +37,7 @@ describe('an attacker against HTTP requests on Node without a fetch of the calle
       try {
         expect((await firstValueFrom(mcp.callTool(tool))).content).toEqual([{ type: 'text', text: 'answered' }]);
         // The rest of the body arrives (and breaks) while it is drained.
-        await settle(300);
+        await settle(700);
         expect(uncaught).toEqual([]);
         expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
       } finally {
@@ -61,7 +63,7 @@ describe('an attacker against HTTP requests on Node without a fetch of the calle
     const mcp = McpClient.connectHttp({ url: server.url });
     try {
       await expect(firstValueFrom(mcp.callTool('redirect-away-gzip'))).rejects.toThrow(/redirects to another origin/);
-      await settle(300);
+      await settle(700);
       expect(uncaught).toEqual([]);
       expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
     } finally {
@@ -220,6 +222,38 @@ describe('an attacker holding, breaking or flooding the body of an answer (no fe
     }
   });
 
+  it('cancels 60 calls at every stage (before the response, mid-body, as the answer comes), leaves no body held, and answers the next', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      await firstValueFrom(mcp.describe());
+      const start = server.stderr.length;
+      const tools = ['stall-json', 'stall-gzip', 'slow-headers', 'end-after-answer', 'open-after-answer', 'gzipped', 'trickle'];
+      const held = ['stall-json', 'stall-gzip', 'slow-headers'];
+      const errors: unknown[] = [];
+      for (let i = 0; i < 60; i++) {
+        const tool = tools[i % tools.length]!;
+        const subscription = mcp.callTool(tool).subscribe({ error: (error: unknown) => errors.push(error) });
+        setTimeout(() => subscription.unsubscribe(), (i * 37) % 400);
+      }
+      // Every call the server got whose answer never comes in time is hung up.
+      const heldIds = () =>
+        server.stderr
+          .slice(start)
+          .filter((line) => held.some((tool) => line.startsWith(`called ${tool} `)))
+          .map((line) => line.split(' ')[2]);
+      const hungUp = () => new Set(server.stderr.slice(start).filter((line) => line.startsWith('disconnected ')).map((line) => line.split(' ')[1]));
+      await settle(700);
+      await eventually(() => heldIds().every((id) => hungUp().has(id)), 5000);
+      await settle(1200);
+      expect(errors).toEqual([]);
+      expect(uncaught).toEqual([]);
+      expect(rejections).toEqual([]);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('refuses a body of bytes that are no UTF-8 past maxMessageBytes, and one within it as not JSON-RPC', async () => {
     const mcp = McpClient.connectHttp({ url: server.url, maxMessageBytes: 10_000 });
     try {
@@ -278,4 +312,57 @@ describe("a caller's own fetch, against a body that never ends", () => {
   });
 
   const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+});
+
+describe('an authorization server whose token answer never ends, and a call cancelled while it signs in', () => {
+  let server: Server;
+  let origin = '';
+  const events: string[] = [];
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+          response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+        if (request.url === '/.well-known/oauth-protected-resource/mcp') return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+        if (request.url === '/.well-known/oauth-authorization-server') return json(200, { issuer: origin, token_endpoint: `${origin}/token` });
+        if (request.url === '/token') {
+          events.push('token asked');
+          response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '1000' });
+          response.write('{"access_token":');
+          response.on('close', () => events.push('token hung up'));
+          return;
+        }
+        return json(401, { error: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer' });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('hangs up the token request when the only call waiting for it is unsubscribed, and rejects nothing unhandled', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown): void => {
+      rejections.push(reason);
+    };
+    process.on('unhandledRejection', onRejection);
+    const mcp = McpClient.connectHttp({ url: `${origin}/mcp`, era: 'modern', auth: { grant: 'client_credentials', clientId: 'bot', clientSecret: 'bot-secret' } });
+    try {
+      const errors: unknown[] = [];
+      const subscription = mcp.listTools().subscribe({ error: (error: unknown) => errors.push(error) });
+      await eventually(() => events.includes('token asked'), 3000);
+      subscription.unsubscribe();
+      await eventually(() => events.includes('token hung up'), 3000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(errors).toEqual([]);
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await mcp.close();
+    }
+  });
 });
