@@ -94,6 +94,21 @@ describe('an attacker against HTTP requests on Node without a fetch of the calle
     }
   });
 
+  it('sends a tool name holding CR LF as one encoded Mcp-Name header, injecting nothing', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      const start = server.stderr.length;
+      const failed = await firstValueFrom(mcp.callTool('x\r\nX-Injected: 1')).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(McpClientError);
+      const seen = () => server.stderr.slice(start).filter((line) => line.startsWith('mcp-name '));
+      // The server's log comes by another pipe than its answer.
+      await eventually(() => seen().length > 0, 3000);
+      expect(seen()).toEqual([`mcp-name ${JSON.stringify(`=?base64?${Buffer.from('x\r\nX-Injected: 1').toString('base64')}?=`)} injected false`]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('fails a call whose answer has 64 KiB of headers with a typed error, and answers the next', async () => {
     const mcp = McpClient.connectHttp({ url: server.url });
     try {
@@ -243,12 +258,29 @@ describe('an attacker holding, breaking or flooding the body of an answer (no fe
           .map((line) => line.split(' ')[2]);
       const hungUp = () => new Set(server.stderr.slice(start).filter((line) => line.startsWith('disconnected ')).map((line) => line.split(' ')[1]));
       await settle(700);
+      expect(heldIds().length).toBeGreaterThan(0);
       await eventually(() => heldIds().every((id) => hungUp().has(id)), 5000);
       await settle(1200);
       expect(errors).toEqual([]);
       expect(uncaught).toEqual([]);
       expect(rejections).toEqual([]);
       expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('refuses an answer over maxMessageBytes that came whole, and sends the next call on the same connection', async () => {
+    const mcp = McpClient.connectHttp({ url: server.url, maxMessageBytes: 1000 });
+    try {
+      await firstValueFrom(mcp.describe());
+      const connections = () => server.stderr.filter((line) => line === 'connection').length;
+      const before = connections();
+      await expect(firstValueFrom(mcp.callTool('wide-text', { chars: 5000 }))).rejects.toThrow(/longer than maxMessageBytes \(1000\)/);
+      // What is left of the body is let go of, and its connection goes back to be used again.
+      await settle(100);
+      expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
+      expect(connections()).toBe(before);
     } finally {
       await mcp.close();
     }
@@ -362,6 +394,49 @@ describe('an authorization server whose token answer never ends, and a call canc
       expect(rejections).toEqual([]);
     } finally {
       process.off('unhandledRejection', onRejection);
+      await mcp.close();
+    }
+  });
+});
+
+describe('an endpoint that moves within its origin, with credentials in its URL', () => {
+  let server: Server;
+  let port = 0;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        seen.push(`${request.url} ${request.headers.host} ${request.headers.authorization ?? '-'}`);
+        const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: number; method: string };
+        if (message.id === undefined) return response.writeHead(202).end();
+        // The first request is sent on to another path (and query) of the same origin, with other credentials.
+        if (request.url === '/mcp') return response.writeHead(307, { Location: `http://other:pw2@127.0.0.1:${port}/moved?x=1` }).end();
+        const result = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private', tools: [] };
+        response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('sends each request to the path, query and credentials of the URL it is for, never those of the last one', async () => {
+    const mcp = McpClient.connectHttp({ url: `http://first:pw1@127.0.0.1:${port}/mcp` });
+    try {
+      await firstValueFrom(mcp.describe());
+      await firstValueFrom(mcp.listTools());
+      const basic = (userinfo: string) => `Basic ${Buffer.from(userinfo).toString('base64')}`;
+      expect(seen).toEqual([
+        `/mcp 127.0.0.1:${port} ${basic('first:pw1')}`,
+        `/moved?x=1 127.0.0.1:${port} ${basic('other:pw2')}`,
+        `/moved?x=1 127.0.0.1:${port} ${basic('other:pw2')}`,
+      ]);
+    } finally {
       await mcp.close();
     }
   });
