@@ -427,7 +427,15 @@ async function checksChild(sizes) {
   const checker = compileOutputSchema(await loadValidator(), schema);
   const { structuredContent } = await firstValueFrom(checked.callTool(STRUCTURED, args));
   if (typeof checker !== 'function' || checker(structuredContent) !== undefined) throw new Error('the outputSchema of get-structured-content did not compile, or refused its own result');
+  // What toolsForLlm does with names once it has the catalogue, on this
+  // catalogue: the toolsForLlm rows above go to the server each time (it
+  // gives no ttlMs), so their difference is a round trip's noise.
+  const { NameMapper } = await import('../dist/esm/client/tool-names.js');
+  const mapper = new NameMapper();
+  const declared = await checked.toolsForLlm({ names: 'real' });
   const mappings = {
+    'toolsForLlm naming step, portable names': () => mapper.show(declared, undefined),
+    'toolsForLlm naming step, real names': () => mapper.show(declared, 'real'),
     'portableToolNames, names that fit': () => portableToolNames(names),
     'portableToolNames, every name mapped': () => portableToolNames(long),
     'outputSchema check alone': () => checker(structuredContent),
@@ -460,6 +468,10 @@ async function checksChild(sizes) {
     measures: Object.fromEntries(Object.entries(samples).map(([key, { us, cpu }]) => [key, { us: median(us), cpuUs: median(cpu) }])),
     differences: {
       'portable names, added to toolsForLlm': { us: difference('toolsForLlm, portable names', 'toolsForLlm, real names', 'us'), cpuUs: difference('toolsForLlm, portable names', 'toolsForLlm, real names', 'cpu') },
+      'portable names, added to the naming step': {
+        us: difference('toolsForLlm naming step, portable names', 'toolsForLlm naming step, real names', 'us'),
+        cpuUs: difference('toolsForLlm naming step, portable names', 'toolsForLlm naming step, real names', 'cpu'),
+      },
       'outputSchema check, added to a call': {
         us: difference('call with outputSchema, checked', 'call with outputSchema, unchecked', 'us'),
         cpuUs: difference('call with outputSchema, checked', 'call with outputSchema, unchecked', 'cpu'),
