@@ -23,7 +23,7 @@ describe('the browser bundle of the web demo', () => {
     const nodeOnly = Object.values(metafile.outputs)
       .flatMap((output) => output.imports)
       .filter((entry) => NODE_ONLY.has(entry.path));
-    expect(nodeOnly.map((entry) => entry.path).sort()).toEqual(['node:child_process', 'node:http', 'node:https', 'node:zlib']);
+    expect(nodeOnly.map((entry) => entry.path).sort()).toEqual(['node:child_process', 'node:http', 'node:https', 'node:url', 'node:zlib']);
     expect(nodeOnly.every((entry) => entry.kind === 'dynamic-import')).toBe(true);
   });
 });

@@ -182,7 +182,7 @@ function codingOf(response: Http.IncomingMessage): Coding | undefined {
  * rest to be drained for up to DRAIN_MS (and 64 KiB); an abort while it still reads, or
  * before it starts, cuts the response off (the server sees the connection close).
  */
-class NodeBody implements AsyncIterable<Buffer | string> {
+class NodeBody implements AsyncIterable<string> {
   private left = false;
 
   /** `plain`: the response itself, when the body is read as it came (not inflated). */
