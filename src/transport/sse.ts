@@ -142,7 +142,7 @@ async function* webChunks(body: { getReader(): ReadableStreamDefaultReader<Uint8
 }
 
 const BOM = 0xfeff;
-/** How `decode` is told that more bytes follow: made once, as converting the options costs time on every call. */
+/** How `decode` is told that more bytes follow: one object for every chunk rather than one each. */
 const STREAMING = { stream: true };
 
 // A chunk as text: a body may hand out strings already decoded (rxmcp's own
