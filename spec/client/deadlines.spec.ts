@@ -1,4 +1,11 @@
-import { Deadlines } from '../../src/client/deadlines.js';
+import fc from 'fast-check';
+import { type Deadline, Deadlines } from '../../src/client/deadlines.js';
+
+/** A deadline that counts its expiries. */
+function entry(): Deadline & { expired: number } {
+  const made = { at: 0, newer: undefined, older: undefined, expired: 0, expire: () => void made.expired++ };
+  return made;
+}
 
 describe('call deadlines', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -57,5 +64,83 @@ describe('call deadlines', () => {
     expect(expired).not.toHaveBeenCalled();
     jest.advanceTimersByTime(1);
     expect(expired).toHaveBeenCalledTimes(1);
+  });
+
+  it('expires exactly the deadlines still tracked whose time came, however they were tracked, dropped and tracked again', () => {
+    // A model: when each deadline runs out, or undefined while it is not tracked.
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('track' as const), which: fc.nat(3), ms: fc.integer({ min: 0, max: 50 }) }),
+      fc.record({ kind: fc.constant('untrack' as const), which: fc.nat(3) }),
+      fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 60 }) }),
+      fc.constant({ kind: 'clear' as const }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        jest.setSystemTime(0);
+        const deadlines = new Deadlines();
+        const entries = Array.from({ length: 4 }, entry);
+        const due: Array<number | undefined> = entries.map(() => undefined);
+        const expected = entries.map(() => 0);
+        let now = 0;
+        for (const step of ops) {
+          if (step.kind === 'track') {
+            deadlines.track(entries[step.which] as Deadline, step.ms);
+            due[step.which] = now + step.ms;
+          } else if (step.kind === 'untrack') {
+            deadlines.untrack(entries[step.which] as Deadline);
+            due[step.which] = undefined;
+          } else if (step.kind === 'clear') {
+            deadlines.clear();
+            due.fill(undefined);
+          } else {
+            now += step.ms;
+            jest.advanceTimersByTime(step.ms);
+            due.forEach((at, i) => {
+              if (at !== undefined && at <= now) {
+                expected[i] = (expected[i] as number) + 1;
+                due[i] = undefined;
+              }
+            });
+          }
+          expect(entries.map((e) => e.expired)).toEqual(expected);
+        }
+        deadlines.clear();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('does not expire a deadline that an earlier expiry dropped, and runs one that an expiry tracked', () => {
+    const deadlines = new Deadlines();
+    const second = entry();
+    const later = entry();
+    const first: Deadline = {
+      at: 0,
+      newer: undefined,
+      older: undefined,
+      expire: () => {
+        deadlines.untrack(second);
+        deadlines.track(later, 10);
+      },
+    };
+    deadlines.track(first, 100);
+    deadlines.track(second, 100);
+    jest.advanceTimersByTime(100);
+    expect(second.expired).toBe(0);
+    expect(later.expired).toBe(0);
+    jest.advanceTimersByTime(10);
+    expect(later.expired).toBe(1);
+  });
+
+  it('tracks a deadline afresh after everything was cleared', () => {
+    const deadlines = new Deadlines();
+    const again = entry();
+    deadlines.track(again, 10);
+    deadlines.clear();
+    jest.advanceTimersByTime(20);
+    expect(again.expired).toBe(0);
+    deadlines.track(again, 10);
+    jest.advanceTimersByTime(10);
+    expect(again.expired).toBe(1);
   });
 });

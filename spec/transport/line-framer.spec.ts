@@ -85,4 +85,46 @@ describe('LineFramer', () => {
     expect(framer.push(encoder.encode('tail\nnext\n'))).toEqual(['next']);
     expect(framer.end()).toEqual([]);
   });
+
+  it('refuses a line past the limit in bytes, and only such a line, however the chunks fall', () => {
+    // Wide characters make a line's bytes outnumber its characters; limits
+    // near the lines' sizes put whole chunks on either side of the limit.
+    const line = fc.string({ unit: fc.constantFrom('a', 'é', '日', '🎉'), minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 60 }), fc.array(fc.nat(), { maxLength: 12 }), (lines, limit, rawCuts) => {
+        const bytes = encoder.encode(lines.map((l) => l + '\n').join(''));
+        const tooLong = lines.some((l) => encoder.encode(l).length > limit);
+        for (const wrap of [(piece: Uint8Array) => piece, (piece: Uint8Array) => Buffer.from(piece)]) {
+          const framer = new LineFramer(limit);
+          const seen: string[] = [];
+          let refused = false;
+          let start = 0;
+          try {
+            for (const cut of [...new Set(rawCuts.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b)) {
+              seen.push(...framer.push(wrap(bytes.subarray(start, cut))));
+              start = cut;
+            }
+            seen.push(...framer.push(wrap(bytes.subarray(start))), ...framer.end());
+          } catch (error) {
+            expect(String(error)).toContain(`a line longer than ${limit} bytes`);
+            refused = true;
+          }
+          expect(refused).toBe(tooLong);
+          // Until the refusal, every line came out whole and in order.
+          expect(seen).toEqual(lines.slice(0, seen.length));
+          if (!tooLong) expect(seen).toEqual(lines);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads a chunk of many lines whole, with broken UTF-8 replaced line by line as before', () => {
+    // A character cut short just before a newline stays one replacement
+    // character in its own line, and the next line starts clean.
+    const bytes = new Uint8Array([...encoder.encode('{"a":1}\r\n'), 0xe6, 0x97, 0x0a, ...encoder.encode('ok\n'), 0xf0, 0x9f, 0x8e, 0x0d, 0x0a, 0x0a]);
+    const expected = ['{"a":1}', '\ufffd', 'ok', '\ufffd'];
+    expect(new LineFramer().push(bytes)).toEqual(expected);
+    expect(new LineFramer().push(Buffer.from(bytes))).toEqual(expected);
+  });
 });

@@ -97,6 +97,8 @@ export class BodyCall<T> extends BoundedCall<T> {
  */
 class Guard implements Deadline, Unsubscribable {
   at = 0;
+  newer: Deadline | undefined = undefined;
+  older: Deadline | undefined = undefined;
   private running: TeardownLogic = undefined;
   private cap: Deadline | undefined;
   private activity: Subscription | undefined;
@@ -118,8 +120,9 @@ class Guard implements Deadline, Unsubscribable {
       if (activity$) this.activity = activity$.subscribe(() => host.deadlines.track(this, timeoutMs));
     }
     if (maxTotalTimeoutMs) {
-      this.cap = { at: 0, expire: () => this.subscriber.error(new McpTimeoutError(this.call.method, maxTotalTimeoutMs)) };
-      host.deadlines.track(this.cap, maxTotalTimeoutMs);
+      const cap: Deadline = { at: 0, expire: () => this.subscriber.error(new McpTimeoutError(this.call.method, maxTotalTimeoutMs)), newer: undefined, older: undefined };
+      this.cap = cap;
+      host.deadlines.track(cap, maxTotalTimeoutMs);
     }
     signal?.addEventListener('abort', this, { once: true });
     try {

@@ -49,8 +49,9 @@ export class CallPipeline {
   ): Observable<T> {
     // A call with hooks of its own asks its own questions: it is neither shared nor kept.
     const key = CACHEABLE_METHODS.includes(method) && !input ? ResultCache.key(method, params) : undefined;
-    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask, keepBookkeeping: key !== undefined, input };
-    const exchange = new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start());
+    const exchange = new Observable<Record<string, unknown>>((subscriber) =>
+      new Exchange(this, session, method, params, meta, schema, key, acceptTask, input, subscriber).start(),
+    );
     if (key === undefined) return exchange as Observable<T>;
     return settle(
       this.cache.fetch(key, () => exchange, refresh),
@@ -76,12 +77,13 @@ export class CallPipeline {
     refresh: boolean,
     observer: Observer<Record<string, unknown>>,
   ): Unsubscribable {
-    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key, acceptTask: false, keepBookkeeping: true, input: undefined };
     if (refresh) {
       this.cache.drop(key);
-      return new Exchange(call, observer).start();
+      return new Exchange(this, session, method, params, meta, schema, key, false, undefined, observer).start();
     }
-    return this.cache.fetch(key, () => new Observable<Record<string, unknown>>((subscriber) => new Exchange(call, subscriber).start())).subscribe(observer);
+    return this.cache
+      .fetch(key, () => new Observable<Record<string, unknown>>((subscriber) => new Exchange(this, session, method, params, meta, schema, key, false, undefined, subscriber).start()))
+      .subscribe(observer);
   }
 
   /**
@@ -99,35 +101,17 @@ export class CallPipeline {
     subscriber: Subscriber<Record<string, unknown>>,
     input?: CallInput,
   ): Unsubscribable {
-    const call: ExchangeSpec = { pipeline: this, session, method, params, meta, schema, key: undefined, acceptTask: false, keepBookkeeping: false, input };
-    return new Exchange(call, subscriber).start();
+    return new Exchange(this, session, method, params, meta, schema, undefined, false, input, subscriber).start();
   }
-}
-
-/** What one exchange sends, and how it treats the answer. */
-interface ExchangeSpec {
-  pipeline: CallPipeline;
-  session: Session;
-  method: string;
-  params: Record<string, unknown> | undefined;
-  meta: Record<string, unknown> | undefined;
-  schema: z.ZodType | PageShape;
-  /** The cache key, for a cacheable method. */
-  key: string | undefined;
-  acceptTask: boolean;
-  /** Hand the result on with its bookkeeping (the cache's caller strips it). */
-  keepBookkeeping: boolean;
-  /** The call's own hooks, in place of the client's, and where its request ids are filed. */
-  input: CallInput | undefined;
 }
 
 /**
  * One exchange with the server, the stage every call passes through: the
  * request, the input loop if the server asks for input, and the result
  * checked as it arrives (so that what the cache keeps is checked) and stored
- * when it may be. One object per subscription, which is the request's sink
- * and the subscription's teardown: a burst of calls allocates no closures
- * or inner subscriptions here.
+ * when it may be. One object per subscription, which holds what it sends,
+ * is the request's sink and is the subscription's teardown: a burst of calls
+ * allocates no closures, inner subscriptions or second objects here.
  */
 class Exchange implements Sink, Unsubscribable {
   private request: PendingRequest | undefined;
@@ -135,32 +119,44 @@ class Exchange implements Sink, Unsubscribable {
   private retried = false;
 
   constructor(
-    private readonly call: ExchangeSpec,
+    private readonly pipeline: CallPipeline,
+    private readonly session: Session,
+    private readonly method: string,
+    private readonly params: Record<string, unknown> | undefined,
+    private readonly meta: Record<string, unknown> | undefined,
+    private readonly schema: z.ZodType | PageShape,
+    // The cache key of a cacheable method's call: its result may be kept, and
+    // is handed on with its bookkeeping (the cache's caller strips it).
+    private readonly key: string | undefined,
+    // A tools/call answered with a task handle hands the handle on as it came.
+    private readonly acceptTask: boolean,
+    // The call's own hooks, in place of the client's, and where its request ids are filed.
+    private readonly input: CallInput | undefined,
     // A Subscriber, or a list's page answer (which takes the same three calls).
     private readonly subscriber: Observer<Record<string, unknown>>,
   ) {}
 
   start(): this {
-    this.request = this.call.pipeline.correlator.open(this.call.method, this, this);
+    this.request = this.pipeline.correlator.open(this.method, this, this);
     return this;
   }
 
   /** The request, once the correlator gave it an id (the exchange is its own builder: no closure per call). */
   build(id: RequestId): JsonRpcRequest {
-    const { method, params, session, meta, input } = this.call;
+    const { method, params, session, meta, input } = this;
     // Filed before it is sent: a legacy server's question on its stream finds the call's hooks.
     input?.requests.add(id);
     return buildRequest(id, method, params, session.stamp, meta);
   }
 
   answer(result: Record<string, unknown>): void {
-    const { method, pipeline } = this.call;
+    const { method, pipeline } = this;
     if (resultTypeOf(result) !== 'input_required' || !INPUT_METHODS.includes(method)) {
       this.deliver(result);
       return;
     }
     const { maxInputRounds, warn } = pipeline.settings;
-    const hooks = this.call.input?.hooks ?? pipeline.settings.hooks;
+    const hooks = this.input?.hooks ?? pipeline.settings.hooks;
     const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => this.resend(extra);
     this.loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({
       next: (final) => this.deliver(final),
@@ -179,14 +175,14 @@ class Exchange implements Sink, Unsubscribable {
 
   // A later round of the input loop: the same request with the round's answers.
   private resend(extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> {
-    const { pipeline, method, params, session, meta } = this.call;
+    const { pipeline, method, params, session, meta } = this;
     this.retried = true;
     const body = { ...params, ...extra };
     return pipeline.correlator.request(method, (id) => buildRequest(id, method, body, session.stamp, meta));
   }
 
   private deliver(result: Record<string, unknown>): void {
-    const { method, schema, key, session, acceptTask, keepBookkeeping, pipeline } = this.call;
+    const { method, schema, key, session, acceptTask, pipeline } = this;
     if (acceptTask && isTaskHandle(result)) {
       this.subscriber.next(result);
       this.subscriber.complete();
@@ -196,7 +192,7 @@ class Exchange implements Sink, Unsubscribable {
     try {
       const checked = check(method, schema, finalResult(method, result));
       if (key !== undefined && !this.retried && session.description.era === 'modern') pipeline.cache.store(key, checked);
-      shaped = keepBookkeeping ? checked : stripBookkeeping(checked);
+      shaped = key !== undefined ? checked : stripBookkeeping(checked);
     } catch (error) {
       this.subscriber.error(error);
       return;

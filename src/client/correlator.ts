@@ -68,9 +68,9 @@ export class PendingRequest implements Unsubscribable {
     this.sink.fail(error);
   }
 
-  /** Abandons the request unless it is settled. */
+  /** Abandons the request unless it is settled (a settled one has left the table already). */
   unsubscribe(): void {
-    this.correlator.forget(this, !this.settled);
+    if (!this.settled) this.correlator.forget(this);
   }
 }
 
@@ -175,10 +175,10 @@ export class Correlator {
     return entry;
   }
 
-  /** Drops an entry from the table; an abandoned one is cancelled on the wire. */
-  forget(entry: PendingRequest, abandoned: boolean): void {
+  /** Drops an abandoned entry from the table, and cancels it on the wire. */
+  forget(entry: PendingRequest): void {
     this.pending.delete(entry.id);
-    if (abandoned && !this.closed && entry.cancellable) this.transport.cancel(entry.id, 'the caller gave up');
+    if (!this.closed && entry.cancellable) this.transport.cancel(entry.id, 'the caller gave up');
   }
 
   /** Sends a message that expects no answer: a notification, or the answer to a server's request. */

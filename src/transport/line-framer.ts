@@ -5,11 +5,15 @@
  * anywhere; the framer carries the unfinished part over to the next chunk.
  * Lines come out without their `\n` or `\r\n`; empty lines are skipped.
  *
- * Lines are found in the bytes (a newline byte never occurs inside a UTF-8
- * character) and each is decoded whole: under Node with `Buffer`'s decoder,
- * which gives JSON.parse a compact string, and elsewhere with `TextDecoder`.
- * (A streaming TextDecoder cost the stdio transport a quarter of its time per
- * message.)
+ * A newline byte never occurs inside a UTF-8 character, so the complete
+ * lines of a chunk (everything before its last newline) are decoded in one
+ * go, under Node with `Buffer`'s decoder and elsewhere with `TextDecoder`,
+ * and split in the text. Decoding line by line costs two calls into Node per
+ * line (the search and the decode), about 200 ns against 70 for a chunk of
+ * small answers; a streaming TextDecoder cost the stdio transport a quarter
+ * of its time per message. Only where those lines together could hold one
+ * longer than the limit are they cut in the bytes, one by one, so that the
+ * limit is always counted in bytes.
  */
 export class LineFramer {
   private readonly decoder = new TextDecoder('utf-8');
@@ -36,6 +40,11 @@ export class LineFramer {
 
   /** Feeds one chunk and returns the lines it completed. */
   push(chunk: Uint8Array): string[] {
+    if (!this.skipping) {
+      const last = chunk.lastIndexOf(NEWLINE);
+      // No line before the last newline can be longer than all of them together.
+      if (last !== -1 && this.pending + last <= this.maxLineLength) return this.pushWhole(chunk, last);
+    }
     const lines: string[] = [];
     let start = 0;
     let newline = chunk.indexOf(NEWLINE);
@@ -57,17 +66,50 @@ export class LineFramer {
       start = newline + 1;
       newline = chunk.indexOf(NEWLINE, start);
     }
-    if (start < chunk.length) {
-      if (this.pending + chunk.length - start > this.maxLineLength) {
-        this.overflow(lines, chunk.subarray(start));
-        this.skipping = true;
-        return lines;
-      }
-      // Copied (Buffer's own slice would not): the rest waits for a later chunk, and must not pin this one.
-      this.pieces.push(Uint8Array.prototype.slice.call(chunk, start));
-      this.pending += chunk.length - start;
-    }
+    this.keepRest(lines, chunk, start);
     return lines;
+  }
+
+  // The lines up to the chunk's `last` newline, none of which can be too long, decoded in one go.
+  private pushWhole(chunk: Uint8Array, last: number): string[] {
+    const lines: string[] = [];
+    let text: string;
+    if (this.pending === 0) {
+      text = this.decode(chunk, 0, last);
+    } else {
+      this.pieces.push(chunk.subarray(0, last));
+      const whole = this.takePieces();
+      text = this.decode(whole, 0, whole.length);
+    }
+    let start = 0;
+    let newline = text.indexOf('\n');
+    while (newline !== -1) {
+      this.take(lines, text, start, newline);
+      start = newline + 1;
+      newline = text.indexOf('\n', start);
+    }
+    this.take(lines, text, start, text.length);
+    this.keepRest(lines, chunk, last + 1);
+    return lines;
+  }
+
+  // Text [start, end) as one line, without a trailing CR; an empty one is skipped.
+  private take(lines: string[], text: string, start: number, end: number): void {
+    if (end > start && text.charCodeAt(end - 1) === CARRIAGE_RETURN) end--;
+    if (end > start) lines.push(text.slice(start, end));
+  }
+
+  // What follows the chunk's last newline waits for a later chunk, unless it is too long already.
+  private keepRest(lines: string[], chunk: Uint8Array, start: number): void {
+    if (start >= chunk.length) return;
+    if (this.pending + chunk.length - start > this.maxLineLength) {
+      this.overflow(lines, chunk.subarray(start));
+      this.skipping = true;
+      return;
+    }
+    // Copied (Buffer's own slice would not): the rest must not pin this chunk.
+    this.pieces.push(Uint8Array.prototype.slice.call(chunk, start));
+    this.pending += chunk.length - start;
   }
 
   /** A line past the limit: thrown, or its head emitted (`tail` is the part of it in this chunk). */
@@ -103,7 +145,11 @@ export class LineFramer {
   private emit(lines: string[], bytes: Uint8Array, start: number, end = bytes.length): void {
     if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end--;
     if (end === start) return;
-    lines.push(isBuffer(bytes) ? (bytes as unknown as NodeBytes).toString('utf8', start, end) : this.decoder.decode(bytes.subarray(start, end)));
+    lines.push(this.decode(bytes, start, end));
+  }
+
+  private decode(bytes: Uint8Array, start: number, end: number): string {
+    return isBuffer(bytes) ? (bytes as unknown as NodeBytes).toString('utf8', start, end) : this.decoder.decode(bytes.subarray(start, end));
   }
 }
 
