@@ -12,7 +12,8 @@ for (const [scenario, { rows }] of Object.entries(first)) {
   const other = second[scenario];
   // The gateway scenarios have sides, not rows to a floor.
   if (!rows || !other?.rows) continue;
-  for (const row of rows.filter((candidate) => candidate.driver !== 'raw')) {
+  // Rows without measures (the scale tables' own shapes) are left out.
+  for (const row of rows.filter((candidate) => candidate.driver !== 'raw' && candidate.measures)) {
     const twin = other.rows.find((candidate) => candidate.driver === row.driver);
     for (const [measure, { ratioMedian }] of Object.entries(row.measures)) {
       // A measure one run has and the other lacks (an older run) is left out.
