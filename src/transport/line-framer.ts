@@ -13,7 +13,8 @@
  * small answers; a streaming TextDecoder cost the stdio transport a quarter
  * of its time per message. Only where those lines together could hold one
  * longer than the limit are they cut in the bytes, one by one, so that the
- * limit is always counted in bytes.
+ * limit is always counted in bytes. A framer that cuts long lines (text to
+ * show, which its reader may keep) decodes every line on its own.
  */
 export class LineFramer {
   private readonly decoder = new TextDecoder('utf-8');
@@ -40,7 +41,11 @@ export class LineFramer {
 
   /** Feeds one chunk and returns the lines it completed. */
   push(chunk: Uint8Array): string[] {
-    if (!this.skipping) {
+    // A line cut from the chunk's text holds all of that text for as long
+    // as it is kept. Messages are parsed and dropped; a reader of lines to
+    // show ('cut', stderr) may keep a few of many, so those are decoded one
+    // by one, as before.
+    if (!this.skipping && this.tooLong === 'throw') {
       const last = chunk.lastIndexOf(NEWLINE);
       // No line before the last newline can be longer than all of them together.
       if (last !== -1 && this.pending + last <= this.maxLineLength) return this.pushWhole(chunk, last);
