@@ -1,4 +1,4 @@
-import { mergeMap, Observable, type Subscriber, type Subscription, take, type TeardownLogic, type Unsubscribable } from 'rxjs';
+import { config, mergeMap, Observable, type Observer, Subscriber, type Subscription, take, type TeardownLogic, type Unsubscribable } from 'rxjs';
 import { McpCancelledError, McpTimeoutError } from '../errors/call-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
 import type { Deadline, Deadlines } from './deadlines.js';
@@ -50,6 +50,31 @@ export abstract class BoundedCall<T> extends Observable<T> implements CallBounds
 
   /** Begins the call for `subscriber` on `session`; returns what ends it. */
   abstract begin(session: Session, subscriber: Subscriber<T>): TeardownLogic;
+
+  /**
+   * What `Observable.subscribe` does when given a Subscriber (a caller's
+   * `firstValueFrom`, an operator), without the closure RxJS makes for every
+   * subscription in case the deprecated synchronous error handling is on.
+   * With that setting on, or given anything else, RxJS's own.
+   */
+  override subscribe(
+    observerOrNext?: Partial<Observer<T>> | ((value: T) => void) | null,
+    error?: ((error: unknown) => void) | null,
+    complete?: (() => void) | null,
+  ): Subscription {
+    if (!(observerOrNext instanceof Subscriber) || config.useDeprecatedSynchronousErrorHandling) {
+      return Observable.prototype.subscribe.call(this, observerOrNext as (value: T) => void, error, complete) as Subscription;
+    }
+    const subscriber = observerOrNext as Subscriber<T>;
+    let teardown: TeardownLogic = undefined;
+    try {
+      teardown = this._subscribe(subscriber);
+    } catch (thrown) {
+      subscriber.error(thrown);
+    }
+    subscriber.add(teardown);
+    return subscriber;
+  }
 
   // What RxJS runs for each subscription (as its own Subject does, by overriding the method).
   protected _subscribe(subscriber: Subscriber<T>): TeardownLogic {

@@ -10,7 +10,7 @@ import { checkResult, checkToolResult, resultTypeOf, stripBookkeeping } from '..
 import { isTaskHandle } from '../protocol/tasks.js';
 import { CACHEABLE_METHODS, ResultCache } from './cache.js';
 import type { CallInput } from './call-inputs.js';
-import type { Correlator, PendingRequest, Sink } from './correlator.js';
+import { type Correlator, PendingRequest } from './correlator.js';
 import { continueInputLoop, INPUT_METHODS } from './input-loop.js';
 import type { Settings } from './options.js';
 import type { Session } from './session.js';
@@ -110,18 +110,18 @@ export class CallPipeline {
  * request, the input loop if the server asks for input, and the result
  * checked as it arrives (so that what the cache keeps is checked) and stored
  * when it may be. One object per subscription, which holds what it sends,
- * is the request's sink and is the subscription's teardown: a burst of calls
- * allocates no closures, inner subscriptions or second objects here.
+ * is the request's entry in the pending table and is the subscription's
+ * teardown: a burst of calls allocates no closures, inner subscriptions or
+ * second objects here.
  */
-class Exchange implements Sink, Unsubscribable {
-  private request: PendingRequest | undefined;
-  private loop: Subscription | undefined;
+class Exchange extends PendingRequest implements Unsubscribable {
+  private loop: Subscription | undefined = undefined;
   private retried = false;
 
   constructor(
     private readonly pipeline: CallPipeline,
     private readonly session: Session,
-    private readonly method: string,
+    method: string,
     private readonly params: Record<string, unknown> | undefined,
     private readonly meta: Record<string, unknown> | undefined,
     private readonly schema: z.ZodType | PageShape,
@@ -134,14 +134,16 @@ class Exchange implements Sink, Unsubscribable {
     private readonly input: CallInput | undefined,
     // A Subscriber, or a list's page answer (which takes the same three calls).
     private readonly subscriber: Observer<Record<string, unknown>>,
-  ) {}
+  ) {
+    super(method);
+  }
 
   start(): this {
-    this.request = this.pipeline.correlator.open(this.method, this, this);
+    this.pipeline.correlator.open(this);
     return this;
   }
 
-  /** The request, once the correlator gave it an id (the exchange is its own builder: no closure per call). */
+  /** The request, once the correlator gave it an id. */
   build(id: RequestId): JsonRpcRequest {
     const { method, params, session, meta, input } = this;
     // Filed before it is sent: a legacy server's question on its stream finds the call's hooks.
@@ -149,7 +151,7 @@ class Exchange implements Sink, Unsubscribable {
     return buildRequest(id, method, params, session.stamp, meta);
   }
 
-  answer(result: Record<string, unknown>): void {
+  protected answer(result: Record<string, unknown>): void {
     const { method, pipeline } = this;
     if (resultTypeOf(result) !== 'input_required' || !INPUT_METHODS.includes(method)) {
       this.deliver(result);
@@ -164,12 +166,12 @@ class Exchange implements Sink, Unsubscribable {
     });
   }
 
-  fail(error: unknown): void {
+  protected fail(error: unknown): void {
     this.subscriber.error(versionError(error));
   }
 
-  unsubscribe(): void {
-    this.request?.unsubscribe();
+  override unsubscribe(): void {
+    super.unsubscribe();
     this.loop?.unsubscribe();
   }
 

@@ -21,69 +21,84 @@ export interface SendOptions {
 }
 
 /**
- * Builds a request once its id is known: a function, or an object whose
- * `build` does it (a call's own state object, so that a request waiting for
- * its answer keeps no closure of its own alive).
+ * One request waiting for its answer, filed under its id: a caller of
+ * `open` extends it with what the request is and where its answer goes
+ * (`build`, `answer`, `fail`), so that a call's own state object is also its
+ * entry in the table, and a burst of calls makes one object each and no
+ * closures. Unsubscribing it abandons the request.
  */
-export type RequestBuilder = ((id: RequestId) => JsonRpcRequest) | { build(id: RequestId): JsonRpcRequest };
-
-/** Where the answer to one request goes. */
-export interface Sink {
-  /** The result of a successful answer. */
-  answer(result: Record<string, unknown>): void;
-  /** A JSON-RPC error answer (as `McpProtocolError`), or whatever ended the wire. */
-  fail(error: unknown): void;
-}
-
-/**
- * One request waiting for its answer, filed under its id. Unsubscribing it
- * abandons the request. A class with its methods on the prototype: a burst of
- * calls makes one of these each, and no closures.
- */
-export class PendingRequest implements Unsubscribable {
-  private settled = false;
+export abstract class PendingRequest implements Unsubscribable {
+  /** Its id, once `open` filed it. */
+  id: RequestId = 0;
+  /** The table it is filed in, while it waits: unset once settled or abandoned. */
+  private filedIn: Correlator | undefined = undefined;
 
   constructor(
-    private readonly correlator: Correlator,
-    readonly id: RequestId,
     readonly method: string,
-    private readonly sink: Sink,
-    readonly cancellable: boolean,
+    /** False for a request that must never be cancelled, such as `initialize`. */
+    readonly cancellable = true,
   ) {}
 
-  /** Settles with the server's answer. */
-  answer(response: JsonRpcResponse): void {
-    this.settled = true;
+  /** The request to send under `id`. */
+  abstract build(id: RequestId): JsonRpcRequest;
+  /** The result of a successful answer. */
+  protected abstract answer(result: Record<string, unknown>): void;
+  /** A JSON-RPC error answer (as `McpProtocolError`), or whatever ended the wire. */
+  protected abstract fail(error: unknown): void;
+
+  /** Abandons the request unless it is settled. */
+  unsubscribe(): void {
+    const correlator = this.filedIn;
+    if (correlator === undefined) return;
+    this.filedIn = undefined;
+    correlator.forget(this);
+  }
+
+  /** The correlator's side: filed under `id` in `correlator`. */
+  static file(entry: PendingRequest, correlator: Correlator, id: RequestId): void {
+    entry.id = id;
+    entry.filedIn = correlator;
+  }
+
+  /** The correlator's side: settles with the server's answer (the entry has left the table). */
+  static settle(entry: PendingRequest, response: JsonRpcResponse): void {
+    entry.filedIn = undefined;
     if (isErrorResponse(response)) {
       const { code, message, data } = response.error;
-      this.sink.fail(new McpProtocolError(`${this.method} failed: ${message} (code ${code})`, code, data, this.method));
+      entry.fail(new McpProtocolError(`${entry.method} failed: ${message} (code ${code})`, code, data, entry.method));
     } else {
-      this.sink.answer(response.result);
+      entry.answer(response.result);
     }
   }
 
-  /** Settles with a failure that is not the server's answer. */
-  fail(error: unknown): void {
-    this.settled = true;
-    this.sink.fail(error);
-  }
-
-  /** Abandons the request unless it is settled (a settled one has left the table already). */
-  unsubscribe(): void {
-    if (!this.settled) this.correlator.forget(this);
+  /** The correlator's side: settles with a failure that is not the server's answer (or fails a request never filed). */
+  static failWith(entry: PendingRequest, error: unknown): void {
+    entry.filedIn = undefined;
+    entry.fail(error);
   }
 }
 
-// Feeds an Observable's subscriber from a request's answer.
-class SubscriberSink implements Sink {
-  constructor(private readonly subscriber: Subscriber<Record<string, unknown>>) {}
+// A request of `Correlator.request`: its builder a function, its answer fed to an Observable's subscriber.
+class SubscriberRequest extends PendingRequest {
+  constructor(
+    method: string,
+    cancellable: boolean,
+    private readonly builder: (id: RequestId) => JsonRpcRequest,
+    private readonly subscriber: Subscriber<Record<string, unknown>>,
+  ) {
+    super(method, cancellable);
+  }
 
-  answer(result: Record<string, unknown>): void {
+  build(id: RequestId): JsonRpcRequest {
+    return this.builder(id);
+  }
+
+  protected answer(result: Record<string, unknown>): void {
     this.subscriber.next(result);
     this.subscriber.complete();
   }
 
-  fail(error: unknown): void {
+  protected fail(error: unknown): void {
     this.subscriber.error(error);
   }
 }
@@ -138,41 +153,37 @@ export class Correlator {
    * for a JSON-RPC error answer, or with whatever ended the wire.
    */
   request(method: string, build: (id: RequestId) => JsonRpcRequest, options: SendOptions = {}): Observable<Record<string, unknown>> {
-    return new Observable<Record<string, unknown>>((subscriber) => this.open(method, build, new SubscriberSink(subscriber), options));
+    return new Observable<Record<string, unknown>>((subscriber) => {
+      const entry = new SubscriberRequest(method, options.cancellable !== false, build, subscriber);
+      this.open(entry);
+      return entry;
+    });
   }
 
   /**
-   * Sends one request and reports its answer to `sink`: the same as
+   * Files `entry` under a fresh id and sends its request: the same as
    * `request` without an Observable, for callers that are one themselves.
-   * Fails `sink` at once (and returns nothing) when the request cannot be
-   * sent; otherwise the returned entry's `unsubscribe` abandons it.
+   * When the request cannot be sent, `entry` fails at once and is never
+   * filed; otherwise its `unsubscribe` abandons it until it is answered.
    */
-  open(method: string, build: RequestBuilder, sink: Sink, options: SendOptions = {}): PendingRequest | undefined {
-    if (this.closed) {
-      sink.fail(new McpTransportClosedError(method));
-      return undefined;
-    }
+  open(entry: PendingRequest): void {
+    const { method } = entry;
+    if (this.closed) return PendingRequest.failWith(entry, new McpTransportClosedError(method));
     this.connect();
-    if (this.ended !== undefined) {
-      sink.fail(this.ended);
-      return undefined;
-    }
+    if (this.ended !== undefined) return PendingRequest.failWith(entry, this.ended);
     if (this.pending.size >= this.maxPending) {
-      sink.fail(new McpClientError(`${method} refused: ${this.maxPending} requests are already waiting for answers (maxPendingRequests)`));
-      return undefined;
+      return PendingRequest.failWith(entry, new McpClientError(`${method} refused: ${this.maxPending} requests are already waiting for answers (maxPendingRequests)`));
     }
     const id = this.nextId++;
-    const entry = new PendingRequest(this, id, method, sink, options.cancellable !== false);
+    PendingRequest.file(entry, this, id);
     this.pending.set(id, entry);
     try {
-      this.transport.outbound.next(typeof build === 'function' ? build(id) : build.build(id));
+      this.transport.outbound.next(entry.build(id));
     } catch (error) {
       // A request the wire cannot carry (arguments nested too deep to serialise, say) fails alone.
       this.pending.delete(id);
-      sink.fail(new McpClientError(`${method} could not be sent: ${messageOf(error)}`, { cause: error }));
-      return undefined;
+      PendingRequest.failWith(entry, new McpClientError(`${method} could not be sent: ${messageOf(error)}`, { cause: error }));
     }
-    return entry;
   }
 
   /** Drops an abandoned entry from the table, and cancels it on the wire. */
@@ -204,7 +215,7 @@ export class Correlator {
       const entry = this.pending.get(id);
       if (entry) {
         this.pending.delete(id);
-        entry.fail(error);
+        PendingRequest.failWith(entry, error);
       }
     });
     if (failures) this.connection.add(failures);
@@ -219,9 +230,9 @@ export class Correlator {
         this.pending.delete(response.id as RequestId);
         // Whatever reading the answer throws ends this one call, never the wire.
         try {
-          entry.answer(response);
+          PendingRequest.settle(entry, response);
         } catch (error) {
-          entry.fail(unreadableAnswer(entry.method, error));
+          PendingRequest.failWith(entry, unreadableAnswer(entry.method, error));
         }
       } else if (response.id === undefined || response.id === null) {
         const detail = isErrorResponse(response) ? `: ${JSON.stringify(response.error.message)}` : '';
@@ -253,6 +264,6 @@ export class Correlator {
   private failAll(reason: (entry: PendingRequest) => unknown): void {
     const entries = [...this.pending.values()];
     this.pending.clear();
-    for (const entry of entries) entry.fail(reason(entry));
+    for (const entry of entries) PendingRequest.failWith(entry, reason(entry));
   }
 }

@@ -1,5 +1,5 @@
 /**
- * One deadline: when it runs out (`Date.now()` time), and what then. The
+ * One deadline: when it runs out (in ms on its `Deadlines`' clock), and what then. The
  * two links are `Deadlines`' own, for the ring it keeps the deadlines on:
  * an implementer starts them undefined and leaves them alone.
  */
@@ -25,6 +25,11 @@ export interface Deadline {
  */
 export class Deadlines {
   private readonly ring: Deadline = { at: Infinity, expire: () => undefined, newer: undefined, older: undefined };
+  // Times are counted from here rather than from 1970: for the first twelve
+  // days or so that is a small integer, which V8 keeps in the deadline's own
+  // field, where a Date.now() time is a number it boxes in an object of its
+  // own, one more for every call.
+  private readonly origin = Date.now();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private armedAt = Infinity;
   private pausedAt: number | undefined;
@@ -47,7 +52,7 @@ export class Deadlines {
    * so that bounding one costs no object or closure of its own.
    */
   track(entry: Deadline, ms: number): void {
-    entry.at = (this.pausedAt ?? Date.now()) + ms;
+    entry.at = (this.pausedAt ?? this.now()) + ms;
     // Tracked again (a call's activity restarts its budget), it keeps its place.
     if (entry.older === undefined) this.link(entry);
     if (this.pausedAt === undefined && entry.at < this.armedAt) this.arm(entry.at);
@@ -64,7 +69,7 @@ export class Deadlines {
    */
   pause(): void {
     if (this.pausedAt !== undefined) return;
-    this.pausedAt = Date.now();
+    this.pausedAt = this.now();
     clearTimeout(this.timer);
     this.timer = undefined;
     this.armedAt = Infinity;
@@ -73,7 +78,7 @@ export class Deadlines {
   /** Starts the clock again, every deadline moved on by the time it stood still. */
   resume(): void {
     if (this.pausedAt === undefined) return;
-    const stood = Date.now() - this.pausedAt;
+    const stood = this.now() - this.pausedAt;
     this.pausedAt = undefined;
     let earliest = Infinity;
     for (let entry = this.ring.newer as Deadline; entry !== this.ring; entry = entry.newer as Deadline) {
@@ -91,17 +96,24 @@ export class Deadlines {
     this.armedAt = Infinity;
   }
 
+  // Math.trunc of a whole number changes nothing, but it hands back a small
+  // integer where the subtraction, run by the interpreter, may give a boxed
+  // number, and one boxed value stored makes every deadline's field boxed.
+  private now(): number {
+    return Math.trunc(Date.now() - this.origin);
+  }
+
   private arm(at: number): void {
     clearTimeout(this.timer);
     this.armedAt = at;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, at - Date.now()));
+    this.timer = setTimeout(() => this.fire(), Math.max(0, at - this.now()));
     this.timer.unref?.();
   }
 
   private fire(): void {
     this.timer = undefined;
     this.armedAt = Infinity;
-    const now = Date.now();
+    const now = this.now();
     let earliest = Infinity;
     // Found first and expired after: an expiry ends a call, and what that
     // drops or tracks would otherwise change the ring under the walk.

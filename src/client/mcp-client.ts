@@ -219,6 +219,8 @@ export class McpClient {
   private closing: Promise<void> | undefined;
   // What every bounded call reads of this client, one object for all of them.
   private readonly host: ToolCallHost;
+  // The bounds of a call given no options: the client's budget, nothing else.
+  private readonly plainBounds: CallBounds;
   private unreadableWarned = '';
 
   /**
@@ -277,6 +279,7 @@ export class McpClient {
       }),
       share(),
     );
+    this.plainBounds = Object.freeze(this.bounds(NO_CALL_OPTIONS, undefined, undefined));
     this.host = new ClientHost(
       () => this.closing !== undefined,
       () => this.session,
@@ -602,6 +605,8 @@ export class McpClient {
     options: CallToolOptions,
     body: ((session: Session, meta: Meta, subscriber: Subscriber<T>, input: CallInput | undefined) => TeardownLogic) | Record<string, unknown>,
   ): Observable<T> {
+    // No options (the shared empty object): nothing to check or work out.
+    if (options === NO_CALL_OPTIONS && typeof body !== 'function') return new ToolCall(this.host, this.plainBounds, body, undefined) as Observable<unknown> as Observable<T>;
     const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta, task, onProgress, input } = options;
     checkCallOptions(options, CALL_TOOL);
     checkCallHooks(options);
