@@ -7,6 +7,8 @@ function entry(): Deadline & { expired: number } {
   return made;
 }
 
+const DAY = 24 * 60 * 60 * 1000;
+
 describe('call deadlines', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
@@ -47,6 +49,23 @@ describe('call deadlines', () => {
     expect(expired).not.toHaveBeenCalled();
     jest.advanceTimersByTime(1);
     expect(expired).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps time for a client older than a month (past what V8 keeps as a small integer)', () => {
+    const deadlines = new Deadlines();
+    const early = jest.fn();
+    deadlines.add(40 * DAY, early);
+    jest.advanceTimersByTime(30 * DAY);
+    const late = jest.fn();
+    deadlines.add(100, late);
+    jest.advanceTimersByTime(99);
+    expect(late).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(late).toHaveBeenCalledTimes(1);
+    jest.advanceTimersByTime(10 * DAY - 101);
+    expect(early).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(early).toHaveBeenCalledTimes(1);
   });
 
   it('takes a second pause or resume as no change', () => {

@@ -106,7 +106,9 @@ export class Deadlines {
   private arm(at: number): void {
     clearTimeout(this.timer);
     this.armedAt = at;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, at - this.now()));
+    // A longer delay than a timer takes would fire at once, again and again:
+    // wait the longest it takes, and find nothing due yet.
+    this.timer = setTimeout(() => this.fire(), Math.min(LONGEST_TIMER_MS, Math.max(0, at - this.now())));
     this.timer.unref?.();
   }
 
@@ -147,3 +149,6 @@ export class Deadlines {
     entry.older = undefined;
   }
 }
+
+// The longest delay setTimeout takes (a 32-bit signed count of ms); a longer one is taken as 1.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
