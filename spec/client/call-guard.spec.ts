@@ -50,7 +50,7 @@ describe('bounded calls', () => {
     jest.useFakeTimers();
     const ended = jest.fn();
     const error = jest.fn();
-    const subscriber = new Subscriber<string>({ error });
+    const subscriber = new Subscriber<string>({ next: () => undefined, error, complete: () => undefined });
     const subscription = call(host(), undefined, 100, ended).subscribe(subscriber);
     expect(subscription).toBe(subscriber);
     subscription.unsubscribe();
@@ -63,7 +63,7 @@ describe('bounded calls', () => {
     jest.useFakeTimers();
     const on = host();
     const errors: unknown[] = [];
-    call(on, undefined, 100).subscribe(new Subscriber<string>({ error: (error: unknown) => errors.push(error) }));
+    call(on, undefined, 100).subscribe(new Subscriber<string>({ next: () => undefined, error: (error: unknown) => errors.push(error), complete: () => undefined }));
     call(on, undefined, 100).subscribe({ error: (error: unknown) => errors.push(error) });
     jest.advanceTimersByTime(100);
     expect(errors).toHaveLength(2);
