@@ -32,6 +32,7 @@ describe('rxmcp/browser options', () => {
     expect(() => popupSignIn({ redirectUrl: '/cb', timeout: 5 } as never)).toThrow(new McpClientError('unknown option: timeout'));
     expect(() => popupSignIn({ redirectUrl: '/cb', timeoutMs: -1 })).toThrow(McpClientError);
     expect(() => popupSignIn({ redirectUrl: '/cb', closedPollMs: 0 })).toThrow('option closedPollMs must be more than 0');
+    expect(() => popupSignIn({ redirectUrl: '/cb', timeoutMs: 30 * 24 * 60 * 60 * 1000 })).toThrow('option timeoutMs must be at most 2147483647 ms');
     expect(() => popupSignIn({ redirectUrl: '/cb', features: 42 } as never)).toThrow(McpClientError);
     expect(() => popupSignIn(undefined as never)).toThrow('popupSignIn needs options: { redirectUrl }');
     expect(() => redirectSignIn({ redirectUrl: '/cb', maxAgeMs: Number.NaN })).toThrow(McpClientError);

@@ -2,6 +2,7 @@ import { firstValueFrom, lastValueFrom } from 'rxjs';
 import {
   McpCancelledError,
   McpClient,
+  McpClientError,
   McpHttpError,
   McpNetworkError,
   McpProtocolError,
@@ -272,6 +273,16 @@ describe('HTTP options', () => {
   it('refuses a header that would replace a protocol header, and a bad URL', () => {
     expect(() => McpClient.connectHttp({ url: 'http://127.0.0.1:1/mcp', headers: { 'mcp-method': 'x' } })).toThrow(/set by the protocol/);
     expect(() => McpClient.connectHttp({ url: 'ftp://example/mcp' })).toThrow(/http or https URL/);
+  });
+
+  it('refuses a connect timeout that is not a duration a timer can wait', () => {
+    const url = 'http://127.0.0.1:1/mcp';
+    // Past 2^31 - 1 ms Node fires a timer at once: every request would time out as it began.
+    expect(() => McpClient.connectHttp({ url, connectTimeoutMs: 2 ** 31 })).toThrow('option connectTimeoutMs must be at most 2147483647 ms');
+    expect(() => McpClient.connectHttp({ url, connectTimeoutMs: -1 })).toThrow('option connectTimeoutMs must be a number of milliseconds');
+    expect(() => McpClient.connectHttp({ url, connectTimeoutMs: '5000' as never })).toThrow(McpClientError);
+    expect(() => McpClient.connectHttp({ url, reconnect: { maxDelayMs: 2 ** 31 } })).toThrow('option reconnect.maxDelayMs must be at most');
+    expect(() => McpClient.connectHttp({ url, connectTimeoutMs: 2 ** 31 - 1 })).not.toThrow();
   });
 
   it('sends the caller\'s headers on every request, through the fetch it is given', async () => {

@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import type { AuthorizeRequest } from '../auth/auth-options.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
-import { checkDuration } from '../util/checks.js';
+import { checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { isObject } from '../util/values.js';
 import { isAnswerAt, ownRedirectUrl, parseAnswer, SIGN_IN_MESSAGE_TYPE } from './sign-in-page.js';
@@ -114,8 +114,8 @@ export function popupSignIn(options: PopupSignInOptions): PopupSignIn {
   const redirect = ownRedirectUrl(options.redirectUrl);
   const features = options.features ?? FEATURES;
   if (typeof features !== 'string') throw new McpClientError(`option features must be a string; got ${JSON.stringify(features)}`);
-  const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, TIMEOUT_MS);
-  const closedPollMs = checkDuration('closedPollMs', options.closedPollMs, CLOSED_POLL_MS);
+  const timeoutMs = checkTimerDuration('timeoutMs', options.timeoutMs, TIMEOUT_MS);
+  const closedPollMs = checkTimerDuration('closedPollMs', options.closedPollMs, CLOSED_POLL_MS);
   if (closedPollMs === 0) throw new McpClientError('option closedPollMs must be more than 0');
   let waiter: Waiter | undefined;
 

@@ -1,3 +1,5 @@
+import { LONGEST_TIMER_MS } from '../util/checks.js';
+
 /**
  * One deadline: when it runs out (in ms on its `Deadlines`' clock), and what then. The
  * two links are `Deadlines`' own, for the ring it keeps the deadlines on:
@@ -25,10 +27,11 @@ export interface Deadline {
  */
 export class Deadlines {
   private readonly ring: Deadline = { at: Infinity, expire: () => undefined, newer: undefined, older: undefined };
-  // Times are counted from here rather than from 1970: for the first twelve
-  // days or so that is a small integer, which V8 keeps in the deadline's own
-  // field, where a Date.now() time is a number it boxes in an object of its
-  // own, one more for every call.
+  // Times are counted from here rather than from 1970: for at least the
+  // first twelve days that is a small integer, which V8 keeps in the
+  // deadline's own field, where a Date.now() time is a number it boxes in an
+  // object of its own, one more for every call. (Later ones are boxed again:
+  // slower, never wrong.)
   private readonly origin = Date.now();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private armedAt = Infinity;
@@ -107,7 +110,8 @@ export class Deadlines {
     clearTimeout(this.timer);
     this.armedAt = at;
     // A longer delay than a timer takes would fire at once, again and again:
-    // wait the longest it takes, and find nothing due yet.
+    // a budget that long (a call's is not capped) waits the longest a timer
+    // waits, finds nothing due yet and waits again.
     this.timer = setTimeout(() => this.fire(), Math.min(LONGEST_TIMER_MS, Math.max(0, at - this.now())));
     this.timer.unref?.();
   }
@@ -149,6 +153,3 @@ export class Deadlines {
     entry.older = undefined;
   }
 }
-
-// The longest delay setTimeout takes (a 32-bit signed count of ms); a longer one is taken as 1.
-const LONGEST_TIMER_MS = 2 ** 31 - 1;

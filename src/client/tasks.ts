@@ -6,14 +6,13 @@ import { checkToolResult, stripBookkeeping } from '../protocol/shape.js';
 import { isTaskHandle, isTerminal, readTask, type Task, type TaskEvent, type WireTask } from '../protocol/tasks.js';
 import type { CallToolResult, Era } from '../protocol/types.js';
 import { ErrorCode } from '../protocol/versions.js';
+import { LONGEST_TIMER_MS } from '../util/checks.js';
 import { askHook, type InputHooks } from './input-hooks.js';
 
 /** How often to ask when the server suggests nothing. */
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** No server's `pollIntervalMs` has the client ask more often than this. */
 export const MIN_POLL_INTERVAL_MS = 100;
-/** The longest wait a timer can hold: Node fires a longer one at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The status notifications of both dialects: 2025-11-25, then the 2026-07-28 extension. */
 const STATUS_NOTIFICATIONS = ['notifications/tasks/status', 'notifications/tasks'];
@@ -168,7 +167,7 @@ export function followTask(context: TaskContext, first: WireTask, options: Follo
       const { task } = wire;
       // The server's pace, within what a timer can keep: 1 ms (or a wait past
       // the longest timer, which fires at once) would be a loop of requests.
-      if (task.pollIntervalMs !== undefined && task.pollIntervalMs > 0) interval = Math.min(MAX_TIMER_MS, Math.max(MIN_POLL_INTERVAL_MS, task.pollIntervalMs));
+      if (task.pollIntervalMs !== undefined && task.pollIntervalMs > 0) interval = Math.min(LONGEST_TIMER_MS, Math.max(MIN_POLL_INTERVAL_MS, task.pollIntervalMs));
       if (last === undefined || last.status !== task.status || last.statusMessage !== task.statusMessage) {
         subscriber.next({ kind: 'status', task });
       }

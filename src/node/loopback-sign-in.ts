@@ -4,7 +4,7 @@ import { Observable, throwError, timeout } from 'rxjs';
 import type { AuthorizeRequest } from '../auth/auth-options.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
-import { checkCount, checkDuration } from '../util/checks.js';
+import { checkCount, checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 
 /** How `loopbackSignIn` listens, and how it sends a person to sign in. */
@@ -96,7 +96,7 @@ export async function loopbackSignIn(options: LoopbackSignInOptions = {}): Promi
   if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
     throw new McpClientError(`option path must start with / and hold no query, fragment or space; got ${JSON.stringify(path)}`);
   }
-  const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, TIMEOUT_MS);
+  const timeoutMs = checkTimerDuration('timeoutMs', options.timeoutMs, TIMEOUT_MS);
   const open = options.open ?? true;
   const print = options.print ?? ((line: string) => void process.stderr.write(`${line}\n`));
 

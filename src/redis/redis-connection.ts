@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpStoreError } from '../errors/store-errors.js';
-import { checkDuration } from '../util/checks.js';
+import { checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { messageOf } from '../util/values.js';
 
@@ -83,7 +83,7 @@ export class RedisConnection {
     if (typeof namespace !== 'string' || namespace === '') throw new McpClientError(`${store}: option namespace must be a non-empty string`);
     if (client !== undefined && typeof client.sendCommand !== 'function') throw new McpClientError(`${store}: option client must be a node-redis client`);
     this.namespace = namespace;
-    this.timeoutMs = checkDuration('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
+    this.timeoutMs = checkTimerDuration('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
     if (this.timeoutMs === 0) throw new McpClientError(`${store}: option timeoutMs must be more than 0: a store that hangs must not hang its callers`);
     if (url !== undefined) {
       if (typeof url !== 'string') throw new McpClientError(`${store}: option url must be a string`);

@@ -22,7 +22,7 @@ export interface HttpTransportOptions {
    * redirects back rather than follow them.
    */
   fetch?: FetchLike;
-  /** How long to wait for a response to start (default 30000; 0 = no limit). */
+  /** How long to wait for a response to start (default 30000; 0 = no limit; at most 2^31 − 1, the longest a timer waits). */
   connectTimeoutMs?: number;
   /** Reuse connections between requests (keep-alive) when rxmcp supplies the fetch on Node (default true). */
   persistent?: boolean;

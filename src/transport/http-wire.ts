@@ -12,13 +12,15 @@ import { DeadlinePassed, type FetchLike, type FetchResponse, MessageTooLongError
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
 import { type AbortLike, toAbortSignal } from '../util/light-abort.js';
-import { checkCount, checkDuration } from '../util/checks.js';
+import { checkCount, checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { warnHook } from '../util/warn-hook.js';
 import { DEFAULT_MAX_RECONNECT_DELAY_MS, DEFAULT_RECONNECT_ATTEMPTS, ReconnectBackoff } from './reconnect-backoff.js';
 
 /** Sign-ins one request may go through before its refusal is final: a sign-in, then up to two step-ups. */
 const MAX_AUTH_ROUNDS = 3;
+// How long a response may take to start, unless connectTimeoutMs says otherwise.
+const DEFAULT_CONNECT_TIMEOUT_MS = 30000;
 /** Redirects one request follows before it fails. */
 const MAX_REDIRECTS = 5;
 /** The most of a redirect's body read (and dropped) before the next hop. */
@@ -77,6 +79,9 @@ export class HttpWire {
 
   private readonly auth: OAuthSession | undefined;
 
+  /** How long to wait for a response to start (0 = no limit). */
+  readonly connectTimeoutMs: number;
+
   constructor(private readonly options: HttpTransportOptions) {
     this.endpoint = options.url;
     this.origin = new URL(options.url).origin;
@@ -85,8 +90,9 @@ export class HttpWire {
     refuseUnknown(reconnect, ['maxAttempts', 'maxDelayMs']);
     this.reconnect = {
       maxAttempts: checkCount('reconnect.maxAttempts', reconnect.maxAttempts, DEFAULT_RECONNECT_ATTEMPTS),
-      maxDelayMs: checkDuration('reconnect.maxDelayMs', reconnect.maxDelayMs, DEFAULT_MAX_RECONNECT_DELAY_MS),
+      maxDelayMs: checkTimerDuration('reconnect.maxDelayMs', reconnect.maxDelayMs, DEFAULT_MAX_RECONNECT_DELAY_MS),
     };
+    this.connectTimeoutMs = checkTimerDuration('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.auth = options.auth ? new OAuthSession(options.auth, new URL(options.url), () => this.loadFetch()) : undefined;
   }
 
@@ -363,10 +369,6 @@ export class HttpWire {
     return this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE;
   }
 
-  /** How long to wait for a response to start (0 = no limit). */
-  get connectTimeoutMs(): number {
-    return this.options.connectTimeoutMs ?? 30000;
-  }
 
   /** The error for a message over `maxMessageBytes`. */
   tooLong(): McpProtocolError {

@@ -1,3 +1,5 @@
+import { LONGEST_TIMER_MS } from '../util/checks.js';
+
 /** How the 2025-11-25 binding paces re-opening an SSE stream the server dropped, and HTTP+SSE a new session after a dropped one. */
 export interface ReconnectOptions {
   /**
@@ -17,8 +19,6 @@ export interface ReconnectOptions {
 export const RECONNECT_FLOOR_MS = 500;
 /** The wait when the server gave no `retry` advice. */
 const DEFAULT_DELAY_MS = 1000;
-/** The longest wait a timer can hold: a longer `retry` would fire at once instead. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A stream that stayed open this long was working: the next drop starts the count afresh. */
 export const STABLE_STREAM_MS = 10000;
 export const DEFAULT_RECONNECT_ATTEMPTS = 8;
@@ -60,7 +60,7 @@ export class ReconnectBackoff {
   next(retryMs: number | undefined): number | undefined {
     this.short = Date.now() - this.openedAt >= STABLE_STREAM_MS ? 0 : this.short + 1;
     if (this.short >= this.maxAttempts) return undefined;
-    const base = Math.min(MAX_TIMER_MS, Math.max(RECONNECT_FLOOR_MS, retryMs ?? DEFAULT_DELAY_MS));
+    const base = Math.min(LONGEST_TIMER_MS, Math.max(RECONNECT_FLOOR_MS, retryMs ?? DEFAULT_DELAY_MS));
     const grown = Math.min(Math.max(this.maxDelayMs, base), base * 2 ** Math.max(0, this.short - 1));
     // Up to a quarter less, so that clients dropped together do not return together; never sooner than advised.
     return Math.max(base, grown * (1 - Math.random() / 4));

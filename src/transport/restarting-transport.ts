@@ -3,7 +3,7 @@ import { messageOf } from '../util/values.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpServerGoneError } from '../errors/transport-errors.js';
 import { type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
-import { checkCount, checkDuration } from '../util/checks.js';
+import { checkCount, checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 import type { RequestFailure, Transport } from './transport.js';
@@ -63,7 +63,7 @@ export class RestartingTransport implements Transport {
     refuseUnknown(restart, ['maxAttempts', 'delayMs']);
     if (restart.maxAttempts === undefined) throw new McpClientError('option restart needs maxAttempts');
     checkCount('restart.maxAttempts', restart.maxAttempts, 0);
-    checkDuration('restart.delayMs', restart.delayMs, 0);
+    checkTimerDuration('restart.delayMs', restart.delayMs, 0);
     // Checks the options (NUL bytes, unknown keys) now, as a plain StdioTransport does.
     this.current = new StdioTransport(options);
   }
