@@ -1,8 +1,9 @@
 // One driver against one server, one phase, for profiling:
 //   npm run build && node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs rxmcp inflight [legacy | sdk | sse]
-// drivers: raw, official, rxmcp; phases: sequential, inflight (64 lanes), list
-// (forced to the wire); the minimal server in either era, the SDK server over
-// stdio, or the SDK v1 server over HTTP+SSE (bench/servers/sse-server.mjs).
+// drivers: raw, official, rxmcp; phases: sequential, inflight (64 lanes),
+// wide (1,024 lanes), list (forced to the wire); the minimal server in either
+// era, the SDK server over stdio, or the SDK v1 server over HTTP+SSE
+// (bench/servers/sse-server.mjs).
 // Prints time and client CPU per call. Numbers from one run are noisy: the
 // benchmark (bench/run.mjs) is what compares.
 import { spawn } from 'node:child_process';
@@ -29,7 +30,8 @@ const target = sse?.target ?? {
 };
 const client = await driver.open(target);
 const count = (phase === 'list' ? 5000 : 40000) / (sse ? 8 : 1);
-const run = (n) => (phase === 'sequential' ? sequential(client, n) : phase === 'list' ? listing(client, n, true) : inflight(client, n));
+const run = (n) =>
+  phase === 'sequential' ? sequential(client, n) : phase === 'list' ? listing(client, n, true) : inflight(client, n, phase === 'wide' ? 1024 : 64);
 await run(count / 4);
 const { elapsed, cpu } = await run(count);
 console.log(`${name} ${phase}: ${((1000 * elapsed) / count).toFixed(1)} µs/call, CPU ${((1000 * cpu) / count).toFixed(1)} µs/call`);

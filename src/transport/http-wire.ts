@@ -19,7 +19,7 @@ import { DEFAULT_MAX_RECONNECT_DELAY_MS, DEFAULT_RECONNECT_ATTEMPTS, ReconnectBa
 
 /** Sign-ins one request may go through before its refusal is final: a sign-in, then up to two step-ups. */
 const MAX_AUTH_ROUNDS = 3;
-// How long a response may take to start, unless connectTimeoutMs says otherwise.
+/** How long a response may take to start, unless connectTimeoutMs says otherwise. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 30000;
 /** Redirects one request follows before it fails. */
 const MAX_REDIRECTS = 5;
@@ -368,7 +368,6 @@ export class HttpWire {
   get maxMessageBytes(): number {
     return this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE;
   }
-
 
   /** The error for a message over `maxMessageBytes`. */
   tooLong(): McpProtocolError {
