@@ -285,6 +285,13 @@ describe('HTTP options', () => {
     expect(() => McpClient.connectHttp({ url, connectTimeoutMs: 2 ** 31 - 1 })).not.toThrow();
   });
 
+  it('refuses a stdio kill grace that is not a duration a timer can wait', () => {
+    // Past 2^31 - 1 ms, close() would signal the server after 1 ms instead of waiting.
+    expect(() => McpClient.connectStdio({ command: 'node', killGraceMs: 2 ** 31 })).toThrow('option killGraceMs must be at most 2147483647 ms');
+    expect(() => McpClient.connectStdio({ command: 'node', killGraceMs: -1 })).toThrow(McpClientError);
+    expect(() => McpClient.connectStdio({ command: 'node', killGraceMs: 'soon' as never })).toThrow(McpClientError);
+  });
+
   it('sends the caller\'s headers on every request, through the fetch it is given', async () => {
     const seen: Array<Record<string, string>> = [];
     const fetch = async (_url: string, init: Record<string, unknown>) => {

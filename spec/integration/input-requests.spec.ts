@@ -2,6 +2,7 @@ import { filter, firstValueFrom, take } from 'rxjs';
 import {
   type InputHooks,
   InputBroker,
+  McpCancelledError,
   McpClient,
   McpInputLoopExceededError,
   type PendingQuestion,
@@ -54,6 +55,16 @@ describe('input_required from the SDK v2 fixture (modern era)', () => {
     const names = ['Ada', 'Grace', 'Edsger'];
     const mcp = modern({ onElicit: () => accept({ name: names.shift() }) });
     expect((await firstValueFrom(mcp.callTool('conversation'))).structuredContent).toEqual({ answers: ['Ada', 'Grace', 'Edsger'] });
+  });
+
+  it('asks nothing more once a hook ends its own call', async () => {
+    const stop = new AbortController();
+    let asked = 0;
+    // The hook aborts the call's signal while it is being asked, before its answer.
+    const mcp = modern({ onElicit: () => (asked++, stop.abort(), Promise.resolve(accept({ name: 'Ada' }))) });
+    await expect(firstValueFrom(mcp.callTool('conversation', {}, { signal: stop.signal }))).rejects.toThrow(McpCancelledError);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(asked).toBe(1);
   });
 
   it('stops a server that keeps asking at the round budget', async () => {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { HttpTransportKind } from '../transport/http-options.js';
+import { LONGEST_TIMER_MS } from '../util/checks.js';
 
 /** The usage text, printed by `--help` and after a usage error. */
 export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | --server NAME | --config FILE | -- SERVER-COMMAND [SERVER-ARGS...])
@@ -275,7 +276,9 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   if (values.cwd !== undefined) request.cwd = values.cwd;
   if (values.timeout !== undefined) {
     const ms = Number(values.timeout);
-    if (!Number.isFinite(ms) || ms < 0) throw new UsageError(`--timeout wants milliseconds, got ${JSON.stringify(values.timeout)}`);
+    if (!Number.isFinite(ms) || ms < 0 || ms > LONGEST_TIMER_MS) {
+      throw new UsageError(`--timeout wants milliseconds, at most ${LONGEST_TIMER_MS}; got ${JSON.stringify(values.timeout)}`);
+    }
     request.timeoutMs = ms;
   }
   if (values['log-level'] !== undefined) {

@@ -1,4 +1,4 @@
-import { Observable, type Observer, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
+import { Observable, type Observer, type Subscriber, Subscription, type Unsubscribable } from 'rxjs';
 import type { z } from 'zod';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { unsupportedVersionData } from '../protocol/schemas.js';
@@ -160,10 +160,14 @@ class Exchange extends PendingRequest implements Unsubscribable {
     const { maxInputRounds, warn } = pipeline.settings;
     const hooks = this.input?.hooks ?? pipeline.settings.hooks;
     const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => this.resend(extra);
-    this.loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({
+    const loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({
       next: (final) => this.deliver(final),
       error: (error: unknown) => this.fail(error),
     });
+    // A hook may end the call while it is asked (by aborting the call's own
+    // signal, say), before there is a loop to stop: stop it now.
+    if (this.loop === ENDED) loop.unsubscribe();
+    else this.loop = loop;
   }
 
   protected fail(error: unknown): void {
@@ -172,7 +176,9 @@ class Exchange extends PendingRequest implements Unsubscribable {
 
   override unsubscribe(): void {
     super.unsubscribe();
-    this.loop?.unsubscribe();
+    const { loop } = this;
+    this.loop = ENDED;
+    loop?.unsubscribe();
   }
 
   // A later round of the input loop: the same request with the round's answers.
@@ -203,6 +209,10 @@ class Exchange extends PendingRequest implements Unsubscribable {
     this.subscriber.complete();
   }
 }
+
+// Where an exchange's input loop stands once the exchange has ended: a
+// subscription already closed.
+const ENDED = Subscription.EMPTY;
 
 /**
  * `map` written out: the few stages every call passes through are plain

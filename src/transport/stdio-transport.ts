@@ -8,6 +8,7 @@ import { cancelledNotification } from '../protocol/request.js';
 import { LineFramer, LineTooLongError } from './line-framer.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { DEFAULT_MAX_MESSAGE, type RequestFailure, type Transport } from './transport.js';
+import { checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { messageOf } from '../util/values.js';
 import { warnHook } from '../util/warn-hook.js';
@@ -26,7 +27,7 @@ export interface StdioTransportOptions {
   inheritEnv?: boolean;
   /** Called with each line the server writes to stderr (a line over 64 KiB is cut to its first 64 KiB). */
   onStderr?: (line: string) => void;
-  /** How long `close()` waits after closing stdin, and again after SIGTERM, before escalating (default 2000). */
+  /** How long `close()` waits after closing stdin, and again after SIGTERM, before escalating (default 2000; at most 2^31 − 1, the longest a timer waits). */
   killGraceMs?: number;
   /** How many of the last stderr lines to keep for `McpServerGoneError.stderrTail` (default 20). */
   stderrLines?: number;
@@ -110,6 +111,7 @@ export class StdioTransport implements Transport {
       throw new McpClientError('option command must be a non-empty string');
     }
     refuseNul(options);
+    checkTimerDuration('killGraceMs', options.killGraceMs, KILL_GRACE_MS);
     this.options = options;
   }
 
