@@ -105,7 +105,9 @@ describe('HTTP requests on Node without a fetch of the caller', () => {
       await firstValueFrom(mcp.describe());
       const before = connections();
       for (let i = 0; i < 3; i++) await firstValueFrom(mcp.callTool('gzipped'));
-      await eventually(() => connections() - before === 3);
+      // At least one each (kept alive, the three would share one). Not exactly three: the server
+      // logs a connection on stderr, and under load the line for describe's may come after `before`.
+      await eventually(() => connections() - before >= 3);
     } finally {
       await mcp.close();
     }
