@@ -59,6 +59,23 @@ describe('bounded calls', () => {
     expect(error).not.toHaveBeenCalled();
   });
 
+  it('ends the call along with what a Subscriber held before it, and at once when the body already ended the Subscriber', () => {
+    const held = jest.fn();
+    const ended = jest.fn();
+    const subscriber = new Subscriber<string>({ next: () => undefined, error: () => undefined, complete: () => undefined });
+    subscriber.add(held);
+    call(host(), undefined, 1000, ended).subscribe(subscriber);
+    expect(ended).not.toHaveBeenCalled();
+    subscriber.unsubscribe();
+    expect([held.mock.calls.length, ended.mock.calls.length]).toEqual([1, 1]);
+
+    // The body answered (so the subscriber is closed) before its teardown was handed back: it runs then.
+    const late = jest.fn();
+    const answered = new Subscriber<string>({ next: () => undefined, error: () => undefined, complete: () => undefined });
+    call(host(), 'hi', 1000, late).subscribe(answered);
+    expect(late).toHaveBeenCalledTimes(1);
+  });
+
   it('runs out of budget with McpTimeoutError, however it subscribed', () => {
     jest.useFakeTimers();
     const on = host();

@@ -56,7 +56,8 @@ describeWithRedis('Redis going away under the fleet', () => {
 
   it('fails closed while Redis is down, with errors naming the store, and recovers with nothing double-granted', async () => {
     const options = { url: redis.url, namespace: 'outage', timeoutMs: BUDGET };
-    const agentFor = (agentId: string) => new Leases({ inner: files(), table: track(new RedisLeaseTable(options)), agentId, roots: { fs: '/w', lock: '/w' }, concurrent: () => 2 });
+    const tables = { a: track(new RedisLeaseTable(options)), b: track(new RedisLeaseTable(options)) };
+    const agentFor = (agentId: 'a' | 'b') => new Leases({ inner: files(), table: tables[agentId], agentId, roots: { fs: '/w', lock: '/w' }, concurrent: () => 2 });
     const [a, b] = [agentFor('a'), agentFor('b')];
     const direct = track(new RedisLeaseTable(options));
     const [here, there] = [track(new RedisGrants(options)), track(new RedisGrants(options))];
@@ -101,8 +102,8 @@ describeWithRedis('Redis going away under the fleet', () => {
     expect(granted).toHaveLength(1);
 
     await redis.start();
-    await until(async () => (await direct.covers('a', '/w/f/x')) === true, 5000);
-    // Each store reconnects on its own: the book too must answer before a decision relies on it.
+    // Each store reconnects on its own, each on its own backoff: every table and the book must answer before a step relies on it.
+    for (const table of [direct, tables.a, tables.b]) await until(async () => (await table.covers('a', '/w/f/x')) === true, 5000);
     await until(async () => (await there.current()).length === 1, 5000);
 
     const [stillHeld] = await b.executeToolCalls([call('10', 'lock_acquire', { paths: ['f'], wait: 0 })]);

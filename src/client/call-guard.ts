@@ -1,4 +1,4 @@
-import { config, mergeMap, Observable, type Observer, Subscriber, type Subscription, take, type TeardownLogic, type Unsubscribable } from 'rxjs';
+import { config, mergeMap, Observable, type Observer, Subscriber, Subscription, take, type TeardownLogic, type Unsubscribable } from 'rxjs';
 import { McpCancelledError, McpTimeoutError } from '../errors/call-errors.js';
 import { McpTransportClosedError } from '../errors/transport-errors.js';
 import type { Deadline, Deadlines } from './deadlines.js';
@@ -72,7 +72,7 @@ export abstract class BoundedCall<T> extends Observable<T> implements CallBounds
     } catch (thrown) {
       subscriber.error(thrown);
     }
-    subscriber.add(teardown);
+    keep(subscriber, teardown);
     return subscriber;
   }
 
@@ -97,6 +97,23 @@ export abstract class BoundedCall<T> extends Observable<T> implements CallBounds
       )
       .subscribe(subscriber);
   }
+}
+
+// RxJS's teardown list, private to Subscription (rxjs 7).
+type WithFinalizers = { _finalizers?: unknown[] | null };
+
+/**
+ * `subscriber.add(teardown)`. RxJS starts a subscriber's list of teardowns
+ * as an empty array, which the first entry grows to room for seventeen; a
+ * call has just the one, and with a thousand calls in flight those arrays
+ * are a tenth of what each keeps. So an open subscriber's first teardown
+ * (not a Subscription, which `add` also links back) gets a list of one;
+ * anything else, or an RxJS without that list, goes through `add`.
+ */
+function keep(subscriber: Subscriber<unknown>, teardown: TeardownLogic): void {
+  const held = subscriber as unknown as WithFinalizers;
+  if (teardown && !subscriber.closed && held._finalizers === null && !(teardown instanceof Subscription)) held._finalizers = [teardown];
+  else subscriber.add(teardown);
 }
 
 /** A bounded call whose beginning is a function (every call but a plain tool call). */

@@ -1,5 +1,6 @@
 import { Observable, type Observer, type Subscriber, Subscription, type Unsubscribable } from 'rxjs';
 import type { z } from 'zod';
+import { McpTimeoutError } from '../errors/call-errors.js';
 import { McpProtocolError, McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import { unsupportedVersionData } from '../protocol/schemas.js';
 import { ErrorCode } from '../protocol/versions.js';
@@ -11,6 +12,7 @@ import { isTaskHandle } from '../protocol/tasks.js';
 import { CACHEABLE_METHODS, ResultCache } from './cache.js';
 import type { CallInput } from './call-inputs.js';
 import { type Correlator, PendingRequest } from './correlator.js';
+import type { Deadline, Deadlines } from './deadlines.js';
 import { continueInputLoop, INPUT_METHODS } from './input-loop.js';
 import type { Settings } from './options.js';
 import type { Session } from './session.js';
@@ -103,6 +105,24 @@ export class CallPipeline {
   ): Unsubscribable {
     return new Exchange(this, session, method, params, meta, schema, undefined, false, input, subscriber).start();
   }
+
+  /**
+   * `begin` for a call whose one bound is its budget, `timeoutMs` on
+   * `deadlines` (a plain tool call): the exchange is its own deadline, so
+   * the call keeps one object while it waits, not an exchange and a guard.
+   */
+  beginTimed(
+    session: Session,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    schema: z.ZodType,
+    subscriber: Subscriber<Record<string, unknown>>,
+    deadlines: Deadlines,
+    timeoutMs: number,
+  ): Unsubscribable {
+    return new TimedExchange(this, session, method, params, meta, schema, subscriber, deadlines, timeoutMs).start();
+  }
 }
 
 /**
@@ -116,7 +136,6 @@ export class CallPipeline {
  */
 class Exchange extends PendingRequest implements Unsubscribable {
   private loop: Subscription | undefined = undefined;
-  private retried = false;
 
   constructor(
     private readonly pipeline: CallPipeline,
@@ -154,14 +173,15 @@ class Exchange extends PendingRequest implements Unsubscribable {
   protected answer(result: Record<string, unknown>): void {
     const { method, pipeline } = this;
     if (resultTypeOf(result) !== 'input_required' || !INPUT_METHODS.includes(method)) {
-      this.deliver(result);
+      this.deliver(result, false);
       return;
     }
     const { maxInputRounds, warn } = pipeline.settings;
     const hooks = this.input?.hooks ?? pipeline.settings.hooks;
     const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => this.resend(extra);
     const loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({
-      next: (final) => this.deliver(final),
+      // A retried round's answer depends on inputs outside the cache key.
+      next: (final) => this.deliver(final, true),
       error: (error: unknown) => this.fail(error),
     });
     // A hook may end the call while it is asked (by aborting the call's own
@@ -184,12 +204,11 @@ class Exchange extends PendingRequest implements Unsubscribable {
   // A later round of the input loop: the same request with the round's answers.
   private resend(extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> {
     const { pipeline, method, params, session, meta } = this;
-    this.retried = true;
     const body = { ...params, ...extra };
     return pipeline.correlator.request(method, (id) => buildRequest(id, method, body, session.stamp, meta));
   }
 
-  private deliver(result: Record<string, unknown>): void {
+  private deliver(result: Record<string, unknown>, retried: boolean): void {
     const { method, schema, key, session, acceptTask, pipeline } = this;
     if (acceptTask && isTaskHandle(result)) {
       this.subscriber.next(result);
@@ -199,7 +218,7 @@ class Exchange extends PendingRequest implements Unsubscribable {
     let shaped: Record<string, unknown>;
     try {
       const checked = check(method, schema, finalResult(method, result));
-      if (key !== undefined && !this.retried && session.description.era === 'modern') pipeline.cache.store(key, checked);
+      if (key !== undefined && !retried && session.description.era === 'modern') pipeline.cache.store(key, checked);
       shaped = key !== undefined ? checked : stripBookkeeping(checked);
     } catch (error) {
       this.subscriber.error(error);
@@ -207,6 +226,47 @@ class Exchange extends PendingRequest implements Unsubscribable {
     }
     this.subscriber.next(shaped);
     this.subscriber.complete();
+  }
+}
+
+/** An exchange that is also its call's deadline: it fails the call with `McpTimeoutError` once `timeoutMs` (0 = none) runs out. */
+class TimedExchange extends Exchange implements Deadline {
+  at = 0;
+  newer: Deadline | undefined = undefined;
+  older: Deadline | undefined = undefined;
+
+  constructor(
+    pipeline: CallPipeline,
+    session: Session,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    schema: z.ZodType,
+    subscriber: Subscriber<Record<string, unknown>>,
+    private readonly deadlines: Deadlines,
+    private readonly timeoutMs: number,
+  ) {
+    super(pipeline, session, method, params, meta, schema, undefined, false, undefined, subscriber);
+  }
+
+  override start(): this {
+    if (this.timeoutMs > 0) this.deadlines.track(this, this.timeoutMs);
+    try {
+      return super.start();
+    } catch (error) {
+      // Nothing is left to bound: drop the deadline now, not when it runs out.
+      this.deadlines.untrack(this);
+      throw error;
+    }
+  }
+
+  expire(): void {
+    this.fail(new McpTimeoutError(this.method, this.timeoutMs));
+  }
+
+  override unsubscribe(): void {
+    this.deadlines.untrack(this);
+    super.unsubscribe();
   }
 }
 

@@ -33,11 +33,12 @@ export abstract class PendingRequest implements Unsubscribable {
   /** The table it is filed in, while it waits: unset once settled or abandoned. */
   private filedIn: Correlator | undefined = undefined;
 
-  constructor(
-    readonly method: string,
-    /** False for a request that must never be cancelled, such as `initialize`. */
-    readonly cancellable = true,
-  ) {}
+  constructor(readonly method: string) {}
+
+  /** False for a request that must never be cancelled, such as `initialize`. (A getter, so that a call does not carry it.) */
+  get cancellable(): boolean {
+    return true;
+  }
 
   /** The request to send under `id`. */
   abstract build(id: RequestId): JsonRpcRequest;
@@ -82,11 +83,15 @@ export abstract class PendingRequest implements Unsubscribable {
 class SubscriberRequest extends PendingRequest {
   constructor(
     method: string,
-    cancellable: boolean,
+    private readonly mayCancel: boolean,
     private readonly builder: (id: RequestId) => JsonRpcRequest,
     private readonly subscriber: Subscriber<Record<string, unknown>>,
   ) {
-    super(method, cancellable);
+    super(method);
+  }
+
+  override get cancellable(): boolean {
+    return this.mayCancel;
   }
 
   build(id: RequestId): JsonRpcRequest {

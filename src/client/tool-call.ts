@@ -52,4 +52,18 @@ export class ToolCall extends BoundedCall<CallToolResult> {
   begin(session: Session, subscriber: Subscriber<CallToolResult>): TeardownLogic {
     return startToolCall(this.host as ToolCallHost, session, this.params, this.meta, subscriber, undefined);
   }
+
+  // Bounded by its budget alone, on a session already found, with no output
+  // to check (the usual call): the exchange is its own deadline, and keeps
+  // neither a guard nor this call alive while it waits. Anything else takes
+  // the guard.
+  protected override _subscribe(subscriber: Subscriber<CallToolResult>): TeardownLogic {
+    const host = this.host as ToolCallHost;
+    const { session } = host;
+    const { params } = this;
+    if (session === undefined || host.closing || this.signal || this.activity$ || this.maxTotalTimeoutMs || host.outputs.checkFor(session, params.name as string)) {
+      return super._subscribe(subscriber);
+    }
+    return host.calls.beginTimed(session, 'tools/call', params, this.meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>, host.deadlines, this.timeoutMs);
+  }
 }
