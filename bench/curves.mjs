@@ -41,6 +41,13 @@ const CURVES = [
     label: (bytes) => (bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes / KiB} KiB`),
     env: () => ({ BENCH_TOOLS: '20' }),
     ask: (bytes, quick) => ({ op: 'blob', bytes, count: Math.max(1, Math.min(quick ? 100 : 500, Math.round((quick ? MiB : 3 * MiB) / bytes))) }),
+    // A point's rounds are as few as 48 calls (64 KiB) or 3 (1 MiB), so a
+    // warm-up of one round left the path half compiled, and the compiler's
+    // CPU (and the interpreter's) was timed as the result's cost: at 64 KiB
+    // a client's CPU per call fell from about 2 ms in its first rounds to
+    // 0.15–0.3 ms by its eighth (PERFORMANCE.md). The same path, run 3,000
+    // times on small results first, is compiled before a round is timed.
+    warm: (quick) => ({ op: 'blob', bytes: KiB, count: quick ? 300 : 3000 }),
   },
   {
     name: 'calls in flight',
@@ -77,6 +84,10 @@ export async function runCurves({ quick, only, drivers, startWorker, orderFor, m
         await Promise.all(
           workers.map(async (worker) => {
             await worker.ask('open');
+            if (curve.warm) {
+              const warm = curve.warm(quick);
+              await worker.ask(warm.op, warm);
+            }
             await worker.ask(ask.op, ask);
             await worker.ask('settle');
           }),
