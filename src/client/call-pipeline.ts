@@ -92,7 +92,10 @@ export class CallPipeline {
    * A call of a method that is never cached, begun at once for `subscriber`
    * (which the caller's own Observable already holds): the same as
    * subscribing to `run`, one Observable fewer on the path every tool call
-   * takes. Returns what ends it.
+   * takes. Given `deadlines`, the call's one bound is its budget of
+   * `timeoutMs` there (a plain tool call), and the exchange is its own
+   * deadline: the call keeps one object while it waits, not an exchange and
+   * a guard. Returns what ends it.
    */
   begin(
     session: Session,
@@ -102,26 +105,11 @@ export class CallPipeline {
     schema: z.ZodType,
     subscriber: Subscriber<Record<string, unknown>>,
     input?: CallInput,
+    deadlines?: Deadlines,
+    timeoutMs = 0,
   ): Unsubscribable {
+    if (deadlines) return new TimedExchange(this, session, method, params, meta, schema, subscriber, deadlines, timeoutMs).start();
     return new Exchange(this, session, method, params, meta, schema, undefined, false, input, subscriber).start();
-  }
-
-  /**
-   * `begin` for a call whose one bound is its budget, `timeoutMs` on
-   * `deadlines` (a plain tool call): the exchange is its own deadline, so
-   * the call keeps one object while it waits, not an exchange and a guard.
-   */
-  beginTimed(
-    session: Session,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    meta: Record<string, unknown> | undefined,
-    schema: z.ZodType,
-    subscriber: Subscriber<Record<string, unknown>>,
-    deadlines: Deadlines,
-    timeoutMs: number,
-  ): Unsubscribable {
-    return new TimedExchange(this, session, method, params, meta, schema, subscriber, deadlines, timeoutMs).start();
   }
 }
 

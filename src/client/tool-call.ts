@@ -64,6 +64,6 @@ export class ToolCall extends BoundedCall<CallToolResult> {
     if (session === undefined || host.closing || this.signal || this.activity$ || this.maxTotalTimeoutMs || host.outputs.checkFor(session, params.name as string)) {
       return super._subscribe(subscriber);
     }
-    return host.calls.beginTimed(session, 'tools/call', params, this.meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>, host.deadlines, this.timeoutMs);
+    return host.calls.begin(session, 'tools/call', params, this.meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>, undefined, host.deadlines, this.timeoutMs);
   }
 }
