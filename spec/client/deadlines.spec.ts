@@ -151,6 +151,22 @@ describe('call deadlines', () => {
     expect(later.expired).toBe(1);
   });
 
+  it('still runs out the other deadlines, due now and later, when one expiry throws', () => {
+    const deadlines = new Deadlines();
+    const throwing = { ...entry(), expire: () => { throw new Error('no observer'); } };
+    const [due, later] = [entry(), entry()];
+    deadlines.track(throwing, 100);
+    deadlines.track(due, 100);
+    deadlines.track(later, 200);
+    expect(() => jest.advanceTimersByTime(100)).toThrow('no observer');
+    // The next turn: a timer of no delay waits a millisecond, under Node as under fake timers.
+    jest.advanceTimersByTime(1);
+    expect(due.expired).toBe(1);
+    expect(later.expired).toBe(0);
+    jest.advanceTimersByTime(99);
+    expect(later.expired).toBe(1);
+  });
+
   it('tracks a deadline afresh after everything was cleared', () => {
     const deadlines = new Deadlines();
     const again = entry();

@@ -128,13 +128,20 @@ export class Deadlines {
       if (entry.at <= now) due.push(entry);
       else if (entry.at < earliest) earliest = entry.at;
     }
-    for (const entry of due) {
-      // An earlier expiry may have dropped this one, or tracked it afresh.
-      if (entry.older === undefined || entry.at > now) continue;
-      this.unlink(entry);
-      entry.expire();
+    try {
+      for (const entry of due) {
+        // An earlier expiry may have dropped this one, or tracked it afresh.
+        if (entry.older === undefined || entry.at > now) continue;
+        this.unlink(entry);
+        entry.expire();
+      }
+    } finally {
+      // An expiry may throw (RxJS rethrows an error for a Subscriber given
+      // no observer): the error goes on, and the calls still due run out on
+      // the next turn rather than never.
+      if (due.some((entry) => entry.older !== undefined && entry.at <= now)) earliest = now;
+      if (earliest < Infinity && earliest < this.armedAt) this.arm(earliest);
     }
-    if (earliest < Infinity && earliest < this.armedAt) this.arm(earliest);
   }
 
   // On the ring, as its newest.
