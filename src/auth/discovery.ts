@@ -40,12 +40,17 @@ export interface Discovery {
 
 /**
  * The canonical URI of an MCP server (RFC 8707 §2): scheme and host in lower
- * case, no fragment, no trailing slash unless the path is the root. It keys
- * the token store and is the `resource` when the server names none.
+ * case, no user info, no fragment, no trailing slash unless the path is the
+ * root. It keys the token store and is the `resource` when the server names
+ * none: user info (a password for the server) would put the password in the
+ * token file, and in the authorization URL the person's browser keeps in its
+ * history.
  */
 export function canonicalUri(url: string | URL): string {
   const parsed = new URL(String(url));
   parsed.hash = '';
+  parsed.username = '';
+  parsed.password = '';
   const text = parsed.href;
   return parsed.pathname === '/' && !parsed.search ? text.replace(/\/$/, '') : text.replace(/\/(\?|$)/, '$1');
 }
@@ -147,7 +152,7 @@ function checkResource(metadata: ResourceMetadata, serverUrl: URL): string {
   const above = resource.pathname.replace(/\/$/, '');
   const within = serverUrl.pathname === above || serverUrl.pathname.startsWith(`${above}/`);
   if (resource.origin !== serverUrl.origin || !within) {
-    throw new McpAuthError('resource-metadata', `the metadata is for ${JSON.stringify(metadata.resource)}, not for ${JSON.stringify(serverUrl.href)}`);
+    throw new McpAuthError('resource-metadata', `the metadata is for ${JSON.stringify(metadata.resource)}, not for ${JSON.stringify(canonicalUri(serverUrl))}`);
   }
   return String(metadata.resource);
 }
