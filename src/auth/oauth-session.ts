@@ -192,7 +192,8 @@ export class OAuthSession {
   }
 
   // A refresh token that the server no longer honours is dropped, and the
-  // caller signs in afresh; a server that cannot be reached is an error.
+  // caller signs in afresh; a server that cannot be reached, or that still
+  // wants a DPoP nonce, is an error.
   // The rest of the record stays until new tokens replace it: its issuer is
   // what binds a pre-registered client id in the next run, should this
   // sign-in not finish.
@@ -205,6 +206,10 @@ export class OAuthSession {
       return true;
     } catch (error) {
       if (!(error instanceof McpAuthError) || error.oauthError === undefined) throw error;
+      // A nonce the server still wants after the retry with it says nothing
+      // against the refresh token: it is kept, and no person is sent to sign
+      // in at an endpoint that would want the same.
+      if (error.oauthError === 'use_dpop_nonce') throw error;
       const { refreshToken: _refused, ...rest } = stored;
       await this.keep(rest);
       return false;
