@@ -34,5 +34,8 @@ describe('where discovery looks', () => {
     expect(canonicalUri('HTTPS://MCP.Example.com/mcp/#frag')).toBe('https://mcp.example.com/mcp');
     expect(canonicalUri('https://mcp.example.com/')).toBe('https://mcp.example.com');
     expect(canonicalUri('https://mcp.example.com:8443/server/mcp')).toBe('https://mcp.example.com:8443/server/mcp');
+    // User info is the server's Basic credentials, never part of the resource (nor the token-store key).
+    expect(canonicalUri('https://user:pass@MCP.example.com/mcp')).toBe('https://mcp.example.com/mcp');
+    expect(canonicalUri('https://user@mcp.example.com/')).toBe('https://mcp.example.com');
   });
 });

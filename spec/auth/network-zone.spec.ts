@@ -63,6 +63,45 @@ describe('the network zone of a host, in every spelling the URL parser accepts',
     expect(zone(url)).toBe('unroutable'),
   );
 
+  // Tunnel and transition prefixes (IANA's IPv6 special-purpose registry): an
+  // address that carries an IPv4 one is judged by it; one whose real peer
+  // cannot be read from it, or that nobody routes, is never public.
+  it.each([
+    ['Teredo (2001::/32), whose peer hides behind a relay', 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/'],
+    ['Teredo with loopback as its obfuscated client', 'https://[2001::80ff:fffe]/'],
+    ['Teredo at its first address', 'https://[2001::]/'],
+    ['ORCHID (2001:10::/28)', 'https://[2001:10::1]/'],
+    ['ORCHIDv2 (2001:20::/28)', 'https://[2001:2f::1]/'],
+    ['documentation (2001:db8::/32)', 'https://[2001:db8::1]/'],
+    ['documentation (3fff::/20)', 'https://[3fff:fff::1]/'],
+    ['discard-only (100::/64)', 'https://[100::1]/'],
+    ['the dummy prefix (100:0:0:1::/64)', 'https://[100:0:0:1::1]/'],
+    ['SRv6 segment ids (5f00::/16)', 'https://[5f00::1]/'],
+    ['the rest of ::/8, reserved', 'https://[::1:0:0:1]/'],
+    ['an unassigned part of 64:ff9b::/32', 'https://[64:ff9b:2::1]/'],
+    ['anything outside 2000::/3, unassigned', 'https://[4000::1]/'],
+    ['6to4 carrying multicast', 'https://[2002:e000:1::1]/'],
+  ])('%s is not public but unroutable', (_name, url) => expect(zone(url)).toBe('unroutable'));
+
+  it.each([
+    ['6to4 (2002::/16) carrying 127.0.0.1', 'this-machine', 'https://[2002:7f00:1::1]/'],
+    ['6to4 carrying 169.254.169.254', 'link-local', 'https://[2002:a9fe:a9fe::]/'],
+    ['6to4 carrying 10.1.2.3', 'private', 'https://[2002:a01:203::1]/'],
+    ['NAT64 (64:ff9b::/96) carrying 127.0.0.1', 'this-machine', 'https://[64:ff9b::127.0.0.1]/'],
+    ['NAT64 carrying 169.254.169.254', 'link-local', 'https://[64:ff9b::a9fe:a9fe]/'],
+    ['local-use NAT64 (64:ff9b:1::/48)', 'private', 'https://[64:ff9b:1::808:808]/'],
+    ['IPv4-translated (::ffff:0:0:0/96) carrying 127.0.0.1', 'this-machine', 'https://[::ffff:0:7f00:1]/'],
+    ['IPv4-translated carrying 10.0.0.1', 'private', 'https://[::ffff:0:a00:1]/'],
+    ['benchmarking (2001:2::/48)', 'private', 'https://[2001:2::1]/'],
+  ])('%s is %s', (_name, expected, url) => expect(zone(url)).toBe(expected));
+
+  it.each([
+    ['6to4 carrying 8.8.8.8', 'https://[2002:808:808::1]/'],
+    ['NAT64 carrying 8.8.8.8', 'https://[64:ff9b::808:808]/'],
+    ['AMT (2001:3::/32), globally reachable', 'https://[2001:3::1]/'],
+    ['global unicast next to Teredo', 'https://[2001:200::1]/'],
+  ])('%s stays public', (_name, url) => expect(zone(url)).toBe('public'));
+
   it.each([
     'https://auth.example.com/',
     'https://8.8.8.8/',
@@ -114,6 +153,12 @@ describe('where OAuth requests may go', () => {
       expect(refused('https://mcp.example.com/mcp', endpoint, true)).toMatch(/on this machine, and the MCP server is not/);
     },
   );
+
+  it('refuses Teredo and documentation addresses even to a server on one, and with allowPrivateNetwork', () => {
+    expect(refused('https://mcp.example.com/mcp', 'https://[2001::80ff:fffe]/token', true)).toMatch(/not a unicast address/);
+    expect(refused('https://[2001:0:4136:e378::1]/mcp', 'https://[2001:0:4136:e378::2]/token')).toMatch(/tunnel/);
+    expect(refused('https://mcp.example.com/mcp', 'https://[2002:7f00:1::1]/token', true)).toMatch(/on this machine/);
+  });
 
   it('refuses a host with an empty label, which no resolver reads as spelled', () => {
     expect(refused('https://mcp.example.com/mcp', 'https://localhost../token')).toMatch(/not a unicast address/);

@@ -388,6 +388,33 @@ describe('signing in from a web page, in Chromium', () => {
     }
   }, 90000);
 
+  it('keeps a server URL\'s user info out of the storage: the entry of https://user:pass@host/mcp is that of https://host/mcp, in either storage', async () => {
+    const context = await freshContext();
+    try {
+      const page = await open(context, '/popup');
+      const seen = await page.evaluate((server) => {
+        const keyed = server.replace('http://', 'http://ada:pa55-w0rd@');
+        const tokens = { accessToken: 'kept-token', issuer: 'i', clientId: 'c' };
+        const found: unknown[] = [];
+        for (const storage of ['session', 'local'] as const) {
+          window.signInPage.writeTokens(keyed, tokens, storage);
+          found.push(window.signInPage.readTokens(server, storage) ?? null);
+        }
+        const everything = [sessionStorage, localStorage].flatMap((area) => Object.keys(area).map((name) => `${name}=${area.getItem(name) ?? ''}`));
+        localStorage.clear();
+        return { found, everything };
+      }, servers.url);
+      expect(seen.found).toEqual([
+        { accessToken: 'kept-token', issuer: 'i', clientId: 'c' },
+        { accessToken: 'kept-token', issuer: 'i', clientId: 'c' },
+      ]);
+      expect(seen.everything.filter((entry) => entry.startsWith('rxmcp:tokens:'))).toHaveLength(2);
+      expect(seen.everything.filter((entry) => entry.includes('pa55-w0rd') || entry.includes('ada'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60000);
+
   it('never shows a token, code, verifier or secret in a console line or an error', () => {
     expect(secrets.size).toBeGreaterThan(5);
     const said = [...consoleLines, ...errors];

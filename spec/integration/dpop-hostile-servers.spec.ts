@@ -140,3 +140,66 @@ describe('a DPoP-bound token for a client without DPoP', () => {
     }
   });
 });
+
+// An authorization server that wants a nonce on every refresh and changes it
+// each time (a hostile one, or one whose nonce rotates between the retry and
+// the answer). `use_dpop_nonce` says nothing against the refresh token: it
+// stays in the store, the call fails at the refresh step, and nobody is
+// sent to sign in again for it.
+describe('an authorization server that answers every refresh with a new nonce', () => {
+  let server: Server;
+  const tokenRequests: { grant: string | null; nonce: unknown }[] = [];
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+          response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+        if (request.url === '/.well-known/oauth-protected-resource/mcp') return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+        if (request.url === '/.well-known/oauth-authorization-server') {
+          return json(200, { issuer: origin, token_endpoint: `${origin}/token`, authorization_endpoint: `${origin}/authorize`, code_challenge_methods_supported: ['S256'] });
+        }
+        if (request.url === '/token') {
+          tokenRequests.push({ grant: new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get('grant_type'), nonce: payloadOf(request.headers.dpop).nonce });
+          return json(400, { error: 'use_dpop_nonce', error_description: 'fresh nonce needed' }, { 'DPoP-Nonce': `as-nonce-${tokenRequests.length}` });
+        }
+        return json(401, { error: 'invalid_token' }, { 'WWW-Authenticate': `DPoP error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('keeps the refresh token, fails the call at refresh after one retry, and asks no person', async () => {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])) as CryptoKeyPair;
+    let kept: StoredTokens = { accessToken: TOKEN, refreshToken: 'refresh-token-kept-1f3a', expiresAt: 1, issuer: origin, clientId: 'app', dpop: { thumbprint: (await DpopKey.of(pair)).thumbprint } };
+    const tokenStore: TokenStore = { get: () => kept, set: (_key, tokens) => void (kept = tokens), clear: () => undefined };
+    const asked: URL[] = [];
+    const mcp = McpClient.connectHttp({
+      url: `${origin}/mcp`,
+      era: 'modern',
+      auth: { clientId: 'app', tokenStore, dpop: pair, redirectUrl: 'http://127.0.0.1/callback', authorize: ({ url }) => (asked.push(url), Promise.reject(new Error('no person should be asked'))) },
+    });
+    try {
+      const error = await firstValueFrom(mcp.listTools()).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(McpAuthError);
+      expect(error).toMatchObject({ step: 'refresh', oauthError: 'use_dpop_nonce' });
+      expect(asked).toEqual([]);
+      expect(kept.refreshToken).toBe('refresh-token-kept-1f3a');
+      expect(tokenRequests).toEqual([
+        { grant: 'refresh_token', nonce: undefined },
+        { grant: 'refresh_token', nonce: 'as-nonce-1' },
+      ]);
+    } finally {
+      await mcp.close();
+    }
+  });
+});

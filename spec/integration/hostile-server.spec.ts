@@ -1,7 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpClientError, McpProtocolError } from '../../src/index.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
-import { hostileServer } from '../support/hostile-corpus.js';
+import { hostileServer, UNECHOABLE_IDS } from '../support/hostile-corpus.js';
 
 // Single hostile answers from spec/fixtures/hostile-server.mjs, each with what
 // the user sees. The whole corpus runs in spec/properties/hostile-answers.spec.ts.
@@ -135,6 +135,27 @@ describe('a hostile server over stdio', () => {
         'the server sent a malformed response: its result is not an object',
       );
       expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe('a hostile legacy server\'s own requests over stdio', () => {
+  it('are never answered under an id JSON cannot echo exactly (1e400, 2^53 + 1, 1.5, -0, a string of 2,000 characters): each is refused with a warning, and the call goes on', async () => {
+    const warnings: string[] = [];
+    const mcp = McpClient.connectStdio({
+      ...hostileServer,
+      args: [...hostileServer.args, '--legacy', '--case', 'unechoable-request-ids'],
+      onWarn: (message) => warnings.push(message),
+    });
+    try {
+      expect((await firstValueFrom(mcp.callTool('echo'))).content).toEqual([{ type: 'text', text: 'ok' }]);
+      // The server reports every answer it received, in stdin order: the client's to its requests came first.
+      const report = await firstValueFrom(mcp.callTool('received_answers'));
+      expect(JSON.parse((report.content[0] as { text: string }).text)).toEqual([]);
+      const refused = warnings.filter((warning) => warning.includes('cannot be echoed exactly'));
+      expect(refused).toHaveLength(UNECHOABLE_IDS.length * 2);
     } finally {
       await mcp.close();
     }

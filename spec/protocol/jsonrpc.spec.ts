@@ -28,6 +28,34 @@ describe('classify', () => {
     expect(classified).toHaveProperty('reason', expect.any(String));
   });
 
+  // MCP, basic/index "Requests": an id MUST be a string or an integer; "Responses": the
+  // answer MUST carry the same id. An id the answer cannot write back unchanged is refused.
+  it.each([
+    ['1e400 (Infinity, which JSON writes as null)', '1e400'],
+    ['-1e400', '-1e400'],
+    ['2^53 + 1 (parsed as its neighbour)', '9007199254740993'],
+    ['-(2^53 + 1)', '-9007199254740993'],
+    ['a fraction', '1.5'],
+    ['1.5e300', '1.5e300'],
+    ['-0 (written back as 0)', '-0'],
+    ['a string of 1,025 characters', `"${'x'.repeat(1025)}"`],
+  ])('Requests: refuses a server request whose id is %s, which its answer could not echo exactly', (_name, id) => {
+    const classified = decodeLine(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`);
+    expect(classified).toEqual({ kind: 'invalid', reason: expect.stringContaining('its id cannot be echoed exactly') });
+  });
+
+  it.each([
+    ['0', 0],
+    ['2^53 - 1', Number.MAX_SAFE_INTEGER],
+    ['-(2^53 - 1)', -Number.MAX_SAFE_INTEGER],
+    ['1e2 (the integer 100)', 100],
+    ['the empty string', ''],
+    ['a string of 1,024 characters', 'y'.repeat(1024)],
+  ])('Requests: takes a server request whose id is %s', (name, id) => {
+    const text = name.startsWith('1e2') ? '1e2' : JSON.stringify(id);
+    expect(decodeLine(`{"jsonrpc":"2.0","id":${text},"method":"ping"}`)).toEqual({ kind: 'request', message: { jsonrpc: '2.0', id, method: 'ping' } });
+  });
+
   it('decodes a line, and calls text that is not JSON invalid', () => {
     expect(decodeLine('{"jsonrpc":"2.0","id":3,"result":{"ok":true}}')).toEqual({
       kind: 'response',

@@ -2,9 +2,10 @@
 // spec/fixtures/hostile-corpus.cjs, which hostile-server.mjs serves under
 // plain Node; a case is selected as that server's header comment says.
 import { join } from 'node:path';
-import { cases, type HostileCase } from '../fixtures/hostile-corpus.cjs';
+import { cases, type HostileCase, UNECHOABLE_IDS } from '../fixtures/hostile-corpus.cjs';
 
 export type { HostileCase };
+export { UNECHOABLE_IDS };
 
 /** Every case, in corpus order. */
 export const hostileCases: readonly HostileCase[] = cases;

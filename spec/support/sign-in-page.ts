@@ -4,7 +4,7 @@
 // /popup/signed-in as the redirect page), or /redirect (its own redirect page).
 import { firstValueFrom } from 'rxjs';
 import { McpAuthError, McpClient } from '../../src/index.js';
-import type { AuthorizeRequest } from '../../src/index.js';
+import type { AuthorizeRequest, StoredTokens } from '../../src/index.js';
 import { BrowserTokenStore, finishSignIn, popupSignIn, redirectSignIn } from '../../src/browser/index.js';
 
 /** What the page offers the spec. */
@@ -23,6 +23,8 @@ export interface SignInPage {
   call(): void;
   /** A BrowserTokenStore's `get`, for the spec to read what it keeps. */
   readTokens(key: string, storage?: 'session' | 'local'): unknown;
+  /** A BrowserTokenStore's `set`, for the spec to see how it keeps what it is handed. */
+  writeTokens(key: string, tokens: StoredTokens, storage?: 'session' | 'local'): void;
   /** The PKCE verifiers this tab's sign-ins were handed, kept across the redirect. */
   verifiers(): string[];
 }
@@ -77,6 +79,7 @@ function start(): void {
       );
     },
     readTokens: (key, storage = 'session') => new BrowserTokenStore({ storage }).get(key),
+    writeTokens: (key, tokens, storage = 'session') => new BrowserTokenStore({ storage }).set(key, tokens),
     verifiers: () => JSON.parse(sessionStorage.getItem(VERIFIERS) ?? '[]') as string[],
   };
   mcp.auth$.subscribe((state) => {

@@ -3,6 +3,7 @@ import type { AuthOptions, PrivateKeyJwt, StoredTokens } from './auth-options.js
 import type { ServerMetadata } from './discovery.js';
 import { zoneOf } from './network-zone.js';
 import { oauthRefusal, type OAuthHttp, secureUrl } from './oauth-http.js';
+import { quote } from '../util/quote.js';
 
 /** How the client proves who it is at the token endpoint. */
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
@@ -92,7 +93,7 @@ export class ClientIdentities {
     if (!metadata.registration_endpoint) {
       throw new McpAuthError(
         'registration',
-        `${JSON.stringify(metadata.issuer)} offers neither Client ID Metadata Documents nor registration: give auth.clientId (and auth.clientSecret) of a client registered there`,
+        `${quote(metadata.issuer)} offers neither Client ID Metadata Documents nor registration: give auth.clientId (and auth.clientSecret) of a client registered there`,
       );
     }
     const identity = await this.register(http, metadata, signal);

@@ -1,6 +1,7 @@
 import { McpAuthError } from '../errors/auth-errors.js';
 import { isObject, isStrings } from '../util/values.js';
 import { type OAuthHttp, secureUrl } from './oauth-http.js';
+import { quote } from '../util/quote.js';
 
 /** RFC 9728 Protected Resource Metadata, the fields rxmcp reads. */
 export interface ResourceMetadata {
@@ -40,12 +41,17 @@ export interface Discovery {
 
 /**
  * The canonical URI of an MCP server (RFC 8707 §2): scheme and host in lower
- * case, no fragment, no trailing slash unless the path is the root. It keys
- * the token store and is the `resource` when the server names none.
+ * case, no user info, no fragment, no trailing slash unless the path is the
+ * root. It keys the token store and is the `resource` when the server names
+ * none: user info (a password for the server) would put the password in the
+ * token file, and in the authorization URL the person's browser keeps in its
+ * history.
  */
 export function canonicalUri(url: string | URL): string {
   const parsed = new URL(String(url));
   parsed.hash = '';
+  parsed.username = '';
+  parsed.password = '';
   const text = parsed.href;
   return parsed.pathname === '/' && !parsed.search ? text.replace(/\/$/, '') : text.replace(/\/(\?|$)/, '$1');
 }
@@ -80,7 +86,7 @@ export async function discover(http: OAuthHttp, serverUrl: URL, challengeUrl: st
   if (named.length === 0) throw new McpAuthError('resource-metadata', `the metadata of ${serverUrl.origin}${serverUrl.pathname} names no authorization server`);
   const issuer = choose(named);
   const metadata = await findServerMetadata(http, issuer, signal);
-  if (!metadata) throw new McpAuthError('server-metadata', `${JSON.stringify(issuer)} publishes no OAuth or OpenID metadata`);
+  if (!metadata) throw new McpAuthError('server-metadata', `${quote(issuer)} publishes no OAuth or OpenID metadata`);
   return { resource, resourceMetadata, metadata, guessed: false };
 }
 
@@ -119,7 +125,7 @@ async function findServerMetadata(http: OAuthHttp, issuer: string, signal: Abort
     if (reply.status !== 200 || !reply.body) continue;
     // RFC 8414 §3.3: a document for another issuer is not to be used at all.
     if (reply.body.issuer !== issuer) {
-      throw new McpAuthError('server-metadata', `${url.href} describes issuer ${JSON.stringify(reply.body.issuer)}, not ${JSON.stringify(issuer)}`);
+      throw new McpAuthError('server-metadata', `${quote(url.href)} describes issuer ${quote(reply.body.issuer)}, not ${quote(issuer)}`);
     }
     return checkServerMetadata(reply.body);
   }
@@ -127,9 +133,9 @@ async function findServerMetadata(http: OAuthHttp, issuer: string, signal: Abort
 }
 
 function checkServerMetadata(body: Record<string, unknown>): ServerMetadata {
-  if (typeof body.token_endpoint !== 'string') throw new McpAuthError('server-metadata', `the metadata of ${JSON.stringify(body.issuer)} has no token_endpoint`);
+  if (typeof body.token_endpoint !== 'string') throw new McpAuthError('server-metadata', `the metadata of ${quote(body.issuer)} has no token_endpoint`);
   for (const name of ['scopes_supported', 'code_challenge_methods_supported', 'token_endpoint_auth_methods_supported', 'dpop_signing_alg_values_supported']) {
-    if (body[name] !== undefined && !isStrings(body[name])) throw new McpAuthError('server-metadata', `${name} in the metadata of ${JSON.stringify(body.issuer)} is not a list of strings`);
+    if (body[name] !== undefined && !isStrings(body[name])) throw new McpAuthError('server-metadata', `${name} in the metadata of ${quote(body.issuer)} is not a list of strings`);
   }
   return body as unknown as ServerMetadata;
 }
@@ -140,14 +146,15 @@ function checkResource(metadata: ResourceMetadata, serverUrl: URL): string {
   if (!isObject(metadata) || metadata.resource === undefined) return canonicalUri(serverUrl);
   let resource: URL;
   try {
-    resource = new URL(String(metadata.resource));
+    if (typeof metadata.resource !== 'string') throw new TypeError('not a string');
+    resource = new URL(metadata.resource);
   } catch {
-    throw new McpAuthError('resource-metadata', `the resource ${JSON.stringify(metadata.resource)} is not a URL`);
+    throw new McpAuthError('resource-metadata', `the resource ${quote(metadata.resource)} is not a URL`);
   }
   const above = resource.pathname.replace(/\/$/, '');
   const within = serverUrl.pathname === above || serverUrl.pathname.startsWith(`${above}/`);
   if (resource.origin !== serverUrl.origin || !within) {
-    throw new McpAuthError('resource-metadata', `the metadata is for ${JSON.stringify(metadata.resource)}, not for ${JSON.stringify(serverUrl.href)}`);
+    throw new McpAuthError('resource-metadata', `the metadata is for ${quote(metadata.resource)}, not for ${quote(canonicalUri(serverUrl))}`);
   }
   return String(metadata.resource);
 }

@@ -5,9 +5,11 @@
  * `link-local` (169.254/16, fe80::/10: cloud metadata services live here),
  * `private` (RFC 1918, CGNAT, unique-local IPv6, and the special-use names
  * `.local`, `.internal`, `.home.arpa` and single labels), `unroutable`
- * (multicast, broadcast, reserved, an address that cannot be read, or a
- * name with an empty label such as `localhost..`), and
- * `public` for everything else. A DNS name is judged by its spelling only:
+ * (multicast, broadcast, reserved, documentation, IPv6 outside global
+ * unicast, Teredo and other addresses whose real peer cannot be read from
+ * them, an address that cannot be read, or a name with an empty label such
+ * as `localhost..`), and `public` for everything else. An IPv6 address that
+ * carries an IPv4 one (IPv4-mapped, NAT64, 6to4) is in that one's zone. A DNS name is judged by its spelling only:
  * what it resolves to cannot be seen from a browser-safe client.
  */
 export type NetworkZone = 'public' | 'private' | 'link-local' | 'this-machine' | 'unroutable';
@@ -61,6 +63,13 @@ function ipv4Zone(address: number): NetworkZone {
   return 'public';
 }
 
+// IPv6 is judged by IANA's special-purpose registry. An address that carries an
+// IPv4 one a gateway will reach (IPv4-mapped and -translated, NAT64, 6to4) has
+// that address's zone. Public is only what is left of global unicast
+// (2000::/3): every other block is reserved, and so unroutable, as are a
+// tunnel whose real peer cannot be read from the address (Teredo: an IPv4 peer
+// behind a relay, hidden by an XOR) and blocks nobody routes (documentation,
+// ORCHID, discard-only, SRv6 segment ids).
 function ipv6Zone(text: string): NetworkZone {
   const groups = ipv6Groups(text);
   if (!groups) return 'unroutable';
@@ -69,13 +78,21 @@ function ipv6Zone(text: string): NetworkZone {
   const zeroTo = (end: number): boolean => groups.slice(0, end).every((group) => group === 0);
   if (zeroTo(7) && (g7 === 0 || g7 === 1)) return 'this-machine'; // :: and ::1
   if (zeroTo(5) && g5 === 0xffff) return ipv4Zone(embedded); // ::ffff:a.b.c.d, IPv4-mapped
-  if (zeroTo(6)) return 'unroutable'; // ::a.b.c.d, the deprecated IPv4-compatible form
+  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return ipv4Zone(embedded); // ::ffff:0:a.b.c.d, IPv4-translated
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return ipv4Zone(embedded); // NAT64
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'private'; // 64:ff9b:1::/48, local-use NAT64
   if (g0 === 0x2002) return ipv4Zone(g1 * 0x10000 + g2); // 6to4
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local'; // fe80::/10
   if ((g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfec0) return 'private'; // fc00::/7 unique-local, fec0::/10 site-local
-  if ((g0 & 0xff00) === 0xff00) return 'unroutable'; // ff00::/8, multicast
+  // What is left outside global unicast: the rest of ::/8 (IPv4-compatible
+  // ::a.b.c.d among it), 64:ff9b::/32, 100::/64 discard-only, 5f00::/16 SRv6,
+  // ff00::/8 multicast, and blocks not yet assigned.
+  if ((g0 & 0xe000) !== 0x2000) return 'unroutable';
+  if (g0 === 0x2001 && g1 === 0) return 'unroutable'; // 2001::/32, Teredo
+  if (g0 === 0x2001 && g1 === 2 && g2 === 0) return 'private'; // 2001:2::/48, benchmarking, as 198.18/15
+  if (g0 === 0x2001 && ((g1 & 0xfff0) === 0x10 || (g1 & 0xfff0) === 0x20)) return 'unroutable'; // ORCHID 2001:10::/28, ORCHIDv2 2001:20::/28
+  if (g0 === 0x2001 && g1 === 0xdb8) return 'unroutable'; // 2001:db8::/32, documentation
+  if (g0 === 0x3fff && (g1 & 0xf000) === 0) return 'unroutable'; // 3fff::/20, documentation
   return 'public';
 }
 

@@ -4,6 +4,7 @@ import { BoundedSignal } from '../util/bounded-signal.js';
 import { isObject } from '../util/values.js';
 import { zoneOf } from './network-zone.js';
 import type { OAuthReach } from './oauth-reach.js';
+import { quote } from '../util/quote.js';
 
 /** How long an authorization server may take to answer one request. */
 const EXCHANGE_TIMEOUT_MS = 30000;
@@ -22,9 +23,11 @@ export function isSecureUrl(url: URL): boolean {
 export function secureUrl(value: unknown, step: AuthStep, what: string): URL {
   let url: URL;
   try {
+    // Only a string or a URL: String() of an array nested deep enough overflows the stack.
+    if (typeof value !== 'string' && !(value instanceof URL)) throw new TypeError('not a string');
     url = new URL(String(value));
   } catch {
-    throw new McpAuthError(step, `${what} is not a URL: ${JSON.stringify(value)}`);
+    throw new McpAuthError(step, `${what} is not a URL: ${quote(value)}`);
   }
   if (!isSecureUrl(url)) throw new McpAuthError(step, `${what} must be https (or http on this machine); got ${JSON.stringify(url.origin)}`);
   return url;

@@ -5,7 +5,7 @@ const PLACES: Record<Exclude<NetworkZone, 'public'>, string> = {
   'this-machine': 'on this machine',
   'link-local': 'a link-local address',
   private: 'in a private network',
-  unroutable: 'not a unicast address',
+  unroutable: 'not a unicast address anyone routes (multicast, reserved, documentation, or a tunnel such as Teredo)',
 };
 
 /**
@@ -49,7 +49,9 @@ export class OAuthReach {
     const origin = JSON.stringify(url.origin.slice(0, 200));
     if (zone !== 'public' && !(zone === this.serverZone && zone !== 'unroutable') && !(zone === 'private' && this.allowPrivateNetwork)) {
       const hint = zone === 'private' ? ' (auth.allowPrivateNetwork: true allows private addresses)' : '';
-      throw new McpAuthError(step, `refusing to send an OAuth request to ${origin}: it is ${PLACES[zone]}, and the MCP server is not${hint}`);
+      // No server's own place makes an unroutable address a fit one.
+      const server = zone === 'unroutable' ? '' : ', and the MCP server is not';
+      throw new McpAuthError(step, `refusing to send an OAuth request to ${origin}: it is ${PLACES[zone]}${server}${hint}`);
     }
     if (url.protocol === 'http:' && zone !== 'this-machine') {
       throw new McpAuthError(step, `refusing to send an OAuth request to ${origin} in the clear: plain http only to this machine`);

@@ -16,6 +16,7 @@ import { checkResumed } from './resumed-sign-in.js';
 import { requestTokens } from './token-request.js';
 import { waitFor } from './wait-for.js';
 import { type BearerChallenge, parseChallenge } from './www-authenticate.js';
+import { quote } from '../util/quote.js';
 
 /** What the MCP server said when it refused a request. */
 export interface Refusal {
@@ -191,7 +192,8 @@ export class OAuthSession {
   }
 
   // A refresh token that the server no longer honours is dropped, and the
-  // caller signs in afresh; a server that cannot be reached is an error.
+  // caller signs in afresh; a server that cannot be reached, or that still
+  // wants a DPoP nonce, is an error.
   // The rest of the record stays until new tokens replace it: its issuer is
   // what binds a pre-registered client id in the next run, should this
   // sign-in not finish.
@@ -204,6 +206,10 @@ export class OAuthSession {
       return true;
     } catch (error) {
       if (!(error instanceof McpAuthError) || error.oauthError === undefined) throw error;
+      // A nonce the server still wants after the retry with it says nothing
+      // against the refresh token: it is kept, and no person is sent to sign
+      // in at an endpoint that would want the same.
+      if (error.oauthError === 'use_dpop_nonce') throw error;
       const { refreshToken: _refused, ...rest } = stored;
       await this.keep(rest);
       return false;
@@ -234,7 +240,7 @@ export class OAuthSession {
   private async signIn(discovery: Discovery, scope: string | undefined, signal: AbortSignal): Promise<StoredTokens> {
     const { metadata, resource } = discovery;
     if (!discovery.guessed && !metadata.code_challenge_methods_supported?.includes('S256')) {
-      throw new McpAuthError('server-metadata', `${JSON.stringify(metadata.issuer)} does not advertise PKCE with S256 (code_challenge_methods_supported), so signing in there is not safe`);
+      throw new McpAuthError('server-metadata', `${quote(metadata.issuer)} does not advertise PKCE with S256 (code_challenge_methods_supported), so signing in there is not safe`);
     }
     const endpoint = secureUrl(metadata.authorization_endpoint, 'server-metadata', 'the authorization endpoint');
     // The person's browser goes there: a GET to a service on their machine or network is still a request the server chose.
@@ -310,9 +316,9 @@ export class OAuthSession {
     const query = callback.searchParams;
     const iss = query.get('iss');
     const issuer = discovery.metadata.issuer;
-    if (iss !== null && iss !== issuer) throw new McpAuthError('callback', `the authorization response names issuer ${JSON.stringify(iss)}, not ${JSON.stringify(issuer)}`);
+    if (iss !== null && iss !== issuer) throw new McpAuthError('callback', `the authorization response names issuer ${quote(iss)}, not ${quote(issuer)}`);
     if (iss === null && discovery.metadata.authorization_response_iss_parameter_supported === true) {
-      throw new McpAuthError('callback', `${JSON.stringify(issuer)} promises an iss parameter, but the authorization response has none`);
+      throw new McpAuthError('callback', `${quote(issuer)} promises an iss parameter, but the authorization response has none`);
     }
     if (query.get('state') !== state) throw new McpAuthError('callback', 'the authorization response does not carry the state this sign-in sent');
     const error = query.get('error');

@@ -1,4 +1,5 @@
 import type { StoredTokens, TokenStore } from '../auth/auth-options.js';
+import { tokenStoreKey } from '../auth/token-store-key.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
@@ -26,7 +27,8 @@ const OPTIONAL_STRING_FIELDS = ['refreshToken', 'scope', 'clientSecret'] as cons
 /**
  * Keeps OAuth tokens in the browser's storage, one entry per MCP server,
  * under `<namespace>:tokens:<server URI>`: `sessionStorage` by default,
- * `localStorage` on request.
+ * `localStorage` on request. A URL key is kept without its user info (see
+ * `tokenStoreKey`): neither the entry's name nor its body holds it.
  *
  * Anything that runs script on this origin can read them: a cross-site
  * scripting flaw anywhere on the origin is a stolen token, in either
@@ -77,6 +79,7 @@ export class BrowserTokenStore implements TokenStore {
 
   /** The tokens kept for `key`, or undefined when there are none or the entry is not one this store wrote for `key` (it is then removed). */
   get(key: string): StoredTokens | undefined {
+    key = tokenStoreKey(key);
     const storage = this.area();
     const text = storage?.getItem(this.entryOf(key)) ?? null;
     if (storage === undefined || text === null) return undefined;
@@ -91,6 +94,7 @@ export class BrowserTokenStore implements TokenStore {
    * @throws McpAuthError (step `token-store`) when the browser refuses the write (storage disabled or full).
    */
   set(key: string, tokens: StoredTokens): void {
+    key = tokenStoreKey(key);
     const storage = this.area();
     const entry = JSON.stringify({ format: FORMAT, version: VERSION, key, tokens: pick(tokens) });
     try {
@@ -103,7 +107,7 @@ export class BrowserTokenStore implements TokenStore {
 
   /** Forgets the tokens for `key`. */
   clear(key: string): void {
-    this.area()?.removeItem(this.entryOf(key));
+    this.area()?.removeItem(this.entryOf(tokenStoreKey(key)));
   }
 
   private entryOf(key: string): string {

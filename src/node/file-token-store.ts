@@ -5,6 +5,7 @@ import { isAbsolute, join } from 'node:path';
 import type { Stats } from 'node:fs';
 import { z } from 'zod';
 import type { StoredTokens, TokenStore } from '../auth/auth-options.js';
+import { tokenStoreKey } from '../auth/token-store-key.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
@@ -59,7 +60,8 @@ const tokenFileSchema = z.object({
  * with refresh-token rotation a dropped refresh token is a forced sign-in).
  * Each file is named after the server's host and a hash of its canonical URI
  * (`tools.example.com-…json`), and repeats the URI inside, which is checked on
- * every read.
+ * every read. A URL key is kept without its user info (`https://user:pass@host/mcp`
+ * is `https://host/mcp` here, file name and all): see `tokenStoreKey`.
  *
  * Files are created with mode 0600 before any token is written to them and
  * replace the old file by rename, so a crash leaves the old tokens or the new
@@ -101,6 +103,7 @@ export class FileTokenStore implements TokenStore {
    * @throws McpAuthError (step `token-store`) when the file cannot be read or is not one rxmcp wrote for `key`.
    */
   get(key: string): Promise<StoredTokens | undefined> {
+    key = tokenStoreKey(key);
     const file = this.fileFor(key);
     return inTurn(file, () => this.read(file, key));
   }
@@ -112,6 +115,7 @@ export class FileTokenStore implements TokenStore {
    *   when a file rxmcp cannot read as its own is in the way.
    */
   set(key: string, tokens: StoredTokens): Promise<void> {
+    key = tokenStoreKey(key);
     const file = this.fileFor(key);
     return inTurn(file, async () => {
       // Reading first is what keeps a damaged or foreign file from vanishing
@@ -129,7 +133,7 @@ export class FileTokenStore implements TokenStore {
    * @throws McpAuthError (step `token-store`) when the file exists and cannot be deleted.
    */
   clear(key: string): Promise<void> {
-    const file = this.fileFor(key);
+    const file = this.fileFor(tokenStoreKey(key));
     return inTurn(file, async () => {
       try {
         await unlink(file);

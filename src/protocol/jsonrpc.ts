@@ -71,6 +71,7 @@ export function classify(value: unknown): Classified {
     if (value.params !== undefined && !isObject(value.params)) return invalid(`malformed ${value.method}: its params are not an object`);
     if (id === undefined) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
     if (!isId(id)) return invalid(`malformed ${value.method}: its id is not a string or a number`);
+    if (!isEchoableId(id)) return invalid(`malformed ${value.method}: its id cannot be echoed exactly (${ECHOABLE_IDS})`);
     return { kind: 'request', message: value as unknown as JsonRpcRequest };
   }
   return invalid('neither a request, a notification nor a response');
@@ -84,6 +85,29 @@ function invalid(reason: string, answers?: RequestId): Classified {
 
 function isId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number';
+}
+
+/** The longest string id a request may carry: its answer carries it back. */
+const MAX_REQUEST_ID_LENGTH = 1024;
+
+const ECHOABLE_IDS = `a string of at most ${MAX_REQUEST_ID_LENGTH} characters, or an integer within ±(2^53 - 1) other than -0`;
+
+/**
+ * True for a request id that the answer can carry back unchanged. The answer
+ * is written with `JSON.stringify` from the parsed value, and the text the
+ * id came in is gone by then, so only ids whose value decides their text
+ * pass: strings (JSON escapes aside, a string is its value) within
+ * MAX_REQUEST_ID_LENGTH, and safe integers (MCP's "Requests": an id MUST be
+ * a string or an integer). Everything else would go
+ * back changed: `1e400` parses to Infinity, written `null`; `9007199254740993`
+ * to its neighbour ...992; `-0` to `0`; and a fraction may not round-trip (JSON-RPC
+ * says ids SHOULD NOT have one). Such a request is refused unanswered: an
+ * answer under another id (or `null`, which MCP forbids) could answer a
+ * request the server never meant.
+ */
+function isEchoableId(id: RequestId): boolean {
+  if (typeof id === 'string') return id.length <= MAX_REQUEST_ID_LENGTH;
+  return Number.isSafeInteger(id) && !Object.is(id, -0);
 }
 
 /** Decodes one line of text into a classified message; bad JSON is `invalid`. */
