@@ -20,7 +20,7 @@ function policed(provider: ToolProvider): { policy: Policy; asked: string[] } {
   const policy = new Policy({
     provider,
     rules: Policy.defaultRules(),
-    onAsk: (question: PolicyQuestion) => (asked.push(question.tool), { action: 'deny-once' }),
+    onAsk: (question: PolicyQuestion) => (asked.push(question.kind === 'permission' ? question.tool : question.kind), { action: 'deny-once' }),
   });
   return { policy, asked };
 }
