@@ -12,6 +12,9 @@ import { messageOf } from '../util/values.js';
 import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
 import { callerOf, type ToolCaller, toolVisibility, visibleTools } from './tool-visibility.js';
 
+// Every layer reads a provider's annotations through this one function, with the bridge's other helpers.
+export { annotationsOf } from './annotation-trust.js';
+
 /** A tool as an LLM API declares it (OpenAI-style function calling). */
 export interface LlmTool {
   type: 'function';

@@ -1,6 +1,5 @@
 import { Subscription } from 'rxjs';
-import { annotationsOf } from '../client/annotation-trust.js';
-import { failure, type ExecuteOptions, type LlmTool, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { annotationsOf, failure, type ExecuteOptions, type LlmTool, type ToolMessage, type ToolProvider } from '../client/bridge.js';
 import type { InputHook, InputHooks, InputRequest } from '../client/input-hooks.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';

@@ -1,5 +1,4 @@
-import { annotationsOf } from '../../client/annotation-trust.js';
-import { failure, type LlmTool, type LlmToolCall, parseCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
 import { NameMapper, type ToolsForLlmOptions } from '../../client/tool-names.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
