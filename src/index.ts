@@ -51,7 +51,7 @@ export { LeaseTable } from './providers/leases/lease-table.js';
 export type { Lease, LeaseRefusal, LeaseStore } from './providers/leases/lease-store.js';
 export { DEFAULT_ENFORCED_TOOLS, Leases } from './providers/leases/leases.js';
 export type { LeasesOptions } from './providers/leases/leases.js';
-export type { RegistryEntry, RegistryOptions } from './providers/registry.js';
+export type { RegistryAddOptions, RegistryEntry, RegistryOptions } from './providers/registry.js';
 export type { FromConfigOptions } from './providers/config-servers.js';
 export type { ConfigServer, ServerClientOptions, ServerStatus } from './providers/config-server.js';
 export { normalizeServerConfig } from './config/normalize-server-config.js';

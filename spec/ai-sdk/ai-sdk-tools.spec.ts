@@ -24,7 +24,8 @@ function toolResultsIn(options: CallOptions): Array<{ toolCallId: string; output
 describe('aiSdkTools: an AI SDK generateText loop over a real MCP server behind a Policy', () => {
   const stderr: string[] = [];
   const progress: ToolProgress[] = [];
-  const server = McpClient.connectStdio({ ...modernServer, onStderr: (line) => stderr.push(line), onProgress: (report) => progress.push(report) });
+  // Trusted, so the default rules let its read-only tools through unasked.
+  const server = McpClient.connectStdio({ ...modernServer, trustAnnotations: true, onStderr: (line) => stderr.push(line), onProgress: (report) => progress.push(report) });
   const questions: PolicyQuestion[] = [];
   const policy = new Policy({
     provider: server,

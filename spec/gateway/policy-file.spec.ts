@@ -1,8 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpConfigError, Policy } from 'rxmcp';
+import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
+import { normalizeServerConfig } from '../../src/config/normalize-server-config.js';
 import { MAX_POLICY_BYTES, parsePolicyFile, readPolicyFile } from '../../src/gateway/policy-file.js';
+import { buildServeStack } from '../../src/gateway/serve-stack.js';
 
 // The policy file of `rxmcp serve --policy FILE`: plain JSON, checked whole
 // before anything starts, every mistake named by file and key.
@@ -157,4 +160,40 @@ describe('readPolicyFile', () => {
     await expect(readPolicyFile(big)).rejects.toThrow(McpConfigError);
     await expect(readPolicyFile(big)).rejects.toThrow(/is larger than/);
   });
+});
+
+describe('server/tools §Tool: clients MUST consider tool annotations untrusted unless they come from trusted servers (the policy file)', () => {
+  it('reads trustAnnotations as a list of server names, and refuses anything else', () => {
+    expect(parse({ trustAnnotations: ['fs', 'docs'] }).trustAnnotations).toEqual(['fs', 'docs']);
+    expect(parse({}).trustAnnotations).toBeUndefined();
+    expect(refusal({ trustAnnotations: true }).message).toContain('trustAnnotations');
+    expect(refusal({ trustAnnotations: ['fs', ''] }).message).toContain('trustAnnotations');
+  });
+
+  it("lets `rxmcp serve` pass a read of only the servers the file trusts, and asks about the others' reads", async () => {
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), 'rxmcp-trust-')));
+    const fsServer = { command: process.execPath, args: [join(__dirname, '..', '..', 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), folder], cwd: folder };
+    const config = normalizeServerConfig({ mcpServers: { fs: fsServer, fsx: fsServer } });
+    // No rules: Policy.defaultRules(), whose read allow leans on readOnlyHint.
+    const policy = parse({ trustAnnotations: ['fs', 'ghost'] });
+    const warnings: string[] = [];
+    const stack = await buildServeStack({ config, policy, tokenStore: new MemoryTokenStore(), onWarn: (message) => warnings.push(message) });
+    try {
+      // As a host does: the tools are listed before any call.
+      await stack.policy.toolsForLlm();
+      const list = (id: string, tool: string) => ({ id, type: 'function' as const, function: { name: tool, arguments: { path: folder } } });
+      const [trusted, untrusted] = await stack.policy.executeToolCalls([list('c1', 'fs_list_directory'), list('c2', 'fsx_list_directory')]);
+      expect(trusted?.is_error).toBe(false);
+      // Asked, with no host to ask: refused.
+      expect(untrusted?.is_error).toBe(true);
+      // What the gateway publishes to its hosts: fsx's hints are not passed off as the gateway's own.
+      expect((await stack.policy.toolAnnotations('fs_list_directory'))?.readOnlyHint).toBe(true);
+      expect((await stack.policy.toolAnnotations('fsx_list_directory'))?.readOnlyHint).toBeUndefined();
+      // A name the config does not run is said, not silently taken.
+      expect(warnings.filter((warning) => warning.includes('trusts'))).toEqual(['the policy file trusts the annotations of "ghost", which the config does not run']);
+    } finally {
+      await stack.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -77,11 +77,11 @@ describe.each([
   });
 });
 
-describe('batches against a real server', () => {
+describe('batches against a real server whose annotations are trusted', () => {
   const lines: string[] = [];
   let mcp: McpClient;
   beforeAll(() => {
-    mcp = McpClient.connectStdio({ ...parityServer(), onStderr: (line) => lines.push(line) });
+    mcp = McpClient.connectStdio({ ...parityServer(), trustAnnotations: true, onStderr: (line) => lines.push(line) });
   });
   afterAll(() => mcp.close());
   const read = (id: string, tag: string, ms = 150): LlmToolCall => ({ id, function: { name: 'slow_read', arguments: { tag, ms } } });
@@ -115,7 +115,7 @@ describe('batches against a real server', () => {
 
   it('stays serial with toolConcurrency 1', async () => {
     const own: string[] = [];
-    const serial = McpClient.connectStdio({ ...parityServer(), toolConcurrency: 1, onStderr: (line) => own.push(line) });
+    const serial = McpClient.connectStdio({ ...parityServer(), trustAnnotations: true, toolConcurrency: 1, onStderr: (line) => own.push(line) });
     try {
       await serial.executeToolCalls([read('1', 'a', 30), read('2', 'b', 30)]);
       expect(own).toEqual(['begin a', 'end a', 'begin b', 'end b']);

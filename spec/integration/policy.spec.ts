@@ -15,7 +15,8 @@ describe('a Policy over server-filesystem behind a Registry', () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'rxmcp-policy-')));
   mkdirSync(join(root, 'scratch'));
   writeFileSync(join(root, 'notes.txt'), 'keep me');
-  const fs = McpClient.connectStdio(filesystem(root));
+  // Trusted, so its readOnlyHint tools pass the default rules' read allow.
+  const fs = McpClient.connectStdio({ ...filesystem(root), trustAnnotations: true });
   const registry = new Registry().add(fs, { prefix: 'fs' });
   const questions: PolicyQuestion[] = [];
   const answers: unknown[] = [];

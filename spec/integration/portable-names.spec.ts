@@ -50,7 +50,8 @@ describe('portable tool names: a server with names no model API accepts, through
   const local = new Toolkit({ name: 'local' }).tool(SIXTY, { description: 'Summarises', input: z.object({ text: z.string() }) }, ({ text }) => ({
     content: [{ type: 'text', text: `${SIXTY} got ${text}` }],
   }));
-  const registry = new Registry().add(server, { prefix: 'ops' }).add(local, { prefix: 'local' });
+  // The server is trusted: its reads pass the Policy's readOnly rule without a question.
+  const registry = new Registry().add(server, { prefix: 'ops', trustAnnotations: true }).add(local, { prefix: 'local' });
   const warnings: UnknownKeysWarning[] = [];
   const questions: PolicyQuestion[] = [];
   const policy = new Policy({

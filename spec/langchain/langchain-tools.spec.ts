@@ -56,7 +56,8 @@ async function agentGraph(provider: ToolProvider, script: (messages: BaseMessage
 
 describe('langchainTools: a LangGraph ToolNode loop over a real MCP server behind a Policy', () => {
   const stderr: string[] = [];
-  const server = McpClient.connectStdio({ ...modernServer, onStderr: (line) => stderr.push(line) });
+  // Trusted, so the default rules let its read-only tools through unasked.
+  const server = McpClient.connectStdio({ ...modernServer, trustAnnotations: true, onStderr: (line) => stderr.push(line) });
   const questions: PolicyQuestion[] = [];
   const policy = new Policy({
     provider: server,

@@ -2,7 +2,7 @@
 export interface BatchJob<R> {
   /** Calls with the same key are the same call (same tool, same arguments). */
   key: string;
-  /** True when the tool is annotated `readOnlyHint` and `idempotentHint`. */
+  /** True when the tool is annotated `readOnlyHint` and `idempotentHint` by a source whose annotations are trusted. */
   safe: boolean;
   run(): Promise<R>;
 }
@@ -10,7 +10,7 @@ export interface BatchJob<R> {
 /**
  * Runs a batch of tool calls and answers in the batch's order, whatever
  * finishes first. One call at a time, in order, unless every call is safe to
- * overlap (read-only and idempotent, as the server said): then the distinct
+ * overlap (read-only and idempotent, as a trusted server said): then the distinct
  * calls run together, at most `concurrency` at once, and identical calls are
  * one run whose outcome answers each of them. `concurrency` 1 keeps every
  * batch serial. A job's rejection is its outcome; it never stops the others.

@@ -1,6 +1,6 @@
-import { firstValueFrom, isObservable } from 'rxjs';
 import type { CallToolResult, Tool, ToolAnnotations, ToolProgress } from '../protocol/types.js';
 import { dropAbsentNulls } from './absent-nulls.js';
+import { vouchedFor } from './annotation-trust.js';
 import { argumentCheckers, argumentViolation } from './argument-check.js';
 import { type BatchJob, runBatch } from './batch-scheduler.js';
 import { flattenContent } from './flatten.js';
@@ -11,6 +11,9 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { messageOf } from '../util/values.js';
 import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
 import { callerOf, type ToolCaller, toolVisibility, visibleTools } from './tool-visibility.js';
+
+// Every layer reads a provider's annotations through this one function, with the bridge's other helpers.
+export { annotationsOf } from './annotation-trust.js';
 
 /** A tool as an LLM API declares it (OpenAI-style function calling). */
 export interface LlmTool {
@@ -143,6 +146,13 @@ export interface ToolSource {
   call(name: string, args: Record<string, unknown>, context: ToolCallContext): Promise<CallToolResult>;
   /** How many calls of a safe batch may overlap. */
   concurrency: number;
+  /**
+   * Whether the catalogue's hints (`readOnlyHint`, `idempotentHint`) may
+   * overlap and merge a batch's calls: a `Toolkit`'s own tools, a server the
+   * user trusts. Otherwise a batch runs one call at a time, unless a layer
+   * the user marked trusted vouches for this source. Default `false`.
+   */
+  trustAnnotations?: boolean;
   /** Reads calls made under shown names back to the catalogue's names. */
   names: NameMapper;
   /** The provider this source runs the tools of, matched against `ExecuteOptions.appServer`. */
@@ -190,6 +200,7 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
     return given.map((call) => failure(parseCall(call).id, 'The tools could not be listed, so no call from an app can be checked against their visibility'));
   }
   const catalogue = tools && new Map(tools.map((tool) => [tool.name, tool]));
+  const trusted = source.trustAnnotations === true || vouchedFor(options);
   let calls: readonly unknown[];
   try {
     // Read back over the list this caller is shown, as `toolsForLlm` mapped it: a hidden tool must not shift a shown name.
@@ -232,7 +243,7 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
     const context: ToolCallContext = { toolCallId: id, signal: options.signal, onProgress: options.onProgress, input: options.input };
     jobs.push({
       key: jobKey(name, args, index),
-      safe: isSafe(catalogue?.get(name)?.annotations),
+      safe: trusted && isSafe(catalogue?.get(name)?.annotations),
       run: () => source.call(name, args, context),
     });
   });
@@ -331,22 +342,6 @@ function canonicalJson(value: unknown): string {
       ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : inner,
   );
-}
-
-/**
- * What a provider says about one of its tools, when it can say (an
- * `McpClient`, a `Toolkit`, a `Registry`, a `Policy`…); `undefined` for a
- * provider without `toolAnnotations`, an unknown tool, or a failed lookup.
- */
-export async function annotationsOf(provider: object, tool: string): Promise<ToolAnnotations | undefined> {
-  const lookup = (provider as { toolAnnotations?: (name: string) => unknown }).toolAnnotations;
-  if (typeof lookup !== 'function') return undefined;
-  try {
-    const answer = lookup.call(provider, tool);
-    return (await (isObservable(answer) ? firstValueFrom(answer) : answer)) as ToolAnnotations | undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -58,6 +58,7 @@ import { messageOf } from '../util/values.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
 import { NameMapper, type ToolsForLlmOptions } from './tool-names.js';
+import { SERVER_ANNOTATIONS, withoutHints } from './annotation-trust.js';
 import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ExecuteOptions } from './bridge.js';
 import { type CallInput, CallInputs } from './call-inputs.js';
 import { CallPipeline } from './call-pipeline.js';
@@ -443,8 +444,19 @@ export class McpClient {
     );
   }
 
-  /** What the server said about one of its tools (`readOnlyHint`, …), from its catalogue; `undefined` for no such tool. */
+  /**
+   * What the server said about one of its tools, from its catalogue, as far
+   * as the client trusts it: its hints (`readOnlyHint`, …) only with
+   * `trustAnnotations: true`, else the title alone (`listTools` shows all it
+   * sent). `undefined` for no such tool, or nothing left to say.
+   */
   toolAnnotations(name: string, options: ListOptions = {}): Observable<ToolAnnotations | undefined> {
+    const said = this[SERVER_ANNOTATIONS](name, options);
+    return this.settings.trustAnnotations ? said : said.pipe(map(withoutHints));
+  }
+
+  /** The tool's annotations as the server sent them, for a layer the user marked trusted (see `annotation-trust.ts`). */
+  [SERVER_ANNOTATIONS](name: string, options: ListOptions = {}): Observable<ToolAnnotations | undefined> {
     return this.listTools(options).pipe(map((tools) => tools.find((tool) => tool.name === name)?.annotations));
   }
 
@@ -465,9 +477,11 @@ export class McpClient {
 
   /**
    * Runs the tool calls a model made and answers each, in order. Never
-   * rejects; every failure is an `is_error` message. Serial, unless every
-   * call names a tool the server annotated read-only and idempotent: then up
-   * to `toolConcurrency` run at once and identical calls run once. With
+   * rejects; every failure is an `is_error` message. Serial, unless the
+   * server's annotations are trusted (`trustAnnotations`, or a `Registry`
+   * entry marked so) and every call names a tool it annotated read-only and
+   * idempotent: then up to `toolConcurrency` run at once and identical calls
+   * run once. With
    * the client's `onProgress` or the batch's, each call's progress is
    * reported under its id; the batch's `input` answers the calls' questions
    * as `callTool`'s `input` does.
@@ -484,6 +498,7 @@ export class McpClient {
           return firstValueFrom(this.callTool(name, args, given));
         },
         concurrency: this.settings.toolConcurrency,
+        trustAnnotations: this.settings.trustAnnotations,
         names: this.names,
         owner: this,
       },

@@ -69,6 +69,16 @@ export interface ClientOptions {
   /** How many calls of a read-only, idempotent batch `executeToolCalls` may overlap (default 4; 1 = always serial). */
   toolConcurrency?: number;
   /**
+   * Trust this server's tool annotations (MCP says a client MUST treat them
+   * as untrusted unless the server is trusted). Only then do its
+   * `readOnlyHint`, `idempotentHint`, `destructiveHint` and `openWorldHint`
+   * reach `toolAnnotations`, a `Policy`'s `readOnly` rules and the other
+   * layers, and let `executeToolCalls` overlap and merge a batch's calls.
+   * Default `false`: the hints are left out (`listTools` still shows them as
+   * sent) and every batch runs one call at a time.
+   */
+  trustAnnotations?: boolean;
+  /**
    * Take part in tasks (long-running tool calls): declares the 2025-11-25
    * `tasks` capability and the 2026-07-28 extension `io.modelcontextprotocol/tasks`,
    * and lets `callTool` follow a call that becomes a task to its result.
@@ -210,6 +220,7 @@ export const CLIENT_OPTION_KEYS: readonly string[] = [
   'onLog',
   'onProgress',
   'toolConcurrency',
+  'trustAnnotations',
   'maxPendingRequests',
   'maxListPages',
   'maxListItems',
@@ -322,6 +333,7 @@ export interface Settings {
   onLog: ((message: LogMessage) => void) | undefined;
   onProgress: ((progress: ToolProgress) => void) | undefined;
   toolConcurrency: number;
+  trustAnnotations: boolean;
   maxPendingRequests: number;
   listLimits: ListLimits;
   tasks: boolean;
@@ -353,6 +365,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     throw new McpClientError(`option era must be 'modern' or 'legacy'; got ${JSON.stringify(options.era)}`);
   }
   if (options.tasks !== undefined && typeof options.tasks !== 'boolean') throw new McpClientError('option tasks must be a boolean');
+  if (options.trustAnnotations !== undefined && typeof options.trustAnnotations !== 'boolean') throw new McpClientError('option trustAnnotations must be a boolean');
   if (options.validateStructuredContent !== undefined && typeof options.validateStructuredContent !== 'boolean') {
     throw new McpClientError('option validateStructuredContent must be a boolean');
   }
@@ -371,6 +384,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     onLog: options.onLog,
     onProgress: options.onProgress,
     toolConcurrency: Math.max(1, checkCount('toolConcurrency', options.toolConcurrency, 4)),
+    trustAnnotations: options.trustAnnotations === true,
     maxPendingRequests: Math.max(1, checkCount('maxPendingRequests', options.maxPendingRequests, 10000)),
     listLimits: {
       maxListPages: Math.max(1, checkCount('maxListPages', options.maxListPages, DEFAULT_LIST_LIMITS.maxListPages)),

@@ -14,7 +14,7 @@ const MAX_ITEMS = 10_000;
 /** The Redis namespace `rxmcp serve` keeps its grants and leases under when the file names none. */
 export const DEFAULT_REDIS_NAMESPACE = 'rxmcp-serve';
 
-const KEYS = new Set(['rules', 'roots', 'leases', 'redis', 'grantsFile', 'locationKeys', 'caseInsensitivePaths']);
+const KEYS = new Set(['rules', 'roots', 'leases', 'redis', 'grantsFile', 'locationKeys', 'caseInsensitivePaths', 'trustAnnotations']);
 const RULE_KEYS = new Set(['tool', 'decision', 'under', 'command', 'args', 'argsAny', 'check', 'host', 'readOnly', 'note', 'severity']);
 const REDIS_KEYS = new Set(['url', 'namespace']);
 
@@ -36,6 +36,8 @@ export interface PolicyFile {
   locationKeys?: string[];
   /** Compare paths case-folded (`PolicyOptions.caseInsensitivePaths`). */
   caseInsensitivePaths?: boolean;
+  /** The servers (by their names in the config) whose tool annotations are trusted (the client option `trustAnnotations`). */
+  trustAnnotations?: string[];
 }
 
 /**
@@ -61,7 +63,7 @@ export async function readPolicyFile(path: string): Promise<PolicyFile> {
 /**
  * Checks the text of a policy file: JSON (comments and trailing commas
  * allowed) holding `rules`, `roots`, `leases`, `redis`, `grantsFile`,
- * `locationKeys` and `caseInsensitivePaths`, and nothing else. Rules are
+ * `locationKeys`, `caseInsensitivePaths` and `trustAnnotations`, and nothing else. Rules are
  * checked exactly as `Policy` checks them. Every error is an
  * `McpConfigError` naming the file and the key (`rules[2].under`), with
  * names quoted and never a value of the file: a Redis URL may hold a password.
@@ -87,7 +89,7 @@ export function parsePolicyFile(text: string, source: string, baseDir: string = 
     return fail(undefined, 'is not valid JSON');
   }
   if (!isObject(value)) return fail(undefined, 'must hold a JSON object');
-  for (const key of Object.keys(value)) if (!KEYS.has(key)) fail(key, 'is not a key of a policy file (rules, roots, leases, redis, grantsFile, locationKeys, caseInsensitivePaths)');
+  for (const key of Object.keys(value)) if (!KEYS.has(key)) fail(key, 'is not a key of a policy file (rules, roots, leases, redis, grantsFile, locationKeys, caseInsensitivePaths, trustAnnotations)');
   const has = (key: string): boolean => Object.hasOwn(value, key) && value[key] !== undefined;
 
   const file: PolicyFile = { source, rules: has('rules') ? rulesOf(value['rules'], fail) : Policy.defaultRules(), roots: rootsOf(value['roots'], fail), leases: false };
@@ -100,6 +102,7 @@ export function parsePolicyFile(text: string, source: string, baseDir: string = 
     file.caseInsensitivePaths = value['caseInsensitivePaths'] as boolean;
   }
   if (has('locationKeys')) file.locationKeys = wordsOf(value['locationKeys'], 'locationKeys', fail);
+  if (has('trustAnnotations')) file.trustAnnotations = wordsOf(value['trustAnnotations'], 'trustAnnotations', fail);
   if (has('redis')) file.redis = redisOf(value['redis'], fail);
   if (has('grantsFile')) {
     const grantsFile = value['grantsFile'];

@@ -71,9 +71,15 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     auth: { tokenStore },
   };
   const servers: Record<string, ServerClientOptions> = {};
+  const trusted = new Set(file?.trustAnnotations);
+  for (const name of trusted) {
+    if (!config.servers.some((entry) => entry.name === name && !entry.disabled)) onWarn(`the policy file trusts the annotations of ${JSON.stringify(name)}, which the config does not run`);
+  }
   for (const entry of config.servers) {
     if (entry.disabled) continue;
     const own: ServerClientOptions = {};
+    // Only a server the policy file names has its tools' hints count (readOnly rules, overlapping batches).
+    if (trusted.has(entry.name)) own.trustAnnotations = true;
     // A server given its own credentials, or one a token must not travel to in the clear, gets no sign-in.
     if (entry.transport === 'http' && !signsIn(entry)) own.auth = undefined;
     if (entry.transport === 'stdio' && onStderr) own.onStderr = (line: string) => onStderr(entry.name, line);

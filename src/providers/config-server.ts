@@ -1,4 +1,5 @@
 import { firstValueFrom, type Subscription } from 'rxjs';
+import { SERVER_ANNOTATIONS } from '../client/annotation-trust.js';
 import { failure, type ExecuteOptions, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
 import { McpClient, type ConnectHttpOptions, type ConnectStdioOptions } from '../client/mcp-client.js';
 import type { ToolsForLlmOptions } from '../client/tool-names.js';
@@ -88,9 +89,16 @@ export class ConfigServer implements ToolProvider {
     return answers;
   }
 
+  /** What the server says about one of its tools, its hints only when its client trusts them (`trustAnnotations`). */
   async toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
     if (!this.running || !this.offers(name)) return undefined;
     return firstValueFrom(this.running.toolAnnotations(name));
+  }
+
+  /** The tool's annotations as the server sent them, for a layer the user marked trusted. */
+  async [SERVER_ANNOTATIONS](name: string): Promise<ToolAnnotations | undefined> {
+    if (!this.running || !this.offers(name)) return undefined;
+    return firstValueFrom(this.running[SERVER_ANNOTATIONS](name));
   }
 
   /**

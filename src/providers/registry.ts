@@ -1,4 +1,5 @@
-import { annotationsOf, failure, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
+import { annotationsOf, SERVER_ANNOTATIONS, serverAnnotationsOf, TRUSTED_BATCH, type TrustedBatchOptions } from '../client/annotation-trust.js';
+import { failure, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
 import { NameMapper, type ToolsForLlmOptions } from '../client/tool-names.js';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { McpClientError } from '../errors/mcp-client-error.js';
@@ -11,6 +12,20 @@ import { configServers, type FromConfigOptions } from './config-servers.js';
 export interface RegistryEntry {
   prefix: string;
   provider: ToolProvider;
+}
+
+/** Options of `Registry#add`. */
+export interface RegistryAddOptions {
+  /** The prefix its tools are published under. */
+  prefix: string;
+  /**
+   * Trust what the provider's servers say of their tools (`readOnlyHint`,
+   * `idempotentHint`, …): they then count in a `Policy`'s decisions and let
+   * its batches overlap and merge, as a client's own `trustAnnotations`
+   * does. Default `false`: the provider's hints count only where it trusts
+   * them itself (a `Toolkit` always, a client with `trustAnnotations`).
+   */
+  trustAnnotations?: boolean;
 }
 
 /** Options of `Registry`. */
@@ -74,6 +89,8 @@ export class Registry implements ToolProvider {
   }
 
   private readonly entries: RegistryEntry[] = [];
+  // The entries added with `trustAnnotations: true`: trust goes with the entry a name routes to, never with a name.
+  private readonly trusted = new WeakSet<RegistryEntry>();
   private readonly separator: string;
   private readonly warn: (message: string) => void;
   private readonly names = new NameMapper();
@@ -88,18 +105,22 @@ export class Registry implements ToolProvider {
   }
 
   /**
-   * Adds a provider under a prefix.
+   * Adds a provider under a prefix; with `trustAnnotations: true`, its
+   * servers' tool annotations are trusted (see `RegistryAddOptions`).
    *
-   * @throws McpClientError for an empty or duplicate prefix, or a provider without the two bridge methods.
+   * @throws McpClientError for an empty or duplicate prefix, a `trustAnnotations` that is not a boolean, or a provider without the two bridge methods.
    */
-  add(provider: ToolProvider, options: { prefix: string }): this {
-    const { prefix } = options ?? {};
+  add(provider: ToolProvider, options: RegistryAddOptions): this {
+    const { prefix, trustAnnotations } = options ?? {};
     if (typeof prefix !== 'string' || prefix === '') throw new McpClientError('option prefix must be a non-empty string');
+    if (trustAnnotations !== undefined && typeof trustAnnotations !== 'boolean') throw new McpClientError('option trustAnnotations must be a boolean');
     if (typeof provider?.toolsForLlm !== 'function' || typeof provider.executeToolCalls !== 'function') {
       throw new McpClientError(`the provider for ${JSON.stringify(prefix)} has no toolsForLlm and executeToolCalls`);
     }
     if (this.entries.some((entry) => entry.prefix === prefix)) throw new McpClientError(`prefix ${JSON.stringify(prefix)} is taken`);
-    this.entries.push({ prefix, provider });
+    const entry = { prefix, provider };
+    this.entries.push(entry);
+    if (trustAnnotations) this.trusted.add(entry);
     return this;
   }
 
@@ -178,10 +199,22 @@ export class Registry implements ToolProvider {
     return this.names.show(tools, options.names);
   }
 
-  /** What the provider behind a prefixed name says about that tool, or `undefined`. */
+  /**
+   * What the provider behind a prefixed name says about that tool, or
+   * `undefined`: its servers' hints only when it trusts them, or was added
+   * with `trustAnnotations: true`.
+   */
   async toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
     const entry = this.route(name);
-    return entry ? annotationsOf(entry.provider, name.slice(entry.prefix.length + this.separator.length)) : undefined;
+    if (!entry) return undefined;
+    const local = name.slice(entry.prefix.length + this.separator.length);
+    return this.trusted.has(entry) ? serverAnnotationsOf(entry.provider, local) : annotationsOf(entry.provider, local);
+  }
+
+  /** The tool's annotations as its server sent them, for an outer registry that marked this one trusted. */
+  async [SERVER_ANNOTATIONS](name: string): Promise<ToolAnnotations | undefined> {
+    const entry = this.route(name);
+    return entry ? serverAnnotationsOf(entry.provider, name.slice(entry.prefix.length + this.separator.length)) : undefined;
   }
 
   /** Runs a batch: each call routed by prefix, each provider's calls as one batch, answers in the model's order. */
@@ -209,7 +242,8 @@ export class Registry implements ToolProvider {
       try {
         results = await entry.provider.executeToolCalls(
           batch.map(({ call }) => call),
-          options,
+          // A trusted entry vouches for its provider's hints, so its batch may overlap.
+          this.trusted.has(entry) ? vouching(options) : options,
         );
       } catch (error) {
         const reason = messageOf(error);
@@ -230,4 +264,9 @@ export class Registry implements ToolProvider {
     }
     return best;
   }
+}
+
+function vouching(options: ExecuteOptions): ExecuteOptions {
+  const vouched: ExecuteOptions & TrustedBatchOptions = { ...options, [TRUSTED_BATCH]: true };
+  return vouched;
 }

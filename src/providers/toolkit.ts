@@ -106,7 +106,7 @@ export class Toolkit implements ToolProvider {
     }
   }
 
-  /** What a tool's annotations say, or `undefined`. */
+  /** What a tool's annotations say, or `undefined`; trusted as they are, being the user's own code. */
   toolAnnotations(name: string): ToolAnnotations | undefined {
     return this.registered.get(name)?.tool.annotations;
   }
@@ -123,6 +123,8 @@ export class Toolkit implements ToolProvider {
         // A handler is given its call's id and signal; the batch's hooks are for servers' questions.
         call: (name, args, { toolCallId, signal }) => this.callTool(name, args, signal ? { toolCallId, signal } : { toolCallId }),
         concurrency: this.toolConcurrency,
+        // The user's own code: its annotations are the user's word.
+        trustAnnotations: true,
         names: this.names,
         owner: this,
       },

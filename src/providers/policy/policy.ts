@@ -106,8 +106,9 @@ type Verdict = { allow: true } | { allow: false; reason: string };
 export class Policy implements ToolProvider {
   /**
    * Rules to start from. Reads are allowed: a read is a tool its server
-   * annotates `readOnlyHint` (the server's claim, which this client cannot
-   * verify). Well-known destructive commands, in any tool that runs a
+   * annotates `readOnlyHint`, counted only for a server the user trusts
+   * (`trustAnnotations`) or a `Toolkit`'s own tool; any other server's
+   * tools are asked about like the rest. Well-known destructive commands, in any tool that runs a
    * program, are on the danger floor. There is deliberately no catch-all
    * ask: a call no rule matches is asked about anyway, and an explicit
    * `{ tool: '*', decision: 'ask' }` would keep every grant from applying.
@@ -115,7 +116,7 @@ export class Policy implements ToolProvider {
   static defaultRules(): PolicyRule[] {
     const danger = (check: string, note: string): PolicyRule => ({ tool: '*', decision: 'ask', check, severity: 'danger', note });
     return [
-      { tool: '*', decision: 'allow', readOnly: true, note: 'reads: tools their server annotates readOnlyHint' },
+      { tool: '*', decision: 'allow', readOnly: true, note: 'reads: tools a trusted server annotates readOnlyHint' },
       danger('rm-recursive', 'recursive deletion'),
       danger('git-force-push', 'force pushes rewrite shared history'),
       danger('git-reset-hard', 'a hard reset throws away uncommitted work'),

@@ -30,7 +30,12 @@ export interface PolicyRule {
   check?: string;
   /** The host of the call's URLs: exact, or `*.example.org` for hosts under it; all of them for an allow, any one for a deny or an ask. */
   host?: string;
-  /** `true`: the tool is one its server annotates `readOnlyHint` (the server's claim, not a guarantee). */
+  /**
+   * `true`: the tool is one its server annotates `readOnlyHint` (the server's
+   * claim, not a guarantee), and the user trusts that server's annotations
+   * (`trustAnnotations`; a `Toolkit`'s own tools always): an untrusted
+   * server's tool never matches.
+   */
   readOnly?: boolean;
   /** Why the rule exists, shown to the human and the model. */
   note?: string;
