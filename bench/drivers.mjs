@@ -279,7 +279,7 @@ export const rxmcp = {
     const mcp =
       target.kind === 'stdio'
         ? McpClient.connectStdio({ command: target.command, args: target.args, env: target.env ?? {} })
-        : McpClient.connectHttp({ url: target.url, ...(target.kind === 'sse' && { httpTransport: 'sse' }) });
+        : McpClient.connectHttp({ url: target.url, ...(target.headers && { headers: target.headers }), ...(target.kind === 'sse' && { httpTransport: 'sse' }) });
     return {
       call: async (text) => (await firstValueFrom(mcp.callTool('echo', { text }))).content[0].text,
       blob: async (bytes) => (await firstValueFrom(mcp.callTool('blob', { bytes }))).content[0].text.length,

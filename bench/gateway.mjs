@@ -9,6 +9,7 @@
 // call), the client's CPU per call, and the gateway process's own CPU per
 // call (from /proc, so Linux only; elsewhere that row is left out).
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -97,17 +98,20 @@ async function startSdkHttp() {
   return { url: `http://127.0.0.1:${JSON.parse(line).port}/mcp`, stop: () => child.stdin.end() };
 }
 
+// The gateway always wants a bearer token over HTTP; this one is the bench's own.
 async function startHttpGateway(config, policy) {
   const port = await freePort();
-  const child = spawn(node, [cli, 'serve', '--config', config, '--policy', policy, '--http', String(port), '--no-prefix'], {
+  const token = randomBytes(32).toString('base64url');
+  const child = spawn(node, [cli, 'serve', '--config', config, '--policy', policy, '--http', String(port), '--no-prefix', '--token-env', 'RXMCP_BENCH_TOKEN'], {
     stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, RXMCP_BENCH_TOKEN: token },
   });
   const url = `http://127.0.0.1:${port}/mcp`;
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
     if (child.exitCode !== null) throw new Error(`rxmcp serve --http exited with ${child.exitCode}`);
     try {
       await fetch(url, { signal: AbortSignal.timeout(2000) }).then((response) => response.body?.cancel());
-      return { url, pid: child.pid, stop: () => child.kill() };
+      return { url, headers: { Authorization: `Bearer ${token}` }, pid: child.pid, stop: () => child.kill() };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -142,7 +146,7 @@ export async function gatewayScenario(transport, sizes) {
       stops.push(gateway.stop);
       gatewayPid = gateway.pid;
       direct = { kind: 'http', url: server.url };
-      through = { kind: 'http', url: gateway.url };
+      through = { kind: 'http', url: gateway.url, headers: gateway.headers };
     }
     const sides = [
       { name: 'direct', target: direct, latencies: [], cpu: [], gatewayCpu: [] },

@@ -1,7 +1,8 @@
 // The gateway's transparency check: runs the official conformance suite's
 // server scenarios against spec/fixtures/conformance-server.mjs directly, then
 // against `rxmcp serve --http` in front of it (an allow-all policy, no
-// prefix), and prints a markdown table of both verdicts.
+// prefix; the suite reaches it through bearer-front.mjs, which adds the
+// gateway's bearer token), and prints a markdown table of both verdicts.
 //
 //   node scripts/conformance/gateway.mjs                  every server scenario
 //   node scripts/conformance/gateway.mjs ping tools-list  just those
@@ -13,11 +14,13 @@
 // fails through the gateway, unless KNOWN_GATEWAY_DIFFERENCES lists it; a
 // scenario the server itself fails says nothing about the gateway: it is only
 // reported, and not run through the gateway.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { bearerFront } from './bearer-front.mjs';
 import { inPool, listScenarios, ROOT, start, stopAll, suite } from './suite-runner.mjs';
 
 const SERVER = path.join(ROOT, 'spec/fixtures/conformance-server.mjs');
@@ -89,14 +92,17 @@ function freePort() {
   });
 }
 
-/** Starts `rxmcp serve --http` in front of `upstreamUrl`; resolves once its endpoint answers. */
+/** Starts `rxmcp serve --http` in front of `upstreamUrl`; resolves once its endpoint answers, with the URL of a front that adds its token. */
 async function startGateway(upstreamUrl, workDir) {
   const config = path.join(workDir, 'servers.json');
   const policy = path.join(workDir, 'policy.json');
   writeFileSync(config, JSON.stringify({ mcpServers: { conformance: { type: 'http', url: upstreamUrl } } }));
   writeFileSync(policy, JSON.stringify({ rules: [{ tool: '*', decision: 'allow' }] }));
   const port = await freePort();
-  const child = start([CLI, 'serve', '--config', config, '--policy', policy, '--http', String(port), '--no-prefix']);
+  const token = randomBytes(32).toString('base64url');
+  const child = start([CLI, 'serve', '--config', config, '--policy', policy, '--http', String(port), '--no-prefix', '--token-env', 'RXMCP_CONFORMANCE_TOKEN'], {
+    env: { ...process.env, RXMCP_CONFORMANCE_TOKEN: token },
+  });
   let output = '';
   const keep = (chunk) => (output = (output + chunk).slice(-4000));
   child.stdout.on('data', keep);
@@ -110,7 +116,8 @@ async function startGateway(upstreamUrl, workDir) {
     try {
       // Any HTTP answer means it is listening; the suite judges the rest.
       await fetch(url, { method: 'GET', signal: AbortSignal.timeout(2000) }).then((response) => response.body?.cancel());
-      return { child, url };
+      const front = await bearerFront(url, token);
+      return { child, url: front.url, close: front.close };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -131,9 +138,10 @@ const chosen = wanted.length > 0 ? scenarios.filter((scenario) => wanted.include
 const workDir = mkdtempSync(path.join(tmpdir(), 'rxmcp-conformance-gateway-'));
 const started = Date.now();
 let results;
+let gateway;
 try {
   const server = await startPrintingUrl([SERVER, '0'], 'the conformance server');
-  const gateway = directOnly ? undefined : await startGateway(server.url, workDir);
+  gateway = directOnly ? undefined : await startGateway(server.url, workDir);
   results = await inPool(chosen.flatMap(runsOf), PARALLEL, async (run, index) => {
     const direct = await runOne(run, server.url, path.join(workDir, `${index}-direct`));
     // Only what passes directly is owed through the gateway: a scenario the
@@ -143,6 +151,7 @@ try {
     return { ...run, direct, through };
   });
 } finally {
+  await gateway?.close();
   stopAll();
 }
 

@@ -212,6 +212,48 @@ describe('rxmcp serve', () => {
       }
     });
 
+    it('makes a token of its own without --token-env, prints it once with the host configs that carry it, and refuses a request without it', async () => {
+      const [one, two] = await Promise.all([serveHttp(['--config', configPath, '--policy', policyPath], env), serveHttp(['--config', configPath, '--policy', policyPath], env)]);
+      try {
+        const token = one.token as string;
+        // 32 random bytes as base64url, and a fresh one for each run.
+        expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(two.token).not.toBe(token);
+        const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'spec', version: '1' } } });
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+        expect((await post(one.url, initialize, headers)).status).toBe(401);
+        expect((await post(one.url, initialize, { ...headers, authorization: `Bearer ${two.token as string}` })).status).toBe(401);
+        expect((await post(one.url, initialize, { ...headers, authorization: `Bearer ${token}` })).status).toBe(200);
+
+        // What the person reads on stderr: a VS Code entry and a Claude Desktop one (through mcp-remote, the token in its env, not its argv).
+        const entry = (title: RegExp): Record<string, { [key: string]: unknown }> => {
+          const at = one.stderr.findIndex((line) => title.test(line));
+          expect(at).toBeGreaterThan(-1);
+          return JSON.parse(`{${(one.stderr[at + 1] as string).replace(/^rxmcp serve: /, '')}}`);
+        };
+        const vscode = entry(/^rxmcp serve: VS Code/);
+        expect(vscode).toEqual({ rxmcp: { type: 'http', url: one.url, headers: { Authorization: `Bearer ${token}` } } });
+        expect(entry(/^rxmcp serve: Claude Desktop/)).toEqual({
+          rxmcp: { command: 'npx', args: ['-y', 'mcp-remote', one.url, '--header', 'Authorization:${RXMCP_AUTH}'], env: { RXMCP_AUTH: `Bearer ${token}` } },
+        });
+        // The VS Code entry, as it is, reaches the gateway.
+        const given = vscode['rxmcp'] as { url: string; headers: Record<string, string> };
+        const mcp = McpClient.connectHttp({ url: given.url, headers: given.headers, clientName: 'serve-spec' });
+        try {
+          expect((await firstValueFrom(mcp.listTools())).map((tool) => tool.name)).toContain('everything_get-env');
+          // Nothing it starts can read the token.
+          expect(textOf(await firstValueFrom(mcp.callTool('everything_get-env', {})))).not.toContain(token);
+        } finally {
+          await mcp.close();
+        }
+        // Written once, in the instructions (the header, the two entries), and nowhere else: not in argv, not in later diagnostics.
+        expect(one.stderr.filter((line) => line.includes(token))).toHaveLength(3);
+        expect(execFileSync('ps', ['-o', 'args=', '-p', String(one.child.pid)], { encoding: 'utf8' })).not.toContain(token);
+      } finally {
+        await Promise.all([one.stop(), two.stop()]);
+      }
+    });
+
     it('refuses to listen beyond loopback without a token, and takes no token on the command line', async () => {
       const open = await rxmcp(['serve', '--config', configPath, '--http', '0', '--host', '0.0.0.0'], { env });
       expect(open.code).toBe(2);
@@ -339,13 +381,14 @@ describe('rxmcp serve', () => {
       // A host that can answer (its elicitation hook says "always allow"), and one that cannot.
       const asking = McpClient.connectHttp({
         url: (one as Served).url,
+        headers: bearer(one as Served),
         clientName: 'asking-host',
         onElicit: (request) => {
           questions.push(String(request.params.message));
           return { action: 'accept', content: { decision: 'always-allow' } };
         },
       });
-      const headless = McpClient.connectHttp({ url: (two as Served).url, clientName: 'headless-host' });
+      const headless = McpClient.connectHttp({ url: (two as Served).url, headers: bearer(two as Served), clientName: 'headless-host' });
       try {
         const target = (name: string) => ({ path: join(work, 'shared', 'fleet', name), content: name });
         mkdirSync(join(work, 'shared', 'fleet'), { recursive: true });
@@ -383,8 +426,8 @@ describe('rxmcp serve', () => {
       );
       mkdirSync(join(work, 'shared', 'leased'), { recursive: true });
       const [one, two] = await Promise.all([serveHttp(['--config', configPath, '--policy', leased], env), serveHttp(['--config', configPath, '--policy', leased], env)]);
-      const first = McpClient.connectHttp({ url: one.url, clientName: 'first-host' });
-      const second = McpClient.connectHttp({ url: two.url, clientName: 'second-host' });
+      const first = McpClient.connectHttp({ url: one.url, headers: bearer(one), clientName: 'first-host' });
+      const second = McpClient.connectHttp({ url: two.url, headers: bearer(two), clientName: 'second-host' });
       const write = (name: string) => firstValueFrom(second.callTool('filesystem_write_file', { path: join(work, 'shared', 'leased', name), content: name }));
       let stopped = false;
       try {
@@ -412,13 +455,16 @@ describe('rxmcp serve', () => {
 
 interface Served {
   url: string;
+  /** The token serve made and printed, when it was given no --token-env. */
+  token?: string;
   child: ChildProcess;
   stderr: string[];
   stop(): Promise<number | null>;
 }
 
-/** Starts `rxmcp serve --http 0 ARGS` and resolves with its URL once it listens. */
+/** Starts `rxmcp serve --http 0 ARGS` and resolves with its URL (and the token it made, without --token-env) once it listens. */
 function serveHttp(args: string[], env: Record<string, string>): Promise<Served> {
+  const makesToken = !args.includes('--token-env');
   const child = spawn(process.execPath, [bin, 'serve', '--http', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => (children.delete(child), resolve(code))));
@@ -426,12 +472,18 @@ function serveHttp(args: string[], env: Record<string, string>): Promise<Served>
   child.stdout.resume();
   return new Promise((resolve, reject) => {
     exited.then((code) => reject(new Error(`rxmcp serve exited with ${code}: ${stderr.join('\n')}`)));
+    let url: string | undefined;
     createInterface({ input: child.stderr }).on('line', (line) => {
       stderr.push(line);
-      const url = /serving (http:\/\/\S+)/.exec(line)?.[1];
-      if (url) {
+      const serving = /serving (http:\/\/\S+)/.exec(line);
+      url ??= serving?.[1];
+      // A gateway that serves with no token says so at once, and prints none to wait for.
+      const unguarded = serving !== null && !line.includes('(bearer token required)');
+      const token = /^rxmcp serve: +Authorization: Bearer (\S+)$/.exec(line)?.[1];
+      if (url && (token !== undefined || !makesToken || unguarded)) {
         resolve({
           url,
+          ...(token === undefined ? {} : { token }),
           child,
           stderr,
           stop: () => {
@@ -443,6 +495,9 @@ function serveHttp(args: string[], env: Record<string, string>): Promise<Served>
     });
   });
 }
+
+/** The header that carries the token a gateway made. */
+const bearer = (served: Served): Record<string, string> => ({ Authorization: `Bearer ${served.token as string}` });
 
 /** A raw POST, so the Host header can be anything. */
 function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number }> {

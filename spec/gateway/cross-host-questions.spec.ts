@@ -23,7 +23,7 @@ beforeAll(async () => {
   const policy = new Policy({ provider: registry, rules: [{ tool: '*', decision: 'allow' }], onAsk: (question) => gateway.ask(question) });
   const servers = Object.fromEntries(registry.providers.map(({ prefix, provider }) => [prefix, () => (provider as unknown as { client(): McpClient }).client()]));
   gateway = new Gateway({ provider: policy, servers });
-  served = await gateway.listen({ port: 0 });
+  served = await gateway.listen({ port: 0, bearerToken: false });
 }, 30_000);
 
 afterAll(async () => {

@@ -26,7 +26,7 @@ let host: Client;
 beforeAll(async () => {
   upstream = McpClient.connectStdio(hostileServer);
   gateway = new Gateway({ provider: upstream, servers: { '': upstream } });
-  served = await gateway.listen({ port: 0 });
+  served = await gateway.listen({ port: 0, bearerToken: false });
   host = await officialClient('modern', { connect: () => new StreamableHTTPClientTransport(new URL(served.url)) });
 }, 30_000);
 

@@ -188,8 +188,8 @@ describe('rxmcp as the host over HTTP', () => {
 });
 
 /** A raw POST to the gateway with the given headers; the status, headers and body. */
-function post(headers: Record<string, string>, body: unknown): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  const url = new URL(served.url);
+function post(headers: Record<string, string>, body: unknown, at = served.url): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const url = new URL(at);
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
@@ -248,7 +248,18 @@ describe('the HTTP checks', () => {
   });
 
   it('will not listen beyond loopback without a bearer token', async () => {
-    await expect(gateway.listen({ port: 0, host: '0.0.0.0' })).rejects.toThrow(/not loopback, needs a bearerToken/);
+    await expect(gateway.listen({ port: 0, host: '0.0.0.0', bearerToken: false })).rejects.toThrow(/not loopback, needs a bearerToken/);
+  });
+
+  it('will not listen on loopback either without a bearer token, unless told bearerToken: false', async () => {
+    await expect(gateway.listen({ port: 0 } as never)).rejects.toThrow(/listen needs a bearerToken: every account on this machine can reach a loopback port/);
+    const open = await gateway.listen({ port: 0, bearerToken: false });
+    try {
+      const answered = await post({}, initialize, open.url);
+      expect(answered.status).toBe(200);
+    } finally {
+      await open.close();
+    }
   });
 });
 

@@ -36,7 +36,7 @@ beforeAll(async () => {
     onListRoots: (request) => gateway.upstreamHooks.onListRoots(request),
   });
   gateway = new Gateway({ provider: upstream, servers: { '': upstream } });
-  served = await gateway.listen({ port: 0 });
+  served = await gateway.listen({ port: 0, bearerToken: false });
   host = McpClient.connectHttp({
     url: served.url,
     onElicit: (request) => {

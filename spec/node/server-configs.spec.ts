@@ -49,6 +49,38 @@ describe('readServerConfig', () => {
   });
 });
 
+describe('readServerConfig: where a stdio server starts', () => {
+  const servers = JSON.stringify({
+    mcpServers: {
+      bare: { command: 'npx', args: ['-y', 'some-server'] },
+      relative: { command: 'x', cwd: 'tools' },
+      absolute: { command: 'x', cwd: join(tmpdir(), 'elsewhere') },
+      web: { url: 'https://example.test/mcp' },
+    },
+  });
+  const cwds = async (path: string, options = {}) => Object.fromEntries((await readServerConfig(path, options)).servers.map((entry) => [entry.name, entry.transport === 'stdio' ? entry.cwd : 'http']));
+
+  it("starts a user's server with no cwd in the folder its file belongs to, never in the current directory", async () => {
+    const desktop = join(scratch, 'home', '.config', 'Claude');
+    expect(await cwds(put('home/.config/Claude/claude_desktop_config.json', servers))).toEqual({ bare: desktop, relative: join(desktop, 'tools'), absolute: join(tmpdir(), 'elsewhere'), web: 'http' });
+    // ~/.cursor/mcp.json and ~/.codex/config.toml belong to the home folder, as a project's belong to the project.
+    expect((await cwds(put('home/.cursor/mcp.json', servers))).bare).toBe(join(scratch, 'home'));
+    expect(await cwds(put('home/.codex/config.toml', '[mcp_servers.bare]\ncommand = "npx"\n'))).toEqual({ bare: join(scratch, 'home') });
+    expect((await cwds(put('home/.claude.json', servers))).bare).toBe(join(scratch, 'home'));
+    expect(process.cwd()).not.toBe(join(scratch, 'home'));
+  });
+
+  it("starts a project's server in the project, and takes options.cwd over either", async () => {
+    expect(await cwds(put('proj/.vscode/mcp.json', JSON.stringify({ servers: { bare: { type: 'stdio', command: 'x' }, relative: { type: 'stdio', command: 'x', cwd: 'tools' } } })))).toEqual({
+      bare: join(scratch, 'proj'),
+      relative: join(scratch, 'proj', 'tools'),
+    });
+    expect((await cwds(put('proj/.mcp.json', servers))).bare).toBe(join(scratch, 'proj'));
+    const chosen = join(scratch, 'chosen');
+    expect(await cwds(put('proj/.cursor/mcp.json', servers), { cwd: chosen })).toEqual({ bare: chosen, relative: join(chosen, 'tools'), absolute: join(tmpdir(), 'elsewhere'), web: 'http' });
+  });
+});
+
 describe('findServerConfigs', () => {
   const everyFile = (home: string, cwd: string, appData: string) => {
     put(join(cwd, '.mcp.json'), stdio);

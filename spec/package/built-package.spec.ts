@@ -253,7 +253,7 @@ describe('the built package', () => {
     const serve = `async (m) => {
         const gateway = new m.Gateway({ provider: { toolsForLlm: async () => [], executeToolCalls: async () => [] } });
         appendFileSync(process.env.RXMCP_LOAD_LOG, '--- serve\\n');
-        const served = await gateway.listen({ port: 0 });
+        const served = await gateway.listen({ port: 0, bearerToken: false });
         await served.close();
         await gateway.close();
         console.log(Object.keys(m).sort().join(','), served.url.replace(/:\\d+/, ':PORT'));

@@ -38,7 +38,8 @@ async function read(name: string, options: ReadServerConfigOptions = {}) {
     path = join(scratch, 'config.toml');
     writeFileSync(path, readFileSync(join(configs, name), 'utf8').replace('http://127.0.0.1:0/mcp', http.url));
   }
-  return readServerConfig(path, { env, workspaceFolder: root, inputs: () => 'typed-token', ...options });
+  // The fixtures name their servers relative to the repository: they start there.
+  return readServerConfig(path, { env, workspaceFolder: root, cwd: root, inputs: () => 'typed-token', ...options });
 }
 
 describe.each([

@@ -66,7 +66,9 @@ Options:
   --http PORT              serve: Streamable HTTP on PORT (0 picks a free one) instead of stdio
   --host H                 serve --http: the address to listen on (default 127.0.0.1); any other
                            than loopback needs --token-env
-  --token-env NAME         serve --http: require the bearer token held in environment variable NAME
+  --token-env NAME         serve --http: the bearer token every request must carry, taken from
+                           environment variable NAME (without it: one made for this run and
+                           printed on stderr, with the host configs that carry it)
   --allowed-host NAME      serve --http: a Host header to accept (repeatable; default the loopback
                            names, and --host when it names one machine)
   --no-prefix              serve: the config's one enabled server, its tools under their own names

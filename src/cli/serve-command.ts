@@ -6,6 +6,7 @@ import { FileTokenStore } from '../node/file-token-store.js';
 import { readServerConfig } from '../node/read-server-config.js';
 import { type CliRequest, UsageError } from './args.js';
 import type { CliIo } from './connect.js';
+import { newBearerToken, tokenInstructions } from './serve-token.js';
 import { terminalLine } from './terminal-text.js';
 
 /** Exit codes, as main.ts has them. */
@@ -20,6 +21,11 @@ const WILDCARDS = ['0.0.0.0', '::', '[::]'];
  * the `--policy FILE` rules, over stdio (the host that started this process)
  * or Streamable HTTP (`--http PORT`). Runs until the host closes stdin (stdio),
  * or SIGINT or SIGTERM; then every upstream server is closed.
+ *
+ * Over HTTP a bearer token is always required, on loopback too (every account
+ * on the machine can reach a loopback port): the one `--token-env` names, or
+ * else one made for this run and printed once on stderr, with the host
+ * configs that carry it.
  *
  * In stdio mode, stdout carries the protocol and nothing else: every
  * diagnostic goes to stderr, escaped, and so does anything a library would
@@ -43,6 +49,8 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
   if (http && !isLoopbackHost(host) && bearerToken === undefined) {
     throw new UsageError(`--host ${host} is reachable from other machines: require a bearer token with --token-env NAME`);
   }
+  const madeToken = http && bearerToken === undefined ? newBearerToken() : undefined;
+  bearerToken ??= madeToken;
   const configPath = request.configPath as string;
   // stdin is the protocol (stdio) or nobody's terminal (a service): a VS Code
   // input is never asked, and the server that needs it fails alone.
@@ -75,10 +83,12 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
     const served = await stack.gateway.listen({
       port: request.httpPort as number,
       host,
-      ...(bearerToken === undefined ? {} : { bearerToken }),
+      bearerToken: bearerToken as string,
       ...(allowedHosts ? { allowedHosts } : {}),
     });
-    say(`serving ${served.url}${bearerToken === undefined ? '' : ' (bearer token required)'}`);
+    say(`serving ${served.url} (bearer token required)`);
+    // The only place the token is ever written: the person who started serve needs it.
+    if (madeToken !== undefined) for (const line of tokenInstructions(served.url, madeToken)) say(line);
     return await stopped;
   } finally {
     process.off('SIGINT', onSigint);

@@ -227,18 +227,27 @@ export class Gateway {
   /**
    * Serves HTTP on a Node listener at `http://{host}:{port}{path}` (default
    * `127.0.0.1` and `/mcp`; port 0 picks a free one), other paths 404.
+   * `bearerToken` is required, on loopback too: every account on the machine
+   * can reach a loopback port. `bearerToken: false` serves without one, on
+   * loopback only, for a caller that guards the port some other way.
    *
-   * @throws McpClientError (as a rejection) for a host that is not loopback without `bearerToken`, a malformed option, or a port that cannot be bound.
+   * @throws McpClientError (as a rejection) for a missing `bearerToken`, `false` on a host that is not loopback, a malformed option, or a port that cannot be bound.
    */
-  async listen(options: { port: number; host?: string; path?: string } & HttpGuardOptions): Promise<{ url: string; close(): Promise<void> }> {
+  async listen(
+    options: { port: number; host?: string; path?: string; bearerToken: string | false } & Omit<HttpGuardOptions, 'bearerToken'>,
+  ): Promise<{ url: string; close(): Promise<void> }> {
     if (!isObject(options)) throw new McpClientError('listen needs options with a port');
-    const { port, host = '127.0.0.1', path = '/mcp', ...guard } = options;
+    const { port, host = '127.0.0.1', path = '/mcp', bearerToken, ...others } = options;
     if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new McpClientError('option port must be an integer from 0 to 65535');
     if (typeof host !== 'string' || host === '') throw new McpClientError('option host must be a non-empty string');
     if (typeof path !== 'string' || !path.startsWith('/')) throw new McpClientError('option path must start with /');
-    if (!isLoopbackHost(host) && guard.bearerToken === undefined) {
+    if (bearerToken === undefined) {
+      throw new McpClientError('listen needs a bearerToken: every account on this machine can reach a loopback port (bearerToken: false serves without one, on loopback only)');
+    }
+    if (bearerToken === false && !isLoopbackHost(host)) {
       throw new McpClientError(`listening on ${JSON.stringify(host)}, which is not loopback, needs a bearerToken`);
     }
+    const guard: HttpGuardOptions = bearerToken === false ? others : { ...others, bearerToken };
     httpGuard(guard);
     await this.sdk();
     let handler: ((request: Request) => Promise<Response>) | undefined;

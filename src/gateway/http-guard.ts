@@ -6,8 +6,8 @@ export interface HttpGuardOptions {
   /**
    * The token a request must carry as `Authorization: Bearer …`, compared in
    * constant time; a request without it, or with another, is answered 401
-   * with a `WWW-Authenticate: Bearer` challenge. Required by `listen` on a
-   * host that is not loopback.
+   * with a `WWW-Authenticate: Bearer` challenge. Required by `listen`,
+   * which takes `false` to serve without one (on loopback only).
    */
   bearerToken?: string;
   /**

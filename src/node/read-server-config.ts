@@ -19,6 +19,16 @@ export interface ReadServerConfigOptions extends ResolveOptions {
    * folder; else the current directory.
    */
   workspaceFolder?: string;
+  /**
+   * The folder a stdio server whose entry names no `cwd` starts in, and the
+   * one a relative `cwd` is read against. By default the folder the file
+   * belongs to: the project holding its `.vscode`, `.cursor` or `.codex`
+   * folder (`~/.cursor/mcp.json` belongs to the home folder), else the
+   * file's own folder. Never the current directory: that may be a cloned
+   * repository, whose `node_modules`, `.npmrc` or `package.json` would
+   * choose what a user's `npx -y` server runs.
+   */
+  cwd?: string;
 }
 
 /**
@@ -26,7 +36,9 @@ export interface ReadServerConfigOptions extends ResolveOptions {
  * Cursor, Windsurf, VS Code, Codex) and fills in its placeholders: `${VAR}`
  * and `${env:VAR}` from `options.env` (default `process.env`), `${input:ID}`
  * through `options.inputs`, `${userHome}`, `${workspaceFolder}` and the
- * path separator. Each server's `source` is `path`.
+ * path separator. Each server's `source` is `path`. Each stdio server gets
+ * a `cwd`: its own, read against the folder the file belongs to, or that
+ * folder itself (`options.cwd` overrides it).
  *
  * A server whose variable is not set (or whose input is not answered) is
  * kept with `error` set, and fails alone: the file and its other servers work.
@@ -39,7 +51,7 @@ export interface ReadServerConfigOptions extends ResolveOptions {
  * ```
  */
 export async function readServerConfig(path: string, options: ReadServerConfigOptions = {}): Promise<ServerConfig> {
-  const { format, maxBytes = MAX_CONFIG_CHARS, workspaceFolder, ...resolving } = options;
+  const { format, maxBytes = MAX_CONFIG_CHARS, workspaceFolder, cwd, ...resolving } = options;
   const full = resolve(path);
   let text: string;
   try {
@@ -53,11 +65,22 @@ export async function readServerConfig(path: string, options: ReadServerConfigOp
   }
   const config = await parseServerConfig(text, { path, maxChars: maxBytes, ...(format ? { format } : {}) });
   const folder = workspaceFolder ?? projectOf(full);
-  return resolvePlaceholders(config, {
+  const resolved = await resolvePlaceholders(config, {
     ...resolving,
     env: resolving.env ?? process.env,
     variables: { userHome: homedir(), workspaceFolder: folder, workspaceFolderBasename: basename(folder), pathSeparator: sep, '/': sep, ...resolving.variables },
   });
+  // A server left unresolved never starts: its cwd may still hold a placeholder.
+  const base = cwd === undefined ? ownerOf(full) : resolve(cwd);
+  const servers = resolved.servers.map((entry) => (entry.transport === 'stdio' && !entry.error ? { ...entry, cwd: resolve(base, entry.cwd ?? '.') } : entry));
+  return { ...resolved, servers };
+}
+
+// The folder a config file belongs to: a project's (or the home folder's)
+// for a file in its .vscode, .cursor or .codex folder, else the file's own.
+function ownerOf(file: string): string {
+  const folder = dirname(file);
+  return ['.vscode', '.cursor', '.codex'].includes(basename(folder)) ? dirname(folder) : folder;
 }
 
 function projectOf(file: string): string {
