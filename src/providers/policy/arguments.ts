@@ -53,7 +53,7 @@ const JSON_DEPTH_LIMIT = 128;
  * unreadable value); an object is walked for its own keys, and counts as one
  * unreadable value when none of them is named; a number, boolean or null is
  * one unreadable value. With `json`, a string elsewhere that holds a JSON
- * object or list is parsed and walked as part of the arguments, however
+ * object, list or string is parsed and walked as part of the arguments, however
  * deep JSON nests in JSON; one too long or too deep to parse within the
  * bounds counts as one unreadable value. Walked iteratively, in order; a list
  * or object that would take the walk past the limit is not opened, and it
@@ -113,14 +113,15 @@ export function valuesUnder(
   return found;
 }
 
-// A string a server might parse as a JSON object or list: `{` or `[` first
-// and `}` or `]` last, once the whitespace JSON allows is gone.
+// A string a server might parse as JSON: an object, a list, or a string
+// (JSON encoded twice), once the whitespace JSON allows is gone.
 function holdsJson(text: string): boolean {
   let first = 0;
   let last = text.length - 1;
   while (first <= last && JSON_SPACE.has(text[first] as string)) first++;
   while (last > first && JSON_SPACE.has(text[last] as string)) last--;
-  return (text[first] === '{' && text[last] === '}') || (text[first] === '[' && text[last] === ']');
+  const ends = `${text[first]}${text[last]}`;
+  return last > first && (ends === '{}' || ends === '[]' || ends === '""');
 }
 const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
 
