@@ -381,6 +381,12 @@ describe('the danger floor under a rule that allows a plain command (issue 43)',
     ['rsync', "rsync -ae 'rm -rf x' a host:b"],
     ['rsync', "rsync --rsync-path='rm -rf x' a host:b"],
     ['rclone', 'rclone sync empty remote:victim'],
+    ['perl5.36', "perl5.36 -e 'x'"],
+    ['lua5.4', "lua5.4 -e 'x'"],
+    ['node', "NODE_OPTIONS='--import=data:text/javascript,process.exit()' node app.js"],
+    ['python3', 'PYTHONPATH=./evil python3 script.py'],
+    ['perl', "env PERL5OPT='-Mstrict;system(q(rm -rf x))' perl script.pl"],
+    ['lua', "LUA_INIT='os.execute(\"rm -rf x\")' lua script.lua"],
   ])('a rule allowing %s does not let by %j', async (program, command) => {
     expect(await underPlainAllow(program, { command })).toBe('asked');
   });

@@ -213,6 +213,11 @@ describe('locations read by principle, under any key (issue 43)', () => {
     [{ path: 'notes.txt', where: '"/home/me/.ssh/authorized_keys"' }],
     [{ path: 'notes.txt', where: '/*/../home/me/.ssh/authorized_keys' }],
     [{ path: 'notes.txt', where: '// x\n/../../home/me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', writes: { '/home/me/.ssh/authorized_keys': 'ssh-ed25519 AAAA attacker' } }],
+    [{ path: 'notes.txt', spec: '{"writes":{"~/.ssh/authorized_keys":"ssh-ed25519 AAAA attacker"}}' }],
+    [{ path: 'notes.txt', data: '@/home/me/.ssh/id_ed25519' }],
+    [{ path: 'notes.txt', where: '~j\u00f6rg/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', twice: JSON.stringify(JSON.stringify(['/home/me/.ssh/authorized_keys'])) }],
   ])('a decoy path in HOME does not hide the real target: %j is denied', async (args) => {
     expect(await outcome(homePolicy(), 'fs_write', args)).toBe('denied');
   });

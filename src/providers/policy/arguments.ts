@@ -34,6 +34,8 @@ const SEPARATOR = /[-_.\s]/;
 export interface WalkOptions {
   /** Open string values that hold JSON text and walk what they hold, as if it were part of the arguments. */
   json?: boolean;
+  /** Read objects' keys with `also` too, as values (a map from paths to contents names the paths). */
+  keys?: boolean;
   /** How many values the walk visits before it gives up. Default `WALK_LIMIT`. */
   limit?: number;
 }
@@ -48,7 +50,8 @@ const JSON_DEPTH_LIMIT = 128;
 
 /**
  * The values a call's arguments hold under keys naming `words`, at any depth,
- * plus what `also` picks out of every string elsewhere. Under a named key, a
+ * plus what `also` picks out of every string elsewhere (and, with `keys`,
+ * out of every key). Under a named key, a
  * string is one value; a list counts item by item (an empty one as one
  * unreadable value); an object is walked for its own keys, and counts as one
  * unreadable value when none of them is named; a number, boolean or null is
@@ -63,7 +66,7 @@ export function valuesUnder(
   args: Record<string, unknown>,
   words: ReadonlySet<string>,
   also: (value: string) => string | undefined,
-  { json = false, limit = WALK_LIMIT }: WalkOptions = {},
+  { json = false, keys: readKeys = false, limit = WALK_LIMIT }: WalkOptions = {},
 ): unknown[] {
   const found: unknown[] = [];
   const stack: Array<[value: unknown, named: boolean]> = [[args, false]];
@@ -74,6 +77,10 @@ export function valuesUnder(
     if (visited + stack.length + more < limit) return false;
     found.push(undefined);
     return true;
+  };
+  const pickFrom = (text: string): void => {
+    const picked = also(text);
+    if (picked !== undefined) found.push(picked);
   };
   for (let visited = 0; stack.length > 0; visited++) {
     const [value, named] = stack.pop() as [unknown, boolean];
@@ -94,8 +101,7 @@ export function valuesUnder(
           continue;
         }
       }
-      const picked = also(value);
-      if (picked !== undefined) found.push(picked);
+      pickFrom(value);
     } else if (Array.isArray(value)) {
       if (tooMany(visited, value.length)) break;
       if (named && value.length === 0) found.push(undefined);
@@ -103,6 +109,7 @@ export function valuesUnder(
     } else if (typeof value === 'object' && value !== null) {
       const keys = Object.keys(value);
       if (tooMany(visited, keys.length)) break;
+      if (readKeys) for (const key of keys) pickFrom(key);
       const inner = keys.map((key) => keyNames(key, words));
       if (named && !inner.includes(true)) found.push(undefined);
       for (let i = keys.length - 1; i >= 0; i--) stack.push([(value as Record<string, unknown>)[keys[i] as string], inner[i] as boolean]);

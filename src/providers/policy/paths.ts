@@ -87,21 +87,22 @@ const LEAD = /^[\0-\x20"'`\p{White_Space}\p{Default_Ignorable_Code_Point}]+/u;
 // share or a `\\?\` device path); `~`, `~user`, `~+`, `~-` (a home or a
 // shell's directory); `./`, `../` and `..` (either separator); a `file:`
 // URI; a drive letter (`C:`, `C:\`, `C:/`).
-const PATH_START = /^(?:[/\\]|~[\w.+-]*(?:[/\\]|$)|\.\.?[/\\]|\.\.$|file:|[a-z]:(?:[/\\]|$))/i;
+const PATH_START = /^(?:[/\\]|~[^\s/\\~]*(?:[/\\]|$)|\.\.?[/\\]|\.\.$|file:|[a-z]:(?:[/\\]|$))/i;
 // A comment that opens a program's text (`// note`, `/* licence */`), which
 // reads as a path only if it climbs out with `..`: with no `..`, it could
 // name nothing but a folder under `/*` or `// ` that no system has.
 const COMMENT = /^(?:\/\/\s|\/\*)/;
 const CLIMB = /(?:^|[/\\])\.\.(?:[/\\]|$)/;
-// An option or a setting with its value: `--out=/etc/x`, `of=/dev/sda`, or a
-// short option with its value joined on (`-o/etc/x`).
-const OPTION_VALUE = /^(?:[^\s=]{1,64}=|-[a-z](?=[/\\~.]))/i;
+// An option or a setting with its value: `--out=/etc/x`, `of=/dev/sda`, a
+// short option with its value joined on (`-o/etc/x`), or a file named for
+// its contents as curl and others take one (`@/etc/x`).
+const OPTION_VALUE = /^(?:[^\s=]{1,64}=|-[a-z](?=[/\\~.])|@(?=[/\\~.]))/i;
 
 /**
  * The location a string outside the location keys names, or `undefined`
  * when it reads as no path: the string, once what a server may strip is
  * gone, begins as `PATH_START` says (or is an option or a setting whose
- * value does, `--out=/etc/x`). A URL (`https://host/x`) is a host's, not
+ * value does, `--out=/etc/x`, or a file given as `@/etc/x`). A URL (`https://host/x`) is a host's, not
  * a path; a plain word or a relative path (`notes.txt`, `a/b`) is not read
  * as one here, where it is more likely text than a location.
  */
@@ -119,15 +120,15 @@ export function pathIn(text: string): string | undefined {
 /**
  * The locations a call names: every value under a key that names a location
  * (`keys` are words, matched as `keyNames` says), and every string under any
- * other key that reads as a path (see `pathIn`), at any depth, in lists, and
- * in JSON objects and lists held in strings. A value under a location key
+ * other key that reads as a path (see `pathIn`), every key that does (a map
+ * from paths to contents), at any depth, in lists, and in JSON held in strings. A value under a location key
  * that is not a string, or a document too big or too deep to read through,
  * counts as one unreadable location (see `valuesUnder`).
  */
 export function locationsOf(args: Record<string, unknown>, keys: readonly string[]): unknown[] {
   let words = wordSets.get(keys);
   if (!words) wordSets.set(keys, (words = new Set(keys.map((key) => key.toLowerCase().replace(/[-_.\s]/g, '')))));
-  return valuesUnder(args, words, pathIn, { json: true, limit: LOCATION_WALK_LIMIT });
+  return valuesUnder(args, words, pathIn, { json: true, keys: true, limit: LOCATION_WALK_LIMIT });
 }
 
 /** The deepest directory containing every location (each file counts as its directory), or `undefined`. */

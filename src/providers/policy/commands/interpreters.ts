@@ -70,7 +70,8 @@ const INTERPRETERS = new Map<string, Interpreter>([
 /** Whether this (normalised) program name is an interpreter whose inline code the floor cannot read. */
 function interpreterOf(name: string): Interpreter | undefined {
   if (/^(python|pypy)[0-9.]*$/.test(name) || name === 'py') return PYTHON;
-  return INTERPRETERS.get(name);
+  // Installed under a version too: `perl5.36`, `lua5.4`, `ruby3.2`, `php8.2`, `tclsh8.6`.
+  return INTERPRETERS.get(name) ?? INTERPRETERS.get(name.replace(/-?[0-9][0-9.]*$/, ''));
 }
 
 /**
@@ -84,7 +85,7 @@ function interpreterOf(name: string): Interpreter | undefined {
  * where it matters counts as inline code.
  */
 export function runsInlineCode(name: string, args: readonly Word[]): boolean {
-  if (AWKS.has(name)) return awkRunsCommands(args);
+  if (AWKS.has(name) || AWKS.has(name.replace(/-?[0-9][0-9.]*$/, ''))) return awkRunsCommands(args);
   const spec = interpreterOf(name);
   return spec !== undefined && interpreterRunsInline(spec, args);
 }
