@@ -227,6 +227,46 @@ describe('the danger floor against a real shell, with recording stand-ins for gi
     expect(ran).toEqual([['git', 'status']]);
   }, 60_000);
 
+  // Each is allowed by a rule naming its program alone; each really would
+  // run `rm -rf victim` (the stand-in records it) if the floor let it by.
+  const INLINE: Array<[program: string, command: string]> = [
+    ['python3', `python3 -c 'import os; os.system("rm -rf victim")'`],
+    ['python3', `python3 -Ic 'import subprocess; subprocess.run(["rm", "-rf", "victim"])'`],
+    ['python3', `python3 < inline.py`],
+    ['perl', `perl -e 'system("rm -rf victim")'`],
+    ['perl', `perl -ne 'system("rm -rf victim")' notes.txt`],
+    ['node', `node -e 'require("child_process").execSync("rm -rf victim")'`],
+    ['node', `node --eval='require("child_process").execSync("rm -rf victim")'`],
+    ['node', `node -p 'require("child_process").execSync("rm -rf victim").length'`],
+    ['awk', `awk 'BEGIN { system("rm -rf victim") }'`],
+    ['awk', `awk 'BEGIN { print "rm -rf victim" | "sh" }'`],
+    ['awk', `awk 'BEGIN { "rm -rf victim" | getline x }'`],
+    ['tclsh', `tclsh < inline.tcl`],
+    ['ssh', `ssh -o BatchMode=yes -o ProxyCommand='rm -rf victim' build.invalid`],
+  ];
+
+  it('lets no inline interpreter code or ssh-run command by under a rule that allows the plain program (issue 43)', async () => {
+    writeFileSync(join(work, 'inline.py'), 'import os\nos.system("rm -rf victim")\n');
+    writeFileSync(join(work, 'inline.tcl'), 'exec rm -rf victim\n');
+    writeFileSync(join(work, 'notes.txt'), 'one line\n');
+    const ran: Array<{ command: string; calls: string[][] }> = [];
+    for (const [i, [program, command]] of INLINE.entries()) {
+      const plain = new Policy({ provider: new Registry().add(shell, { prefix: 'sh' }), rules: [...Policy.defaultRules(), { tool: 'sh_run', decision: 'allow', command: program }] });
+      const from = readFileSync(log, 'utf8').length;
+      const [answer] = await plain.executeToolCalls([call(`i${i}`, { command })]);
+      if (answer?.is_error === false || recorded(from).length > 0) ran.push({ command, calls: recorded(from) });
+    }
+    expect(ran).toEqual([]);
+    for (const sentinel of SENTINELS) expect(existsSync(sentinel)).toBe(true);
+    // The plain programs still run under the same rules.
+    writeFileSync(join(work, 'hello.py'), 'print("hello")\n');
+    for (const [program, command] of [['python3', 'python3 hello.py'], ['awk', `awk '{ print $1 }' notes.txt`], ['perl', 'perl -w hello.py']] as const) {
+      const plain = new Policy({ provider: new Registry().add(shell, { prefix: 'sh' }), rules: [{ tool: 'sh_run', decision: 'allow', command: program }] });
+      const [answer] = await plain.executeToolCalls([call(program, { command })]);
+      expect(answer?.content).toMatch(/^exit 0\n/);
+    }
+  }, 120_000);
+
   it('still lets ordinary commands by, and they really run', async () => {
     const outcomes = await attempt(BENIGN);
     expect(outcomes.filter(({ ran }) => !ran)).toEqual([]);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { type LlmToolCall, McpClient, Policy, Registry } from '../../src/index.js';
+import { fixture } from '../support/servers.js';
 
 // Path spellings a model could write, as templates over the home directory and a file name unique to the spelling.
 const SPELLINGS: Array<(home: string, name: string) => string> = [
@@ -145,4 +146,38 @@ describe('a differential test of path spellings against the real server-filesyst
     expect(aside?.is_error).toBe(false);
     expect(existsSync(join(guarded, 'notes', 'key.old'))).toBe(true);
   });
+});
+
+describe('locations read by principle, against a real shell server (issue 43)', () => {
+  const home = makeHome();
+  const shell = McpClient.connectStdio(fixture('shell-server.mjs', join(home, 'notes'), home));
+  afterAll(async () => {
+    await shell.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('denies a call whose decoy path is allowed when its argv writes into a denied directory', async () => {
+    writeFileSync(join(home, 'notes', 'key.pub'), 'ssh-ed25519 AAAA attacker');
+    const policy = new Policy({
+      provider: new Registry().add(shell, { prefix: 'sh' }),
+      rules: [
+        { tool: 'sh_run', decision: 'allow', under: home },
+        { tool: 'sh_run', decision: 'deny', under: join(home, '.ssh') },
+      ],
+      roots: { sh: home },
+    });
+    const run = (id: string, args: object): LlmToolCall => ({ id, function: { name: 'sh_run', arguments: JSON.stringify(args) } });
+    const attacks = [
+      { path: 'notes/key.pub', argv: ['cp', 'notes/key.pub', join(home, '.ssh', 'authorized_keys')] },
+      { path: 'notes/key.pub', exec: ['cp', 'notes/key.pub', `--target-directory=${join(home, '.ssh')}`] },
+      { path: 'notes/key.pub', argv: ['cp', 'notes/key.pub', '../' + home.split('/').pop() + '/.ssh/authorized_keys2'] },
+    ];
+    const answers = await policy.executeToolCalls(attacks.map((args, i) => run(String(i), args)));
+    expect(answers.map((answer) => String(answer.content).slice(0, 16))).toEqual(attacks.map(() => 'Denied by policy'));
+    expect(readdirSync(join(home, '.ssh'))).toEqual(['sub']);
+    // The plain copy inside the allowed folder still runs, and really copies.
+    const [plain] = await policy.executeToolCalls([run('plain', { path: 'notes/key.pub', argv: ['cp', 'notes/key.pub', join(home, 'notes', 'key.copy')] })]);
+    expect(plain?.content).toMatch(/^exit 0/);
+    expect(existsSync(join(home, 'notes', 'key.copy'))).toBe(true);
+  }, 60_000);
 });

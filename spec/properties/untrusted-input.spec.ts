@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import { classify, Registry, Toolkit } from '../../src/index.js';
-import { inside } from '../../src/providers/policy/paths.js';
+import { DEFAULT_LOCATION_KEYS, inside, locationsOf } from '../../src/providers/policy/paths.js';
 import { encodeHeaderValue } from '../../src/transport/header-encoding.js';
 import { readSse, type SseEvent } from '../../src/transport/sse.js';
 
@@ -110,6 +110,30 @@ describe('Policy containment', () => {
 
   it('never calls a sibling with a common prefix inside', () => {
     fc.assert(fc.property(fc.stringMatching(/^[a-z]{1,6}$/), fc.stringMatching(/^[a-z0-9]{1,4}$/), (base, tail) => inside(`/${base}${tail}/x`, `/${base}`, undefined) === 'no'));
+  });
+});
+
+describe('Policy locations (issue 43)', () => {
+  // A step down into a document: a key (prototype names among them), a
+  // list index, or JSON text holding the rest.
+  const step = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'toJSON'), fc.nat(4), fc.constant('as JSON text'));
+  const target = fc.constantFrom('/home/me/.ssh/authorized_keys', '~/.ssh/authorized_keys', '--out=/home/me/.ssh/x', 'C:\\Users\\me\\.ssh', '../.ssh/x', 'file:///home/me/.ssh/x');
+
+  it('finds a target that is not proved outside a denied folder wherever in the arguments it hides, beside any JSON', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.array(step, { maxLength: 8 }), target, (decoy, route, path) => {
+        let hidden: unknown = path;
+        for (const at of [...route].reverse()) {
+          if (at === 'as JSON text') hidden = JSON.stringify(hidden);
+          else if (typeof at === 'number') hidden = [...Array<number>(at).fill(0), hidden];
+          else hidden = { [at]: hidden };
+        }
+        const locations = locationsOf({ path: 'notes.txt', decoy, hidden } as Record<string, unknown>, DEFAULT_LOCATION_KEYS);
+        return locations.some((location) => inside(location, '/home/me/.ssh', '/home/me') !== 'no');
+      }),
+      { numRuns: 2000 },
+    );
+    expect(({} as Record<string, unknown>).path).toBeUndefined();
   });
 });
 

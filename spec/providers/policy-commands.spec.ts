@@ -313,3 +313,107 @@ describe('command rules over every program in the line', () => {
     expect(narrowersHold(rule, facts({ command }))).toBe(expected);
   });
 });
+
+/** A rule that allows one plain program in the shell tool, and nothing else: the floor must still stop what hides in it. */
+async function underPlainAllow(program: string, args: object): Promise<'ran' | 'asked'> {
+  const policy = new Policy({ provider: shell(), rules: [...Policy.defaultRules(), { tool: 'sh_run', decision: 'allow', command: program }] });
+  const [answer] = await policy.executeToolCalls([call('1', args)]);
+  return answer?.is_error === false && answer.content.startsWith('ran ') ? 'ran' : 'asked';
+}
+
+describe('the danger floor under a rule that allows a plain command (issue 43)', () => {
+  it.each([
+    ['python3', "python3 -c 'import os; os.system(\"rm -rf x\")'"],
+    ['python3', "python3 -Ic 'import shutil; shutil.rmtree(\"x\")'"],
+    ['python3', "python3 -W ignore -c 'print(1)'"],
+    ['python3', "python3 -m timeit -s 'import os' 'os.system(\"rm -rf x\")'"],
+    ['python3', "echo 'import os' | python3"],
+    ['python3', "python3 - <<'EOF'\nimport os\nEOF"],
+    ['python3', 'python3 < notes.txt'],
+    ['node', 'node --title x < notes.txt'],
+    ['python', 'env PYTHONSAFEPATH=1 nice -n 5 timeout 5 python -c "x"'],
+    ['python3.12', "sudo -u me python3.12 -c 'x'"],
+    ['perl', "perl -e 'system(q(rm -rf x))'"],
+    ['perl', "perl -E 'say 1'"],
+    ['perl', "perl -ne 'print' notes.txt"],
+    ['perl', "perl -lane 'print' notes.txt"],
+    ['perl', "perl -MPOSIX -e 'x'"],
+    ['ruby', "ruby -e 'system(%q(rm -rf x))'"],
+    ['node', "node -e 'require(\"child_process\").execSync(\"rm -rf x\")'"],
+    ['node', "node --eval='1'"],
+    ['node', "node -p 'process.exit()'"],
+    ['node', "node --print '1'"],
+    ['node', "node --import 'data:text/javascript,process.exit()' app.js"],
+    ['node', "node -r ./x.js -e '1'"],
+    ['deno', "deno eval 'Deno.exit()'"],
+    ['bun', "bun -e 'x'"],
+    ['php', "php -r 'system(\"rm -rf x\");'"],
+    ['lua', "lua -e 'os.execute(\"rm -rf x\")'"],
+    ['awk', "awk 'BEGIN { system(\"rm -rf x\") }'"],
+    ['awk', "awk 'BEGIN { print \"rm -rf x\" | \"sh\" }'"],
+    ['gawk', "gawk 'BEGIN { while ((\"ls\" | getline line) > 0) print line }'"],
+    ['gawk', "gawk 'BEGIN { f = \"sys\" \"tem\"; @f(\"rm -rf x\") }'"],
+    ['gawk', "gawk -e 'BEGIN { system(\"x\") }' -f prog.awk"],
+    ['mawk', "mawk -F: -v x=1 'BEGIN { system(\"x\") }'"],
+    ['gawk', "gawk -l filefuncs 'BEGIN { }'"],
+    ['osascript', "osascript -e 'do shell script \"rm -rf x\"'"],
+    ['Rscript', "Rscript -e 'system(\"rm -rf x\")'"],
+    ['pwsh', "pwsh -Command 'Remove-Item -Recurse x'"],
+    ['pwsh', "pwsh -c 'x'"],
+    ['tclsh', "echo 'exec rm -rf x' | tclsh"],
+    ['ssh', 'ssh build.example.org rm -rf x'],
+    ['ssh', "ssh -p 2222 -l me build.example.org 'rm -rf x'"],
+    ['ssh', "ssh -o ProxyCommand='rm -rf x' build.example.org"],
+    ['ssh', "ssh -oLocalCommand='rm -rf x' -oPermitLocalCommand=yes build.example.org"],
+    ['ssh', 'ssh -F ./hostile.conf build.example.org'],
+    ['scp', "scp -S ./evil notes.txt host:notes.txt"],
+    ['docker', 'docker exec -it web rm -rf /srv'],
+    ['docker', 'docker run --rm -v /:/host alpine rm -rf /host/x'],
+    ['docker', 'docker -H tcp://x:2375 exec web sh'],
+    ['docker', 'docker compose run web sh'],
+    ['podman', 'podman exec web sh'],
+    ['kubectl', 'kubectl exec -n prod pod/web -- rm -rf /data'],
+    ['kubectl', 'kubectl --context prod run shell --image=alpine -- sh'],
+    ['rsync', 'rsync -a --delete empty/ victim/'],
+    ['rsync', 'rsync -a --delete-after empty/ victim/'],
+    ['rsync', 'rsync -a --del empty/ victim/'],
+    ['rsync', 'rsync -a --remove-source-files victim/ elsewhere/'],
+    ['rsync', "rsync -ae 'rm -rf x' a host:b"],
+    ['rsync', "rsync --rsync-path='rm -rf x' a host:b"],
+    ['rclone', 'rclone sync empty remote:victim'],
+    ['perl5.36', "perl5.36 -e 'x'"],
+    ['lua5.4', "lua5.4 -e 'x'"],
+    ['node', "NODE_OPTIONS='--import=data:text/javascript,process.exit()' node app.js"],
+    ['python3', 'PYTHONPATH=./evil python3 script.py'],
+    ['perl', "env PERL5OPT='-Mstrict;system(q(rm -rf x))' perl script.pl"],
+    ['lua', "LUA_INIT='os.execute(\"rm -rf x\")' lua script.lua"],
+  ])('a rule allowing %s does not let by %j', async (program, command) => {
+    expect(await underPlainAllow(program, { command })).toBe('asked');
+  });
+
+  it.each([
+    ['python3', 'python3 script.py --force'],
+    ['python3', 'python3 -m pytest -q'],
+    ['python3', 'python3 --version'],
+    ['perl', 'perl script.pl -e'],
+    ['node', 'node --trace-warnings app.js -e production'],
+    ['node', 'node -r ./setup.js app.js'],
+    ['deno', 'deno run main.ts'],
+    ['awk', "awk -F: '{ print $1 }' /etc/passwd"],
+    ['awk', 'awk -f prog.awk data.txt'],
+    ['ssh', 'ssh -p 2222 build.example.org'],
+    ['docker', 'docker ps -a'],
+    ['kubectl', 'kubectl get pods -n prod'],
+    ['rsync', 'rsync -av src/ backup/'],
+    ['rclone', 'rclone copy src remote:backup'],
+  ])('a rule allowing %s still lets by the plain %j', async (program, command) => {
+    expect(await underPlainAllow(program, { command })).toBe('ran');
+  });
+
+  it('reads interpreters in argv lists and through wrappers as it reads shell lines', async () => {
+    expect(await underPlainAllow('python3', { argv: ['python3', '-c', 'x'] })).toBe('asked');
+    expect(await underPlainAllow('python3', { argv: ['env', '-i', 'python3', '-c', 'x'] })).toBe('asked');
+    expect(await underPlainAllow('perl', { argv: ['xargs', 'perl', '-e', 'x'] })).toBe('asked');
+    expect(await underPlainAllow('python3', { argv: ['python3', 'script.py'] })).toBe('ran');
+  });
+});

@@ -188,3 +188,76 @@ describe('an "always allow" for a call whose location cannot be read', () => {
     expect(asked).toBe(2);
   });
 });
+
+describe('locations read by principle, under any key (issue 43)', () => {
+  it.each([
+    [{ path: 'notes.txt', location: '/home/me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', output: '.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', fullpath: '/home/me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', options: { save: { as: '/home/me/.ssh/authorized_keys' } } }],
+    [{ path: 'notes.txt', argv: ['cp', 'notes.txt', '/home/me/.ssh/authorized_keys'] }],
+    [{ path: 'notes.txt', argv: ['tool', '--out=/home/me/.ssh/authorized_keys'] }],
+    [{ path: 'notes.txt', argv: ['tool', '-o/home/me/.ssh/authorized_keys'] }],
+    [{ path: 'notes.txt', spec: '{"write":{"where":"/home/me/.ssh/authorized_keys"}}' }],
+    [{ path: 'notes.txt', spec: '[["cp","notes.txt","~/.ssh/authorized_keys"]]' }],
+    [{ path: 'notes.txt', spec: JSON.stringify({ inner: JSON.stringify({ deeper: JSON.stringify(['/home/me/.ssh/authorized_keys']) }) }) }],
+    [{ path: 'notes.txt', to_be: '~/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', where: '~me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', where: '../me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', where: 'file:///home/me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', where: 'C:\\Users\\me\\.ssh\\authorized_keys' }],
+    [{ path: 'notes.txt', where: 'C:/Users/me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', where: '\\\\server\\share\\.ssh' }],
+    [{ path: 'notes.txt', where: '\\\\?\\C:\\Users\\me\\.ssh' }],
+    [{ path: 'notes.txt', where: ' \u200b/home/me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', where: '"/home/me/.ssh/authorized_keys"' }],
+    [{ path: 'notes.txt', where: '/*/../home/me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', where: '// x\n/../../home/me/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', writes: { '/home/me/.ssh/authorized_keys': 'ssh-ed25519 AAAA attacker' } }],
+    [{ path: 'notes.txt', spec: '{"writes":{"~/.ssh/authorized_keys":"ssh-ed25519 AAAA attacker"}}' }],
+    [{ path: 'notes.txt', data: '@/home/me/.ssh/id_ed25519' }],
+    [{ path: 'notes.txt', where: '~j\u00f6rg/.ssh/authorized_keys' }],
+    [{ path: 'notes.txt', twice: JSON.stringify(JSON.stringify(['/home/me/.ssh/authorized_keys'])) }],
+  ])('a decoy path in HOME does not hide the real target: %j is denied', async (args) => {
+    expect(await outcome(homePolicy(), 'fs_write', args)).toBe('denied');
+  });
+
+  it('allows only when every location it reads is inside the folder', async () => {
+    const policy = new Policy({ provider: files(), rules: [{ tool: 'fs_*', decision: 'allow', under: HOME }], roots: { fs: HOME } });
+    expect(await outcome(policy, 'fs_write', { path: 'notes.txt', backup: '/etc/cron.d/job' })).toBe('asked');
+    expect(await outcome(policy, 'fs_write', { path: 'notes.txt', options: '{"mirror":"/srv/elsewhere/notes.txt"}' })).toBe('asked');
+    expect(await outcome(policy, 'fs_write', { path: 'notes.txt', backup: '/home/me/notes.bak', options: '{"mirror":"./copy.txt"}' })).toBe('allowed');
+  });
+
+  it.each([
+    [{ path: 'notes.txt', url: 'https://example.org/a/b', mode: 'a/b', content: 'hello world' }],
+    [{ path: 'notes.txt', content: '// a comment\nconst x = 1;\n' }],
+    [{ path: 'notes.txt', content: '/* licence */\nint main() {}\n' }],
+    [{ path: 'notes.txt', content: '~~~\ncode\n~~~', range: '1-2', ratio: '~50 items' }],
+    [{ path: 'notes.txt', content: '{"name":"pkg","version":"1.0.0","scripts":{"test":"jest"}}' }],
+  ])('reads no location in ordinary text, URLs or words: %j is allowed', async (args) => {
+    expect(await outcome(homePolicy(), 'fs_write', args)).toBe('allowed');
+  });
+
+  it('fails closed on JSON held in a string that is too deep or too long to read', async () => {
+    const deep = `${'['.repeat(5_000)}"/home/me/notes.txt"${']'.repeat(5_000)}`;
+    expect(await outcome(homePolicy(), 'fs_write', { path: 'notes.txt', spec: deep })).toBe('denied');
+    const huge = JSON.stringify({ padding: 'x'.repeat(2 << 20), where: '/home/me/notes.txt' });
+    expect(await outcome(homePolicy(), 'fs_write', { path: 'notes.txt', spec: huge })).toBe('denied');
+    const policy = new Policy({ provider: files(), rules: [{ tool: 'fs_*', decision: 'allow', under: HOME }], roots: { fs: HOME } });
+    expect(await outcome(policy, 'fs_write', { path: 'notes.txt', spec: deep })).toBe('asked');
+  });
+
+  it('bounds the JSON it parses out of strings however they nest, and keeps prototype keys as data', () => {
+    let nested = JSON.stringify(['/etc/shadow']);
+    for (let i = 0; i < 12; i++) nested = JSON.stringify([nested]);
+    const started = Date.now();
+    expect(locationsOf({ spec: nested }, DEFAULT_LOCATION_KEYS)).toEqual(['/etc/shadow']);
+    const many = Array.from({ length: 200 }, () => JSON.stringify({ a: 'y'.repeat(10_000) }));
+    expect(locationsOf({ specs: many }, DEFAULT_LOCATION_KEYS)).toContain(undefined);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const proto = locationsOf({ spec: '{"__proto__":{"path":"/etc/passwd"},"constructor":{"prototype":{"where":"/etc/shadow"}}}' }, DEFAULT_LOCATION_KEYS);
+    expect(proto).toEqual(['/etc/passwd', '/etc/shadow']);
+    expect(({} as Record<string, unknown>).path).toBeUndefined();
+  });
+});

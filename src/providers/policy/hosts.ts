@@ -29,9 +29,9 @@ const urlLike = (text: string): boolean => URL_LIKE.test(text.replace(/[\t\n\r]/
  * value under such a key that is not a string counts as one unreadable URL.
  */
 export function urlsOf(args: Record<string, unknown>): unknown[] {
-  const urls = valuesUnder(args, URL_KEYS, urlLike);
+  const urls = valuesUnder(args, URL_KEYS, (text) => (urlLike(text) ? text : undefined));
   // Bare hosts become http URLs, so they go through the same reading.
-  for (const host of valuesUnder(args, HOST_KEYS, () => false)) urls.push(typeof host === 'string' && !urlLike(host) ? `http://${host}/` : host);
+  for (const host of valuesUnder(args, HOST_KEYS, () => undefined)) urls.push(typeof host === 'string' && !urlLike(host) ? `http://${host}/` : host);
   return urls;
 }
 

@@ -10,6 +10,7 @@ export const DEFAULT_LOCATION_KEYS: readonly string[] = [
   'path', 'paths', 'filepath', 'filepaths', 'file', 'files', 'filename', 'filenames',
   'dir', 'dirs', 'directory', 'directories', 'folder', 'folders', 'cwd', 'workdir', 'root',
   'from', 'to', 'source', 'sources', 'src', 'destination', 'destinations', 'dest', 'target', 'targets',
+  'location', 'locations', 'output', 'outputs', 'outfile', 'outdir', 'fullpath', 'pathname', 'pathnames',
 ];
 
 // A string that some server reads as something other than the literal path
@@ -73,19 +74,61 @@ export function inside(path: unknown, dir: unknown, root: string | undefined, ca
 // Built once per list of keys (a policy passes the same list every call).
 const wordSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 
-// A file: URI names a location whatever key holds it.
-const fileUri = (value: string): boolean => /^[\0-\x20]*file:/i.test(value);
+// How many values the walk for locations visits: more than the default, as
+// it also walks JSON held in strings (a written file's text may be a JSON
+// document), and still bounded.
+const LOCATION_WALK_LIMIT = 100_000;
+
+// What a server may strip before it reads a path: whitespace, controls,
+// quotes and invisible characters.
+const LEAD = /^[\0-\x20"'`\p{White_Space}\p{Default_Ignorable_Code_Point}]+/u;
+// The starts that make a string a path on some system: `/` (POSIX, and
+// `//` for a share); `\` (the current drive's root on Windows, `\\` for a
+// share or a `\\?\` device path); `~`, `~user`, `~+`, `~-` (a home or a
+// shell's directory); `./`, `../` and `..` (either separator); a `file:`
+// URI; a drive letter (`C:`, `C:\`, `C:/`).
+const PATH_START = /^(?:[/\\]|~[^\s/\\~]*(?:[/\\]|$)|\.\.?[/\\]|\.\.$|file:|[a-z]:(?:[/\\]|$))/i;
+// A comment that opens a program's text (`// note`, `/* licence */`), which
+// reads as a path only if it climbs out with `..`: with no `..`, it could
+// name nothing but a folder under `/*` or `// ` that no system has.
+const COMMENT = /^(?:\/\/\s|\/\*)/;
+const CLIMB = /(?:^|[/\\])\.\.(?:[/\\]|$)/;
+// An option or a setting with its value: `--out=/etc/x`, `of=/dev/sda`, a
+// short option with its value joined on (`-o/etc/x`), or a file named for
+// its contents as curl and others take one (`@/etc/x`).
+const OPTION_VALUE = /^(?:[^\s=]{1,64}=|-[a-z](?=[/\\~.])|@(?=[/\\~.]))/i;
+
+/**
+ * The location a string outside the location keys names, or `undefined`
+ * when it reads as no path: the string, once what a server may strip is
+ * gone, begins as `PATH_START` says (or is an option or a setting whose
+ * value does, `--out=/etc/x`, or a file given as `@/etc/x`). A URL (`https://host/x`) is a host's, not
+ * a path; a plain word or a relative path (`notes.txt`, `a/b`) is not read
+ * as one here, where it is more likely text than a location.
+ */
+export function pathIn(text: string): string | undefined {
+  const stripped = text.replace(LEAD, '');
+  const value = stripped.replace(OPTION_VALUE, '');
+  for (const candidate of value === stripped ? [stripped] : [stripped, value]) {
+    if (!PATH_START.test(candidate) || (COMMENT.test(candidate) && !CLIMB.test(candidate))) continue;
+    // The whole text, so that whatever was stripped keeps it unreadable.
+    return candidate === stripped ? text : candidate;
+  }
+  return undefined;
+}
 
 /**
  * The locations a call names: every value under a key that names a location
- * (`keys` are words, matched as `keyNames` says), at any depth, and every
- * `file:` URI under any key. A value that is not a string counts as one
- * unreadable location (see `valuesUnder`).
+ * (`keys` are words, matched as `keyNames` says), and every string under any
+ * other key that reads as a path (see `pathIn`), every key that does (a map
+ * from paths to contents), at any depth, in lists, and in JSON held in strings. A value under a location key
+ * that is not a string, or a document too big or too deep to read through,
+ * counts as one unreadable location (see `valuesUnder`).
  */
 export function locationsOf(args: Record<string, unknown>, keys: readonly string[]): unknown[] {
   let words = wordSets.get(keys);
   if (!words) wordSets.set(keys, (words = new Set(keys.map((key) => key.toLowerCase().replace(/[-_.\s]/g, '')))));
-  return valuesUnder(args, words, fileUri);
+  return valuesUnder(args, words, pathIn, { json: true, keys: true, limit: LOCATION_WALK_LIMIT });
 }
 
 /** The deepest directory containing every location (each file counts as its directory), or `undefined`. */

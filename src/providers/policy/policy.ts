@@ -70,7 +70,9 @@ export interface PolicyOptions {
    * The words that name a location in an argument's key, matched against the
    * whole key or a word at its end (`filePath`, `source_dir`; see `keyNames`), at any depth.
    * Default: path, file, filename, dir, directory, folder, cwd, workdir,
-   * root, source, src, destination, dest, target, from, to, and plurals.
+   * root, source, src, destination, dest, target, from, to, location,
+   * output, outfile, outdir, fullpath, pathname, and plurals. Under any other
+   * key, a string that reads as a path is a location too (see docs/policy.md).
    */
   locationKeys?: string[];
   /** Compare paths case-folded, for servers whose filesystem ignores case (Windows, macOS by default). Default false. */

@@ -1,7 +1,9 @@
 import { assignments } from './assignments.js';
 import { gitRuns } from './git-command.js';
+import { runsInlineCode } from './interpreters.js';
 import { type OptionSpec, readOptions } from './options.js';
 import { parseShellLine, type Word } from './shell-line.js';
+import { runsElsewhere } from './remote.js';
 import { isShell, shellRuns, suRuns } from './shells.js';
 import { isWrapper, unwrap } from './wrappers.js';
 
@@ -117,7 +119,10 @@ interface Pending {
  * `find -exec` and git's `submodule foreach`, `bisect run` and
  * `rebase --exec` are read into the commands they run, to a bounded depth;
  * wrappers (`env`, `sudo`, `timeout`, `xargs`, `busybox`, …) are taken off;
- * git whose subcommand cannot be read (an alias) is unknown.
+ * git whose subcommand cannot be read (an alias) is unknown, and so is a
+ * program given code inline (`python -c`, `awk '…system…'`, see
+ * `runsInlineCode`), one that runs a command elsewhere (`ssh HOST CMD`,
+ * `docker exec`) or deletes as a mirror (`rsync --delete`; see `runsElsewhere`).
  */
 export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefined>): Array<EffectiveCommand | undefined> {
   const found: Array<EffectiveCommand | undefined> = [];
@@ -241,7 +246,10 @@ export function effectiveCommands(sources: ReadonlyArray<CommandSource | undefin
         }
         break;
       }
-      itself();
+      // Code it is handed inline, a command it runs on another machine or in
+      // a container, a mirror's deletions: none of it is read here.
+      if (runsInlineCode(name, args) || runsElsewhere(name, args)) found.push(undefined);
+      else itself();
       break;
     }
   }
