@@ -60,7 +60,7 @@ describe('what a view reaches beyond its declared network, in Chromium', () => {
     expect(datagrams).toEqual([]);
   }, 40000);
 
-  it('a limit: a frame the view makes itself runs its own script in a fresh realm, and its peer connection reaches the STUN server', async () => {
+  it('a limit: a frame the view makes itself runs its own script in a fresh realm, and its peer connection reaches the STUN server, webrtc \'block\' or not', async () => {
     await mount('rtc_nested');
     await until(async () => (await messages()).length > 0, 30000);
     await until(() => datagrams.length > 0, 20000);
