@@ -30,7 +30,7 @@ export const VIEW_SANDBOX = 'allow-scripts allow-forms';
 export const PROXY_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
 
 /** What the view's prelude says, first of all, to the proxy (never relayed: the `sandbox-` methods are the proxy's). */
-export const VIEW_HELLO = 'ui/notifications/sandbox-view-ready';
+const VIEW_HELLO = 'ui/notifications/sandbox-view-ready';
 
 /**
  * The script the proxy puts at the head of the view's document, after its
