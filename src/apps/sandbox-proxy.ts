@@ -157,9 +157,11 @@ function sandboxProxy(
  * The page announces itself with `ui/notifications/sandbox-proxy-ready`,
  * takes one `ui/notifications/sandbox-resource-ready` from its parent,
  * builds the view's frame (sandboxed as {@link VIEW_SANDBOX}, the resource's
- * permissions as its `allow`, its CSP as the first element of its document)
- * and then relays messages between its parent and that frame, and nothing
- * else. Serve it without a Content-Security-Policy header of its own: the
+ * permissions as its `allow`, its CSP as the first element of its document,
+ * then the proxy's prelude: no `RTCPeerConnection`, and a mark) and then
+ * relays messages between its parent and that frame, and nothing else, for
+ * as long as the frame holds that document: once it holds another (the view
+ * navigated it), the frame is removed. Serve it without a Content-Security-Policy header of its own: the
  * view's document inherits the proxy's policy, which would narrow what the
  * resource declared.
  *
