@@ -85,13 +85,53 @@ describe('the MCP Apps host protocol', () => {
     expect(appsSchemaErrors('McpUiSandboxResourceReadyNotification', body)).toEqual([]);
     expect(ready.params).toEqual({
       html: resource.html,
-      csp: { connectDomains: ['https://api.example.com', "https://evil.example.com; script-src 'unsafe-eval'"], resourceDomains: ['https://cdn.example.com'] },
+      csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] },
       permissions: { clipboardWrite: {} },
     });
     expect(view.posted.every((entry) => entry.targetOrigin === SANDBOX)).toBe(true);
     view.post({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(view.sent((message) => message.method === 'ui/notifications/sandbox-resource-ready')).toHaveLength(1);
+  });
+
+  it('grants no declared CSP origin on this machine, link-local or private, and says so; allowPrivateNetworkOrigins lets them through (Security Implications)', async () => {
+    const declared = { connectDomains: ['https://api.example.com', 'http://localhost:3000', 'http://2130706433', 'ws://[::ffff:7f00:1]:9'], resourceDomains: ['http://169.254.169.254', 'https://*.localhost'], frameDomains: ['http://192.168.1.1'], baseUriDomains: ['http://10.0.0.1'] };
+    const handed = async (allow: boolean | undefined): Promise<{ sent: unknown; told: unknown; warned: string[] }> => {
+      const scripted = new ScriptedView(SANDBOX);
+      const warned: string[] = [];
+      const conversation = new AppHost({
+        client,
+        transport: new WindowTransport({ events: scripted.events, peer: () => scripted.frame, origin: SANDBOX }),
+        resource: { ...resource, csp: declared },
+        arguments: {},
+        result$: NEVER,
+        hostContext$: of({}),
+        displayModes: ['inline'],
+        hostInfo: { name: 'spec-host', version: '1.0.0' },
+        emit: () => undefined,
+        warn: (message) => warned.push(message),
+        ...(allow === undefined ? {} : { allowPrivateNetworkOrigins: allow }),
+      });
+      conversation.start();
+      try {
+        scripted.post({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} });
+        const ready = await scripted.next((message) => message.method === 'ui/notifications/sandbox-resource-ready');
+        scripted.post(INIT);
+        const answer = await scripted.answer(1);
+        return { sent: (ready.params as Record<string, unknown>).csp, told: (answer.result as { hostCapabilities: { sandbox: { csp: unknown } } }).hostCapabilities.sandbox.csp, warned };
+      } finally {
+        conversation.close();
+      }
+    };
+    const strict = await handed(undefined);
+    const publicOnly = { connectDomains: ['https://api.example.com'], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
+    expect(strict.sent).toEqual(publicOnly);
+    expect(strict.told).toEqual(publicOnly);
+    expect(strict.warned).toHaveLength(7);
+    expect(strict.warned[0]).toBe('the view\'s connectDomains origin "http://localhost:3000" was refused: its host is on this machine (allowPrivateNetworkOrigins: true lets it through)');
+    const opted = await handed(true);
+    expect(opted.sent).toEqual(declared);
+    expect(opted.warned).toEqual([]);
   });
 
   it('answers ui/initialize as the schema says, and sends the view nothing else until it has said initialized', async () => {

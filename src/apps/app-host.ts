@@ -6,7 +6,8 @@ import type { CallToolResult } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
 import { messageOf } from '../util/values.js';
 import type { AppEvent, AppImplementation, DisplayMode, McpUiHostContext } from './app-events.js';
-import type { AppResource } from './app-resource.js';
+import type { AppCsp, AppResource } from './app-resource.js';
+import { reachableCsp } from './csp-reach.js';
 import { runViewToolCall, type ViewCallRoute } from './view-tool-calls.js';
 import { isViewRequestMethod, viewNotification, viewRequest, type ViewRequestMethod, type ViewRequestParams } from './view-messages.js';
 
@@ -35,8 +36,18 @@ export interface AppHostOptions extends ViewCallRoute {
   hostInfo: AppImplementation;
   /** Where every event goes. */
   emit: (event: AppEvent) => void;
-  /** Told about dropped or unanswerable messages. */
+  /** Told about dropped or unanswerable messages, and about declared CSP origins refused. */
   warn: (message: string) => void;
+  /**
+   * Lets the view's declared CSP origins (`_meta.ui.csp`) be on this machine
+   * (`localhost`, 127/8, `::1`…), link-local (169.254/16, fe80::/10) or in a
+   * private network (10/8, 172.16/12, 192.168/16, fc00::/7, `.local`…). Off
+   * by default: such an origin is taken out of the policy, and `warn` says
+   * so, since a view is a server's code running inside the user's network.
+   * Turn it on only for a host that renders views of servers the user runs
+   * locally and trusts with the user's own machine.
+   */
+  allowPrivateNetworkOrigins?: boolean;
 }
 
 // A result or a cancellation, whichever the tool call came to.
@@ -60,9 +71,16 @@ export class AppHost {
   private initialized = false;
   private resourceSent = false;
   private outcome: Outcome | undefined;
+  // The declaration as granted: origins off the public network taken out.
+  private readonly csp: AppCsp | undefined;
 
   constructor(private readonly options: AppHostOptions) {
     this.correlator = new Correlator(options.transport, options.warn);
+    if (options.resource.csp !== undefined) {
+      const reachable = reachableCsp(options.resource.csp, options.allowPrivateNetworkOrigins === true);
+      for (const refusal of reachable.refused) options.warn(refusal);
+      this.csp = reachable.csp;
+    }
   }
 
   /** Starts listening to the view and the tool call. */
@@ -169,7 +187,8 @@ export class AppHost {
 
   private sendResource(): void {
     this.resourceSent = true;
-    const { html, csp, permissions } = this.options.resource;
+    const { html, permissions } = this.options.resource;
+    const { csp } = this;
     const params: Record<string, unknown> = { html };
     if (csp !== undefined) params.csp = csp;
     if (permissions !== undefined) params.permissions = permissions;
@@ -243,7 +262,8 @@ export class AppHost {
   private initialize(id: RequestId, params: ViewRequestParams<'ui/initialize'>): void {
     this.handshake = { appInfo: params.appInfo, appCapabilities: params.appCapabilities, protocolVersion: params.protocolVersion };
     this.appModes = params.appCapabilities.availableDisplayModes;
-    const { csp, permissions } = this.options.resource;
+    const { permissions } = this.options.resource;
+    const { csp } = this;
     const sandbox: Record<string, unknown> = {};
     if (csp !== undefined) sandbox.csp = csp;
     if (permissions !== undefined) sandbox.permissions = permissions;

@@ -80,11 +80,12 @@ export function permissionsAllow(permissions: unknown): string {
  * The view's HTML with the policy as the first element of the document (right
  * after a leading doctype, so the page keeps its standards mode): a meta
  * policy covers only what the parser meets after it, and any policy the view
- * declares itself can only narrow this one.
+ * declares itself can only narrow this one. `prelude` (markup, the sandbox
+ * proxy's own script) follows the policy, so it runs before anything of the view's.
  */
-export function injectCsp(html: string, policy: string): string {
+export function injectCsp(html: string, policy: string, prelude?: string): string {
   const escaped = policy.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const meta = '<meta http-equiv="Content-Security-Policy" content="' + escaped + '">';
+  const meta = '<meta http-equiv="Content-Security-Policy" content="' + escaped + '">' + (prelude === undefined ? '' : prelude);
   // A byte order mark means nothing in a string. Only the five characters the
   // HTML parser skips before a doctype may precede it: any other (a no-break
   // space, say, which \s would take) starts the body, and a meta policy

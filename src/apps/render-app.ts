@@ -46,7 +46,14 @@ export interface RenderAppOptions {
    * the user being asked. Name only what you mean every server's views to share.
    */
   permissions?: ReadonlyArray<keyof AppPermissions>;
-  /** Told about messages dropped from the view (wrong origin, malformed, too large). */
+  /**
+   * Lets the view's declared CSP origins be on this machine, link-local or
+   * in a private network (see `AppHostOptions.allowPrivateNetworkOrigins`).
+   * Default false: such origins are taken out of the view's policy and
+   * `onWarn` names each one.
+   */
+  allowPrivateNetworkOrigins?: boolean;
+  /** Told about messages dropped from the view (wrong origin, malformed, too large) and about declared CSP origins refused. */
   onWarn?: (message: string) => void;
 }
 
@@ -111,6 +118,7 @@ export function renderApp(options: RenderAppOptions): Observable<AppEvent> {
           client: options.client,
           ...(options.provider === undefined ? {} : { provider: options.provider }),
           ...(options.toolName === undefined ? {} : { toolName: options.toolName }),
+          ...(options.allowPrivateNetworkOrigins === undefined ? {} : { allowPrivateNetworkOrigins: options.allowPrivateNetworkOrigins }),
           transport,
           resource,
           arguments: args,

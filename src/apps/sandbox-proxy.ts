@@ -29,12 +29,45 @@ export const VIEW_SANDBOX = 'allow-scripts allow-forms';
  */
 export const PROXY_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
 
+/** What the view's prelude says, first of all, to the proxy (never relayed: the `sandbox-` methods are the proxy's). */
+const VIEW_HELLO = 'ui/notifications/sandbox-view-ready';
+
+/**
+ * The script the proxy puts at the head of the view's document, after its
+ * policy and before anything of the view's, so it runs first in the view's
+ * own realm. It takes `RTCPeerConnection` away (CSP has no say over WebRTC
+ * in Chromium: a peer connection sends STUN to any address, whatever
+ * `connect-src` says), then marks the document: an empty frame of its own,
+ * first among the document's frames, whose window the proxy remembers. A
+ * document the view's frame later holds (a `data:` or `blob:` page it
+ * navigated to, a reload) has no such frame, so the proxy can tell it is not
+ * the document it built, though both have the same opaque origin and the
+ * same window. Then it says hello, and removes its own element.
+ * Self-contained, like the rest of the page's script.
+ */
+function viewPrelude(hello: string): void {
+  const global = window as unknown as Record<string, unknown>;
+  delete global.RTCPeerConnection;
+  delete global.webkitRTCPeerConnection;
+  const marker = document.createElement('iframe');
+  // Sandboxed with no flags: an opaque origin of its own, so the view cannot reach into it either.
+  marker.setAttribute('sandbox', '');
+  marker.setAttribute('aria-hidden', 'true');
+  marker.setAttribute('tabindex', '-1');
+  (document.head === null ? document.documentElement : document.head).appendChild(marker);
+  const script = document.currentScript;
+  if (script !== null) script.remove();
+  window.parent.postMessage({ jsonrpc: '2.0', method: hello, params: {} }, '*');
+}
+
 // The proxy's script, run in the proxy page; self-contained for the same
 // reason as the functions in csp.ts, which it is handed as arguments (a
 // compiled import would be a reference to a module the page does not have).
 function sandboxProxy(
   expectedHost: string | null,
   viewSandbox: string,
+  prelude: string,
+  hello: string,
   policyOf: typeof buildCsp,
   allowOf: typeof permissionsAllow,
   withPolicy: typeof injectCsp,
@@ -42,6 +75,21 @@ function sandboxProxy(
   const PREFIX = 'ui/notifications/sandbox-';
   let hostOrigin: string | null = null;
   let inner: HTMLIFrameElement | null = null;
+  // The marker frame's window in the document the proxy built; undefined
+  // until its hello. Once the frame holds another document, the view is cut
+  // off for good: no message either way, and the frame removed.
+  let marker: unknown = undefined;
+  let cut = false;
+  const sever = (): void => {
+    cut = true;
+    if (inner !== null) inner.remove();
+  };
+  const current = (): boolean => {
+    if (cut || inner === null || inner.contentWindow === null || marker === undefined) return false;
+    if ((inner.contentWindow as unknown as Record<number, unknown>)[0] === marker) return true;
+    sever();
+    return false;
+  };
   const methodOf = (data: unknown): unknown =>
     typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>).method : undefined;
   const reserved = (data: unknown): boolean => {
@@ -65,7 +113,11 @@ function sandboxProxy(
     // under no policy at all. Not with frameDomains: the requirement extends
     // to nested frames, and would shut out the embeds the view declared.
     if (policy.indexOf("frame-src 'none'") >= 0) frame.setAttribute('csp', policy);
-    frame.srcdoc = withPolicy(html, policy);
+    frame.srcdoc = withPolicy(html, policy, prelude);
+    // A document loaded after the marked one ends the view, whether or not it says anything.
+    frame.addEventListener('load', () => {
+      if (marker !== undefined) current();
+    });
     inner = frame;
     document.body.appendChild(frame);
   };
@@ -79,12 +131,21 @@ function sandboxProxy(
         if (typeof params !== 'object' || params === null) return;
         hostOrigin = event.origin;
         load(params as Record<string, unknown>);
-      } else if (event.origin === hostOrigin && inner !== null && inner.contentWindow !== null && !reserved(data)) {
+      } else if (event.origin === hostOrigin && current() && !reserved(data)) {
         // The view's origin is opaque: '*' is the only target that reaches it.
-        inner.contentWindow.postMessage(data, '*');
+        (inner as HTMLIFrameElement & { contentWindow: Window }).contentWindow.postMessage(data, '*');
       }
-    } else if (inner !== null && event.source === inner.contentWindow && hostOrigin !== null && !reserved(data)) {
-      window.parent.postMessage(data, hostOrigin);
+    } else if (inner !== null && event.source === inner.contentWindow && hostOrigin !== null && !cut) {
+      if (marker === undefined) {
+        // The prelude's hello comes first, posted before any script of the
+        // view's could run, let alone navigate: anything else first means
+        // the document is not the one built here.
+        const first = (inner.contentWindow as unknown as Record<number, unknown>)[0];
+        if (methodOf(data) === hello && first !== undefined && first !== null) marker = first;
+        else sever();
+      } else if (current() && !reserved(data)) {
+        window.parent.postMessage(data, hostOrigin);
+      }
     }
   });
   window.parent.postMessage({ jsonrpc: '2.0', method: PREFIX + 'proxy-ready', params: {} }, expectedHost === null ? '*' : expectedHost);
@@ -96,9 +157,11 @@ function sandboxProxy(
  * The page announces itself with `ui/notifications/sandbox-proxy-ready`,
  * takes one `ui/notifications/sandbox-resource-ready` from its parent,
  * builds the view's frame (sandboxed as {@link VIEW_SANDBOX}, the resource's
- * permissions as its `allow`, its CSP as the first element of its document)
- * and then relays messages between its parent and that frame, and nothing
- * else. Serve it without a Content-Security-Policy header of its own: the
+ * permissions as its `allow`, its CSP as the first element of its document,
+ * then the proxy's prelude: no `RTCPeerConnection`, and a mark) and then
+ * relays messages between its parent and that frame, and nothing else, for
+ * as long as the frame holds that document: once it holds another (the view
+ * navigated it), the frame is removed. Serve it without a Content-Security-Policy header of its own: the
  * view's document inherits the proxy's policy, which would narrow what the
  * resource declared.
  *
@@ -112,7 +175,8 @@ function sandboxProxy(
 export function sandboxProxyHtml(options: SandboxProxyOptions = {}): string {
   const host = options.hostOrigin === undefined ? null : new URL(options.hostOrigin).origin;
   const helpers = [buildCsp, permissionsAllow, injectCsp].map((helper) => `(${helper.toString()})`).join(', ');
-  const script = `(${sandboxProxy.toString()})(${JSON.stringify(host)}, ${JSON.stringify(VIEW_SANDBOX)}, ${helpers});`.replace(
+  const prelude = `<script>(${viewPrelude.toString()})(${JSON.stringify(VIEW_HELLO)});</script>`;
+  const script = `(${sandboxProxy.toString()})(${JSON.stringify(host)}, ${JSON.stringify(VIEW_SANDBOX)}, ${JSON.stringify(prelude)}, ${JSON.stringify(VIEW_HELLO)}, ${helpers});`.replace(
     /<\/script/gi,
     '<\\/script',
   );

@@ -1,0 +1,56 @@
+import { zoneOf } from '../auth/network-zone.js';
+import { quote } from '../util/quote.js';
+import type { AppCsp } from './app-resource.js';
+
+const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
+
+/** A resource's CSP declaration with the origins the host will not grant taken out. */
+export interface ReachableCsp {
+  /** What is left of the declaration (same keys, fewer origins). */
+  csp: AppCsp;
+  /** One sentence per origin taken out, saying why. */
+  refused: string[];
+}
+
+/**
+ * Takes out of a view's declared CSP origins every one whose host is not on
+ * the public network, judged as the OAuth reach rules judge an endpoint
+ * (`zoneOf`): this machine (loopback in any spelling the URL parser reads,
+ * `0.0.0.0`, `localhost` and `*.localhost`), link-local (169.254/16,
+ * fe80::/10), private (RFC 1918, unique-local, `.local`, `.internal`, single
+ * labels) and unroutable addresses. A view is a server's code running in the
+ * user's browser: without this, a declaration is all it takes for it to
+ * talk to the user's own services, the router or the cloud metadata service
+ * from inside the user's network. `allowPrivateNetwork` lets the first three
+ * zones through (a host developing against a local server); unroutable
+ * origins never pass. An origin the URL parser cannot read is taken out as
+ * well: what cannot be judged is not granted.
+ */
+export function reachableCsp(csp: AppCsp, allowPrivateNetwork: boolean): ReachableCsp {
+  const kept: AppCsp = {};
+  const refused: string[] = [];
+  for (const key of CSP_KEYS) {
+    const list = csp[key];
+    if (list === undefined) continue;
+    kept[key] = list.filter((origin) => {
+      const zone = zoneOfOrigin(origin);
+      if (zone === 'public' || (allowPrivateNetwork && zone !== undefined && zone !== 'unroutable')) return true;
+      const why = zone === undefined ? 'it is not an origin' : `its host is ${zone === 'unroutable' ? 'not a unicast address' : PLACES[zone]}`;
+      const hint = zone === undefined || zone === 'unroutable' ? '' : ' (allowPrivateNetworkOrigins: true lets it through)';
+      refused.push(`the view's ${key} origin ${quote(origin.slice(0, 200))} was refused: ${why}${hint}`);
+      return false;
+    });
+  }
+  return { csp: kept, refused };
+}
+
+const PLACES = { 'this-machine': 'on this machine', 'link-local': 'link-local', private: 'in a private network' } as const;
+
+// A wildcard label reads as a label: `*.localhost` is still this machine.
+function zoneOfOrigin(origin: string): ReturnType<typeof zoneOf> | undefined {
+  try {
+    return zoneOf(new URL(origin));
+  } catch {
+    return undefined;
+  }
+}
