@@ -9,6 +9,7 @@ const host = () => ({
   capabilities: { elicitation: {} },
   inputResponses: undefined,
   progressToken: undefined,
+  principal: 'connection:spec',
   notify: async () => undefined,
   signal: new AbortController().signal,
 });
