@@ -129,19 +129,23 @@ describe('a permission answer nobody asked for', () => {
     expect(forged.result?.content).toBeUndefined();
   }, 30_000);
 
-  it("is refused when a host brings another host's question (its requestState) with its own answer", async () => {
+  it("is refused when a host brings another host's question (its requestState) with its own answer, and counts once", async () => {
     const url = await serve(false);
     const asked = await call(url, 'raw-a', { name: 'fx_add', arguments: { a: 1, b: 2 } });
     const key = Object.keys(asked.result?.inputRequests ?? {})[0] as string;
     const requestState = asked.result?.requestState;
     expect(typeof requestState).toBe('string');
-    const answer = { [key]: { action: 'accept', content: { decision: 'always-allow' } } };
+    const answer = { [key]: { action: 'accept', content: { decision: 'allow-once' } } };
     const stolen = await call(url, 'raw-b', { name: 'fx_add', arguments: { a: 1, b: 2 }, inputResponses: answer, requestState });
     expect(stolen.error?.code).toBe(-32602);
     expect(stolen.error?.message).toContain('not issued for this request');
     // The host that was asked gets its answer taken, for that call.
     const answered = await call(url, 'raw-a', { name: 'fx_add', arguments: { a: 1, b: 2 }, inputResponses: answer, requestState });
     expect(answered.result?.content?.[0]?.text).toBe('3');
+    // Once: the same state and answer again are not read, and the call is asked anew.
+    const replayed = await call(url, 'raw-a', { name: 'fx_add', arguments: { a: 1, b: 2 }, inputResponses: answer, requestState });
+    expect(replayed.result?.resultType).toBe('input_required');
+    expect(replayed.result?.requestState).not.toBe(requestState);
   }, 30_000);
 });
 

@@ -68,6 +68,8 @@ const PARKED_MS = 10 * 60_000;
 const OPTION_KEYS = ['provider', 'servers', 'separator', 'name', 'version', 'instructions', 'onWarn', 'sharedGrants'];
 // The handle of a sealed requestState that carries a permission question's key rather than a parked call.
 const ASKED = 'ask:';
+// How many answered permission states are remembered (until they expire), so that each counts once.
+const MAX_ANSWERED = 4_096;
 // The longest client name a 2026-07-28 host's identity takes in.
 const MAX_CLIENT_NAME_CHARS = 200;
 
@@ -120,6 +122,8 @@ export class Gateway {
   // The requests in flight, by host (every method: tool calls, lists, reads, completions, subscriptions).
   private readonly inFlight = new Map<string, number>();
   private readonly relays = new WeakMap<RunningCall<unknown>, ProgressRelay>();
+  // The permission states whose answer was read, with their expiry: a replayed one reads none.
+  private readonly answered = new Map<string, number>();
   // The capability a 2026-07-28 host lacked for an upstream question its call asked: that call ends in -32021.
   private readonly missing = new WeakMap<RunningCall<CallToolResult>, string>();
   // Connections served over stdio, by era: list changes and (legacy) logs go to each.
@@ -487,7 +491,7 @@ export class Gateway {
         // The retry of a call whose permission question this host was put: its answer to that question alone is read.
         const key = handle.slice(ASKED.length);
         const given = host.inputResponses;
-        if (given && Object.hasOwn(given, key)) permitted = { key, answer: given[key] };
+        if (given && Object.hasOwn(given, key) && this.firstAnswer(state)) permitted = { key, answer: given[key] };
       } else {
         start = (retry) => this.resume(sdk, handle, retry, 'tools/call');
       }
@@ -661,6 +665,22 @@ export class Gateway {
     timer.unref?.();
     this.parked.set(handle, { call, method, timer });
     return sdk.inputRequired({ inputRequests: ask as never, requestState: this.seal.seal(handle, Date.now() + PARKED_MS, binding) });
+  }
+
+  // Whether a permission state brings its answer for the first time (it is then remembered until it expires).
+  private firstAnswer(state: string): boolean {
+    if (this.answered.has(state)) return false;
+    const now = Date.now();
+    if (this.answered.size >= MAX_ANSWERED) {
+      for (const [kept, expiry] of this.answered) if (expiry <= now) this.answered.delete(kept);
+      // Still full: the oldest go (all live as long, so they are the nearest their expiry).
+      for (const kept of this.answered.keys()) {
+        if (this.answered.size < MAX_ANSWERED) break;
+        this.answered.delete(kept);
+      }
+    }
+    this.answered.set(state, now + PARKED_MS);
+    return true;
   }
 
   // The handle a retry's requestState holds, when this process sealed it for this host and this request.
