@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { InputHooks, InputRequest } from '../client/input-hooks.js';
+import type { InputRequest } from '../client/input-hooks.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject } from '../util/values.js';
 
@@ -83,12 +83,6 @@ export class RunningCall<T> {
   /** Starts the upstream call (once the call can be found by its id). `run` never rejects. */
   begin(run: () => Promise<T>): void {
     this.result ??= run();
-  }
-
-  /** Hooks for the upstream work: each question becomes one for the host. */
-  get hooks(): InputHooks {
-    const ask = (request: InputRequest): Promise<unknown> => this.ask(request);
-    return { onElicit: ask, onSample: ask, onListRoots: ask };
   }
 
   /** The downstream request serving the call now, if one is. */
