@@ -481,12 +481,14 @@ export class Gateway {
   }
 
   private async callTool(sdk: ServerSdk, host: HostRequest, params: Record<string, unknown>, ctx: SdkContext): Promise<unknown> {
-    const binding = requestBinding(host.principal, 'tools/call', params);
+    // Worked out only for a request that brings a state or is answered with one: most calls are neither.
+    let bound: string | undefined;
+    const binding = (): string => (bound ??= requestBinding(host.principal, 'tools/call', params));
     const state = ctx.mcpReq.requestState();
     let start: ((host: HostRequest) => RunningCall<CallToolResult>) | undefined;
     let permitted: RunningCall<unknown>['permitted'];
     if (typeof state === 'string') {
-      const handle = this.openState(sdk, state, binding);
+      const handle = this.openState(sdk, state, binding());
       if (handle.startsWith(ASKED)) {
         // The retry of a call whose permission question this host was put: its answer to that question alone is read.
         const key = handle.slice(ASKED.length);
@@ -518,7 +520,7 @@ export class Gateway {
     const permission = outcome.call.permission;
     if (permission) {
       // The answer counts only on this host's retry of this very call: the state seals the question to both.
-      const requestState = this.seal.seal(`${ASKED}${permission.key}`, Date.now() + PARKED_MS, binding);
+      const requestState = this.seal.seal(`${ASKED}${permission.key}`, Date.now() + PARKED_MS, binding());
       return sdk.inputRequired({ inputRequests: { [permission.key]: permission.request } as never, requestState });
     }
     if (answerTooDeep(outcome.done)) return { content: [{ type: 'text', text: `The result nests deeper than ${MAX_ANSWER_DEPTH} levels, so it was not passed on` }], isError: true };
@@ -535,9 +537,9 @@ export class Gateway {
     request: { params: Record<string, unknown>; server: string | undefined },
     run: (input: InputHooks, signal: AbortSignal) => Promise<T>,
   ): Promise<unknown> {
-    const binding = requestBinding(host.principal, method, request.params);
+    const binding = (): string => requestBinding(host.principal, method, request.params);
     const state = ctx.mcpReq.requestState();
-    const handle = typeof state === 'string' ? this.openState(sdk, state, binding) : undefined;
+    const handle = typeof state === 'string' ? this.openState(sdk, state, binding()) : undefined;
     if (handle?.startsWith(ASKED)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `The requestState belongs to a tools/call request, not this ${method}.`);
     const outcome = await this.round<{ value: T } | { error: unknown }>(sdk, host, binding, method, (first) => {
       if (handle !== undefined) return this.resume(sdk, handle, first, method);
@@ -554,7 +556,7 @@ export class Gateway {
   // One downstream round of a request whose upstream work may ask the host:
   // the call started, or resumed by the host's retry, runs until it ends or
   // has questions; then it is parked and the host gets input_required.
-  private async round<T>(sdk: ServerSdk, host: HostRequest, binding: string, method: string, start: (host: HostRequest) => RunningCall<T>): Promise<{ reply: unknown } | { done: T; call: RunningCall<T> }> {
+  private async round<T>(sdk: ServerSdk, host: HostRequest, binding: () => string, method: string, start: (host: HostRequest) => RunningCall<T>): Promise<{ reply: unknown } | { done: T; call: RunningCall<T> }> {
     const call = start(host);
     let outcome: RoundOutcome<T>;
     try {
@@ -650,7 +652,7 @@ export class Gateway {
     return hosts.size;
   }
 
-  private park(sdk: ServerSdk, call: RunningCall<unknown>, method: string, binding: string, ask: Record<string, WireInputRequest>): unknown {
+  private park(sdk: ServerSdk, call: RunningCall<unknown>, method: string, binding: () => string, ask: Record<string, WireInputRequest>): unknown {
     if (this.parked.size >= MAX_PARKED) {
       call.abandon('too many calls wait for answers');
       this.calls.delete(call.id);
@@ -664,7 +666,7 @@ export class Gateway {
     }, PARKED_MS);
     timer.unref?.();
     this.parked.set(handle, { call, method, timer });
-    return sdk.inputRequired({ inputRequests: ask as never, requestState: this.seal.seal(handle, Date.now() + PARKED_MS, binding) });
+    return sdk.inputRequired({ inputRequests: ask as never, requestState: this.seal.seal(handle, Date.now() + PARKED_MS, binding()) });
   }
 
   // Whether a permission state brings its answer for the first time (it is then remembered until it expires).
