@@ -539,8 +539,8 @@ export class Gateway {
   ): Promise<unknown> {
     const binding = (): string => requestBinding(host.principal, method, request.params);
     const state = ctx.mcpReq.requestState();
+    // A state sealed for a tools/call (a permission question's too) does not open here: the method is in its binding.
     const handle = typeof state === 'string' ? this.openState(sdk, state, binding()) : undefined;
-    if (handle?.startsWith(ASKED)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `The requestState belongs to a tools/call request, not this ${method}.`);
     const outcome = await this.round<{ value: T } | { error: unknown }>(sdk, host, binding, method, (first) => {
       if (handle !== undefined) return this.resume(sdk, handle, first, method);
       const call = new RunningCall<{ value: T } | { error: unknown }>(first);
