@@ -375,7 +375,8 @@ describe('rxmcp serve', () => {
     it('binds a call through one gateway with an "always allow" answered through the other', async () => {
       const shared = join(sandbox, 'redis-policy.json');
       // No rule allows writes: each one is asked, unless a grant says otherwise.
-      writeFileSync(shared, JSON.stringify({ rules: Policy.defaultRules(), roots: { filesystem: work }, redis: { url: redis.url, namespace: 'serve-spec' } }));
+      // Shared grants: one host's "always" binds every host, of this gateway and the other.
+      writeFileSync(shared, JSON.stringify({ rules: Policy.defaultRules(), roots: { filesystem: work }, redis: { url: redis.url, namespace: 'serve-spec' }, sharedGrants: true }));
       const [one, two] = await Promise.all([serveHttp(['--config', configPath, '--policy', shared], env), serveHttp(['--config', configPath, '--policy', shared], env)]);
       const questions: string[] = [];
       // A host that can answer (its elicitation hook says "always allow"), and one that cannot.

@@ -6,7 +6,9 @@ import { officialClient, textOf } from './gateway-support.js';
 
 // Two hosts share one gateway over HTTP, and their calls overlap on one
 // legacy stdio server, whose questions the wire ties to no call. A question
-// asked for one host's call must never be put to the other host.
+// asked for one host's call must never be put to the other host; one shaped
+// like the gateway's own permission form reaches no host; a flood of
+// progress reaches the host coalesced.
 
 let registry: Registry;
 let gateway: Gateway;
@@ -50,5 +52,52 @@ it("never puts one host's upstream question to another host whose call started l
   } finally {
     await a.close();
     await b.close();
+  }
+}, 30_000);
+
+it('declines a question the wire ties to no call while another host has any request in flight, a completion too', async () => {
+  const http = () => ({ connect: () => new StreamableHTTPClientTransport(new URL(served.url)) });
+  const seenByA: string[] = [];
+  // Without a token, the 2026-07-28 hosts are told apart by the client name their requests carry.
+  const a = await officialClient('modern', http(), (params) => (seenByA.push(String(params.message)), { action: 'accept', content: { ok: true } }), 'host-a');
+  const b = await officialClient('modern', http(), undefined, 'host-b');
+  try {
+    // B's completion (1.5 s upstream) is in flight when A's call asks (after 600 ms): the question may be B's.
+    const completion = b.complete({ ref: { type: 'ref/prompt', name: 'late_slow' }, argument: { name: 'topic', value: 'x' } });
+    const first = a.callTool({ name: 'late_later', arguments: { secret: 'alice-0451' } });
+    const [resultA, completed] = await Promise.all([first, completion]);
+    expect(completed.completion.values).toEqual(['later']);
+    expect(seenByA).toEqual([]);
+    expect(textOf(resultA)).toContain('"decline"');
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}, 30_000);
+
+it("refuses an upstream question shaped like the gateway's permission form: no host sees it", async () => {
+  const seen: string[] = [];
+  const host = await officialClient('modern', { connect: () => new StreamableHTTPClientTransport(new URL(served.url)) }, (params) => (seen.push(String(params.message)), { action: 'accept', content: { decision: 'always-allow' } }));
+  try {
+    const result = await host.callTool({ name: 'late_imitate', arguments: {} });
+    expect(seen).toEqual([]);
+    expect(textOf(result)).toContain('"decline"');
+  } finally {
+    await host.close();
+  }
+}, 30_000);
+
+it("relays a flood of an upstream server's progress coalesced, at a bounded rate, the last value always", async () => {
+  const host = await officialClient('modern', { connect: () => new StreamableHTTPClientTransport(new URL(served.url)) });
+  try {
+    const seen: number[] = [];
+    const result = await host.callTool({ name: 'late_flood', arguments: { count: 3_000 } }, { onprogress: (progress) => void seen.push(progress.progress) });
+    expect(textOf(result)).toBe('flooded 3000');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThan(300);
+    expect(seen.at(-1)).toBe(3_000);
+    expect(seen).toEqual([...seen].sort((x, y) => x - y));
+  } finally {
+    await host.close();
   }
 }, 30_000);

@@ -142,13 +142,17 @@ describe('questions over HTTP', () => {
 });
 
 describe('progress and cancellation over HTTP', () => {
-  it("passes an upstream call's progress to the host's progress token", async () => {
+  it("passes an upstream call's progress to the host's progress token, coalesced, the last value always", async () => {
     const client = await officialClient('modern', http());
     try {
       const seen: Array<{ progress: number; total?: number }> = [];
       const result = await client.callTool({ name: 'fx_count', arguments: { steps: 3, delayMs: 20 } }, { onprogress: (progress) => seen.push(progress) });
       expect(textOf(result)).toBe('counted to 3');
-      expect(seen.map((event) => event.progress)).toEqual([1, 2, 3]);
+      // Coalesced: the first value at once, the latest at a bounded rate, the last before the result.
+      const values = seen.map((event) => event.progress);
+      expect(values[0]).toBe(1);
+      expect(values.at(-1)).toBe(3);
+      expect(values).toEqual([...new Set(values)].sort());
       expect(seen[0]?.total).toBe(3);
     } finally {
       await client.close();
@@ -266,7 +270,7 @@ describe('the HTTP checks', () => {
 describe('hostile hosts', () => {
   it('refuses a forged requestState with a clear error, running nothing', async () => {
     const forged = await post({ authorization: `Bearer ${TOKEN}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'fx_echo' }, modernCall({ name: 'fx_echo', arguments: { text: 'x' }, requestState: 'rxgw1.AAAAAAAAAAAAAAAAAAAAAAAA.zzzzzz.forged' }));
-    expect(forged.body).toContain('not made by this gateway process');
+    expect(forged.body).toContain('The requestState was not issued for this request');
   });
 
   it('refuses arguments nested past the bound, before any layer reads them', async () => {

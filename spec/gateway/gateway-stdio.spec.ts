@@ -95,9 +95,9 @@ describe.each([
     expect(asked.filter((message) => message.startsWith('Allow the tool'))).toHaveLength(1);
   });
 
-  it("puts an upstream server's question to the host and gives the server its answer", async () => {
+  it("puts an upstream server's question to the host under that server's name, never the gateway's, and gives the server its answer", async () => {
     expect(await host.call('fx_deploy', { env: 'staging' })).toEqual({ text: 'deployed to staging', isError: false });
-    expect(asked).toContain('Deploy to staging?');
+    expect(asked).toContain('Asked by the server "fx" (not by the gateway): Deploy to staging?');
   });
 
   it('reads a resource and renders a prompt of an upstream server', async () => {

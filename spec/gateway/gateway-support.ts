@@ -37,14 +37,15 @@ export function gatewayCommand(config: unknown, rules: PolicyRule[] = RULES, cli
   return { command: process.execPath, args: [join(root, 'spec/fixtures/gateway-server.mjs'), JSON.stringify({ config, rules, client })] };
 }
 
-/** An official v2 client, of the era given, with a form elicitation handler when `onElicit` is given. */
+/** An official v2 client, of the era given, with a form elicitation handler when `onElicit` is given, named `name`. */
 export async function officialClient(
   era: 'modern' | 'legacy',
   transport: ConstructorParameters<typeof StdioClientTransport>[0] | { connect: () => import('@modelcontextprotocol/client').Transport },
   onElicit?: (params: Record<string, unknown>) => Record<string, unknown>,
+  name = 'rxmcp-gateway-spec',
 ): Promise<Client> {
   const client = new Client(
-    { name: 'rxmcp-gateway-spec', version: '1.0.0' },
+    { name, version: '1.0.0' },
     {
       capabilities: onElicit ? { elicitation: { form: {} } } : {},
       ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),

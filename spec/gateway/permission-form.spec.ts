@@ -14,12 +14,21 @@ const question = (args: Record<string, unknown>, extra: Partial<PermissionQuesti
 });
 
 describe('the permission form', () => {
-  it('shows the tool, the note, the arguments and the four choices, "always" under the suggestion', () => {
+  it('shows the tool, the note, the arguments and the four choices, "always" under the suggestion and for this host only', () => {
     const form = permissionForm(question({ path: '/work/a.txt' }));
-    expect(form.message).toBe('Allow the tool "fs_write_file" to run?\nRule: writes are looked at\nLocations: "/work/a.txt"\nArguments: {"path":"/work/a.txt"}');
+    expect(form.message).toBe(
+      'Allow the tool "fs_write_file" to run?\nRule: writes are looked at\nLocations: "/work/a.txt"\nArguments: {"path":"/work/a.txt"}\n"Always" choices apply for this host only.',
+    );
     const decision = (form.requestedSchema.properties as Record<string, { oneOf: Array<{ const: string; title: string }> }>).decision;
     expect(decision?.oneOf.map((choice) => choice.const)).toEqual(['allow-once', 'deny-once', 'always-allow', 'always-deny']);
-    expect(decision?.oneOf[2]?.title).toBe('Always allow fs_write_file under /work');
+    expect(decision?.oneOf[2]?.title).toBe('Always allow fs_write_file under /work, for this host only');
+  });
+
+  it('says so when the policy file shares grants between hosts', () => {
+    const form = permissionForm(question({ path: '/work/a.txt' }), true);
+    expect(form.message.split('\n').at(-1)).toBe('"Always" choices apply for every host of this gateway.');
+    const decision = (form.requestedSchema.properties as Record<string, { oneOf: Array<{ const: string; title: string }> }>).decision;
+    expect(decision?.oneOf.slice(2).map((choice) => choice.title)).toEqual(['Always allow fs_write_file under /work, for every host of this gateway', 'Always deny fs_write_file, for every host of this gateway']);
   });
 
   it('bounds the arguments it shows', () => {

@@ -56,6 +56,13 @@ describe('parsePolicyFile', () => {
     expect(parse('// comments and trailing commas, as in VS Code\n{ "leases": false, }').leases).toBe(false);
   });
 
+  it('reads sharedGrants, true or false, and leaves it out when the file does', () => {
+    expect(parse({ sharedGrants: true }).sharedGrants).toBe(true);
+    expect(parse({ sharedGrants: false }).sharedGrants).toBe(false);
+    expect(parse({}).sharedGrants).toBeUndefined();
+    expect(() => parse({ sharedGrants: 'yes' })).toThrow(/sharedGrants.*must be true or false/);
+  });
+
   it('takes a Redis URL, alone or with a namespace (default rxmcp-serve)', () => {
     expect(parse({ redis: 'redis://127.0.0.1:6379' }).redis).toEqual({ url: 'redis://127.0.0.1:6379', namespace: 'rxmcp-serve' });
     expect(parse({ redis: { url: 'rediss://cache.internal:6380', namespace: 'team-a' } }).redis).toEqual({ url: 'rediss://cache.internal:6380', namespace: 'team-a' });

@@ -9,6 +9,7 @@ const host = () => ({
   capabilities: { elicitation: {} },
   inputResponses: undefined,
   progressToken: undefined,
+  principal: 'connection:spec',
   notify: async () => undefined,
   signal: new AbortController().signal,
 });
@@ -19,7 +20,7 @@ it("puts questions to the host under the server's keys when free, and under fres
   call.begin(() =>
     Promise.all(
       [{ key: '__proto__' }, { key: 'a' }, { key: 'a' }, { key: 'x'.repeat(300) }, { key: 'rxmcp-q1' }, {}].map((extra) =>
-        Promise.resolve(call.hooks.onElicit?.({ ...question, ...extra })),
+        call.ask({ ...question, ...extra }),
       ),
     ),
   );
@@ -30,4 +31,13 @@ it("puts questions to the host under the server's keys when free, and under fres
   const answer = { action: 'accept', content: { name: 'Ada' } };
   call.answer(Object.fromEntries(Object.keys(outcome.ask).map((key) => [key, answer])));
   expect(await call.next()).toEqual({ done: Array(6).fill(answer) });
+});
+
+it("never lets an upstream server's key take one of the gateway's own names (rxmcp-…)", async () => {
+  const call = new RunningCall<unknown>(host());
+  call.begin(() => call.ask({ ...question, key: 'rxmcp-permission-0123456789abcdef01234567' }).catch(() => undefined));
+  const outcome = await call.next();
+  if (!('ask' in outcome)) throw new Error('the call asked nothing');
+  expect(Object.keys(outcome.ask)).toEqual(['rxmcp-q1']);
+  call.abandon('done');
 });

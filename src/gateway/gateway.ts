@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { Subscription } from 'rxjs';
 import { annotationsOf, failure, type ExecuteOptions, type LlmTool, type ToolMessage, type ToolProvider } from '../client/bridge.js';
 import type { InputHook, InputHooks, InputRequest } from '../client/input-hooks.js';
@@ -9,16 +10,19 @@ import { VERSION } from '../version.js';
 import { isObject, messageOf } from '../util/values.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { answerTooDeep, argumentsTooLarge, MAX_ANSWER_DEPTH } from './argument-bounds.js';
+import { HostGrants } from './host-grants.js';
 import { httpGuard, isLoopbackHost, type HttpGuardOptions } from './http-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { serveNodeHttp } from './node-http.js';
 import { declaresParamHeaders, paramHeaderMismatch } from './param-headers.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
+import { ProgressRelay } from './progress-relay.js';
 import { newHandle, RequestStateSeal } from './request-state.js';
 import { CAPABILITY, type HostRequest, type RoundOutcome, RunningCall, type WireInputRequest } from './running-call.js';
 import { loadServerSdk, type ServerSdk } from './server-sdk.js';
 import { Upstreams } from './upstreams.js';
 import { bounded, routeUpstreams } from './upstream-routes.js';
+import { imitatesPermissionForm, underServerName } from './upstream-questions.js';
 import type { SdkContext, SdkServer } from './sdk-server.js';
 
 /** Options of `Gateway`. */
@@ -43,6 +47,13 @@ export interface GatewayOptions {
   instructions?: string;
   /** Told what went wrong that no request could be told: an upstream list or notification stream that failed. */
   onWarn?: (message: string) => void;
+  /**
+   * Whether a host's "always" answer binds every host of the gateway (it is
+   * handed to the Policy as it is, so it lands in the Policy's grants, or its
+   * shared `grantsStore`), as the permission form then says. Default false:
+   * it binds only the host that gave it, and the Policy is handed its once form.
+   */
+  sharedGrants?: boolean;
 }
 
 interface HttpHandler {
@@ -54,7 +65,13 @@ interface HttpHandler {
 /** How many calls may wait for a host's answer at once, and for how long. */
 const MAX_PARKED = 256;
 const PARKED_MS = 10 * 60_000;
-const OPTION_KEYS = ['provider', 'servers', 'separator', 'name', 'version', 'instructions', 'onWarn'];
+const OPTION_KEYS = ['provider', 'servers', 'separator', 'name', 'version', 'instructions', 'onWarn', 'sharedGrants'];
+// The handle of a sealed requestState that carries a permission question's key rather than a parked call.
+const ASKED = 'ask:';
+// How many answered permission states are remembered (until they expire), so that each counts once.
+const MAX_ANSWERED = 4_096;
+// The longest client name a 2026-07-28 host's identity takes in.
+const MAX_CLIENT_NAME_CHARS = 200;
 
 /**
  * Serves a tool provider stack (a `Registry` of servers behind a `Policy`,
@@ -100,6 +117,13 @@ export class Gateway {
   private readonly calls = new Map<string, RunningCall<unknown>>();
   private readonly parked = new Map<string, { call: RunningCall<unknown>; method: string; timer: ReturnType<typeof setTimeout> }>();
   private readonly seal = new RequestStateSeal();
+  private readonly sharedGrants: boolean;
+  private readonly hostGrants = new HostGrants();
+  // The requests in flight, by host (every method: tool calls, lists, reads, completions, subscriptions).
+  private readonly inFlight = new Map<string, number>();
+  private readonly relays = new WeakMap<RunningCall<unknown>, ProgressRelay>();
+  // The permission states whose answer was read, with their expiry: a replayed one reads none.
+  private readonly answered = new Map<string, number>();
   // The capability a 2026-07-28 host lacked for an upstream question its call asked: that call ends in -32021.
   private readonly missing = new WeakMap<RunningCall<CallToolResult>, string>();
   // Connections served over stdio, by era: list changes and (legacy) logs go to each.
@@ -121,7 +145,7 @@ export class Gateway {
   constructor(options: GatewayOptions) {
     if (!isObject(options)) throw new McpClientError('Gateway needs options with a provider');
     refuseUnknown(options, OPTION_KEYS);
-    const { provider, servers = {}, separator = '_', name = 'rxmcp-gateway', version = VERSION, instructions, onWarn } = options;
+    const { provider, servers = {}, separator = '_', name = 'rxmcp-gateway', version = VERSION, instructions, onWarn, sharedGrants = false } = options;
     if (!isObject(provider) || typeof provider.toolsForLlm !== 'function' || typeof provider.executeToolCalls !== 'function') {
       throw new McpClientError('option provider must be a tool provider (toolsForLlm and executeToolCalls)');
     }
@@ -131,6 +155,8 @@ export class Gateway {
     }
     if (instructions !== undefined && typeof instructions !== 'string') throw new McpClientError('option instructions must be a string');
     if (onWarn !== undefined && typeof onWarn !== 'function') throw new McpClientError('option onWarn must be a function');
+    if (typeof sharedGrants !== 'boolean') throw new McpClientError('option sharedGrants must be true or false');
+    this.sharedGrants = sharedGrants;
     this.provider = provider;
     this.upstreams = new Upstreams(servers, separator);
     this.info = { name, version };
@@ -154,30 +180,43 @@ export class Gateway {
    * once, deny, always allow — under `question.suggestion` when there is one
    * — or always deny), showing the tool, the rule's note and the arguments
    * (bounded). The host's answer comes with its retry of the call (an
-   * `input_required` round, both eras), so the call is decided again from
-   * that answer, in any gateway process. Resolves with a `PermissionAnswer`;
-   * rejects, so the Policy denies with the reason, when that host declared no
-   * elicitation. An `ElicitationQuestion` goes as it is to the host of the
-   * one call running (declined when there is not exactly one).
+   * `input_required` round, both eras, with a `requestState` sealed to that
+   * host, the tool and the arguments), and the call is decided again from
+   * that answer; an answer a request brings without such a state is
+   * ignored, and the host asked. An "always" answer binds that host alone
+   * (the Policy is handed its once form) unless `sharedGrants`. Resolves
+   * with a `PermissionAnswer`; rejects, so the Policy denies with the
+   * reason, when that host declared no elicitation. An
+   * `ElicitationQuestion` goes to the host of the one call running, under no
+   * server's name (declined when there is not exactly one, when another host
+   * has a request in flight, or when it imitates the permission form).
    */
   ask(question: PolicyQuestion): Promise<unknown> {
     if (question?.kind === 'elicitation') {
       const running = [...this.calls.values()].filter((call) => call.current && call.hostCan(question.method));
       const [only] = running;
-      if (running.length !== 1 || !only) return Promise.resolve({ action: 'decline' });
-      return only.ask({ method: question.method, params: question.params });
+      const request = { method: question.method, params: question.params };
+      if (running.length !== 1 || !only || this.busyHosts() > 1 || imitatesPermissionForm(request)) return Promise.resolve({ action: 'decline' });
+      return only.ask(underServerName(request, undefined));
     }
     const call = question?.kind === 'permission' ? this.calls.get(question.call?.id) : undefined;
     if (!call || question?.kind !== 'permission') {
       return Promise.reject(new McpClientError('no host made this call through the gateway, so there is nobody to ask'));
     }
     const key = permissionKey(question);
-    const given = call.current?.inputResponses;
-    if (given && Object.hasOwn(given, key)) return Promise.resolve(permissionAnswer(given[key]));
+    const permitted = call.permitted;
+    if (permitted?.key === key) {
+      // Once: the answer is to this question, for this request.
+      call.permitted = undefined;
+      const answer = permissionAnswer(permitted.answer);
+      return Promise.resolve(this.sharedGrants ? answer : this.hostGrants.keep(call.principal, question, answer));
+    }
+    const kept = this.sharedGrants ? undefined : this.hostGrants.decide(call.principal, question);
+    if (kept) return Promise.resolve(kept);
     if (!call.hostCan('elicitation/create')) {
       return Promise.reject(new McpClientError('the MCP host declared no elicitation, so it could not be asked'));
     }
-    call.permission = { key, request: { method: 'elicitation/create', params: permissionForm(question) } };
+    call.permission = { key, request: { method: 'elicitation/create', params: permissionForm(question, this.sharedGrants) } };
     return Promise.reject(new McpClientError('the question was put to the MCP host'));
   }
 
@@ -195,7 +234,7 @@ export class Gateway {
     );
     this.watchUpstreams();
     await new Promise<void>((resolve) => {
-      const handle = stdio.serveStdio(async (context) => (await this.build(context.era, true)) as never, {
+      const handle = stdio.serveStdio(async (context) => (await this.build(context.era, true, connectionId())) as never, {
         transport,
         onerror: (error) => this.onWarn(`stdio: ${error.message}`),
       });
@@ -300,12 +339,12 @@ export class Gateway {
       handler ??= this.sdk().then(({ sdk }) => {
         this.watchUpstreams();
         // 2026-07-28 requests go to the SDK's per-request handler; 2025-era ones to sessions of their own.
-        const modern = sdk.createMcpHandler(async (context) => (await this.build(context.era, false)) as never, {
+        const modern = sdk.createMcpHandler(async (context) => (await this.build(context.era, false, bearerIdentity(context.requestInfo))) as never, {
           legacy: 'reject',
           onerror: (error) => this.onWarn(`http: ${error.message}`),
         }) as unknown as HttpHandler;
         this.httpHandlers.add(modern);
-        const legacy = new LegacySessions(sdk, async () => (await this.build('legacy', true)) as unknown as SdkServer & { connect(transport: unknown): Promise<void> });
+        const legacy = new LegacySessions(sdk, async () => (await this.build('legacy', true, connectionId())) as unknown as SdkServer & { connect(transport: unknown): Promise<void> });
         this.closers.add(() => legacy.close());
         return { sdk, modern, legacy };
       });
@@ -369,7 +408,8 @@ export class Gateway {
   }
 
   // One SDK server instance: per stdio connection or 2025-era HTTP session (tracked, for notifications), or per 2026-07-28 HTTP request.
-  private async build(era: 'legacy' | 'modern', track: boolean): Promise<SdkServer> {
+  // `base` is who its host is: the connection or session (a fresh id), or for a 2026-07-28 HTTP request its bearer token.
+  private async build(era: 'legacy' | 'modern', track: boolean, base: string): Promise<SdkServer> {
     const { sdk } = await this.sdk();
     const withUpstreams = this.upstreams.any;
     const server = new sdk.Server(this.info, {
@@ -380,7 +420,20 @@ export class Gateway {
       },
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
     }) as unknown as SdkServer;
-    server.setRequestHandler('tools/list', async () => {
+    // Every request counts as its host's while it runs: a legacy server's question tied to no call is declined while two hosts have any.
+    const handle = (method: string, handler: Parameters<SdkServer['setRequestHandler']>[1]): void =>
+      server.setRequestHandler(method, async (request, ctx) => {
+        const principal = principalOf(sdk, base, track, ctx);
+        this.inFlight.set(principal, (this.inFlight.get(principal) ?? 0) + 1);
+        try {
+          return await handler(request, ctx);
+        } finally {
+          const left = (this.inFlight.get(principal) ?? 1) - 1;
+          if (left > 0) this.inFlight.set(principal, left);
+          else this.inFlight.delete(principal);
+        }
+      });
+    handle('tools/list', async () => {
       try {
         return { tools: await this.listTools() };
       } catch (error) {
@@ -388,14 +441,14 @@ export class Gateway {
         throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, `The tools could not be listed: ${bounded(messageOf(error))}`);
       }
     });
-    server.setRequestHandler('tools/call', (request, ctx) => this.callTool(sdk, server, request.params ?? {}, ctx));
+    handle('tools/call', (request, ctx) => this.callTool(sdk, this.hostOf(sdk, server, base, track, ctx), request.params ?? {}, ctx));
     if (withUpstreams) {
-      routeUpstreams(sdk, server, {
+      routeUpstreams(sdk, { setRequestHandler: handle }, {
         upstreams: this.upstreams,
         watches: this.resourceWatches,
         onWarn: this.onWarn,
         onUpdated: (uri) => this.announce('resource', uri),
-        rounds: (ctx, method, run) => this.forward(sdk, server, ctx, method, run),
+        rounds: (ctx, method, request, run) => this.forward(sdk, this.hostOf(sdk, server, base, track, ctx), ctx, method, request, run),
       });
     }
     if (track) {
@@ -405,6 +458,8 @@ export class Gateway {
       server.onclose = () => {
         closed?.();
         this.connections.delete(connection);
+        // The connection or session was the host's identity: its "always" answers go with it.
+        this.hostGrants.forget(base);
       };
     }
     return server;
@@ -434,10 +489,25 @@ export class Gateway {
     );
   }
 
-  private async callTool(sdk: ServerSdk, server: SdkServer, params: Record<string, unknown>, ctx: SdkContext): Promise<unknown> {
+  private async callTool(sdk: ServerSdk, host: HostRequest, params: Record<string, unknown>, ctx: SdkContext): Promise<unknown> {
+    // Worked out only for a request that brings a state or is answered with one: most calls are neither.
+    let bound: string | undefined;
+    const binding = (): string => (bound ??= requestBinding(host.principal, 'tools/call', params));
     const state = ctx.mcpReq.requestState();
-    let start = (host: HostRequest): RunningCall<CallToolResult> => this.resume(sdk, state as string, host, 'tools/call');
-    if (typeof state !== 'string') {
+    let start: ((host: HostRequest) => RunningCall<CallToolResult>) | undefined;
+    let permitted: RunningCall<unknown>['permitted'];
+    if (typeof state === 'string') {
+      const handle = this.openState(sdk, state, binding());
+      if (handle.startsWith(ASKED)) {
+        // The retry of a call whose permission question this host was put: its answer to that question alone is read.
+        const key = handle.slice(ASKED.length);
+        const given = host.inputResponses;
+        if (given && Object.hasOwn(given, key) && this.firstAnswer(state)) permitted = { key, answer: given[key] };
+      } else {
+        start = (retry) => this.resume(sdk, handle, retry, 'tools/call');
+      }
+    }
+    if (!start) {
       const name = params.name;
       const args = params.arguments ?? {};
       if (typeof name !== 'string' || !isObject(args)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'tools/call needs a name and an arguments object');
@@ -445,9 +515,9 @@ export class Gateway {
       if (tooLarge) return { content: [{ type: 'text', text: tooLarge }], isError: true };
       // A 2026-07-28 request carries its capabilities with it; a 2025-era host declared them at initialize.
       const modern = ctx.mcpReq.envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] !== undefined;
-      start = (host) => this.start(sdk, name, args, host, modern);
+      start = (first) => this.start(sdk, name, args, first, modern, permitted);
     }
-    const outcome = await this.round(sdk, server, ctx, 'tools/call', start);
+    const outcome = await this.round(sdk, host, binding, 'tools/call', start);
     if ('reply' in outcome) return outcome.reply;
     const missing = this.missing.get(outcome.call);
     if (missing !== undefined) {
@@ -457,19 +527,34 @@ export class Gateway {
       );
     }
     const permission = outcome.call.permission;
-    if (permission) return sdk.inputRequired({ inputRequests: { [permission.key]: permission.request } as never });
+    if (permission) {
+      // The answer counts only on this host's retry of this very call: the state seals the question to both.
+      const requestState = this.seal.seal(`${ASKED}${permission.key}`, Date.now() + PARKED_MS, binding());
+      return sdk.inputRequired({ inputRequests: { [permission.key]: permission.request } as never, requestState });
+    }
     if (answerTooDeep(outcome.done)) return { content: [{ type: 'text', text: `The result nests deeper than ${MAX_ANSWER_DEPTH} levels, so it was not passed on` }], isError: true };
     return outcome.done;
   }
 
   // A forwarded prompts/get or resources/read: `run` does the upstream work
   // once, its questions reaching the host in rounds as a tool call's do.
-  private async forward<T>(sdk: ServerSdk, server: SdkServer, ctx: SdkContext, method: string, run: (input: InputHooks, signal: AbortSignal) => Promise<T>): Promise<unknown> {
-    const outcome = await this.round<{ value: T } | { error: unknown }>(sdk, server, ctx, method, (host) => {
-      const state = ctx.mcpReq.requestState();
-      if (typeof state === 'string') return this.resume(sdk, state, host, method);
-      const call = new RunningCall<{ value: T } | { error: unknown }>(host);
-      call.begin(() => run(call.hooks, call.controller.signal).then((value) => ({ value }), (error: unknown) => ({ error })));
+  private async forward<T>(
+    sdk: ServerSdk,
+    host: HostRequest,
+    ctx: SdkContext,
+    method: string,
+    request: { params: Record<string, unknown>; server: string | undefined },
+    run: (input: InputHooks, signal: AbortSignal) => Promise<T>,
+  ): Promise<unknown> {
+    const binding = (): string => requestBinding(host.principal, method, request.params);
+    const state = ctx.mcpReq.requestState();
+    // A state sealed for a tools/call (a permission question's too) does not open here: the method is in its binding.
+    const handle = typeof state === 'string' ? this.openState(sdk, state, binding()) : undefined;
+    const outcome = await this.round<{ value: T } | { error: unknown }>(sdk, host, binding, method, (first) => {
+      if (handle !== undefined) return this.resume(sdk, handle, first, method);
+      const call = new RunningCall<{ value: T } | { error: unknown }>(first);
+      const ask = this.upstreamAsk(request.server, (question) => call.ask(question));
+      call.begin(() => run({ onElicit: ask, onSample: ask, onListRoots: ask }, call.controller.signal).then((value) => ({ value }), (error: unknown) => ({ error })));
       return call;
     });
     if ('reply' in outcome) return outcome.reply;
@@ -480,33 +565,37 @@ export class Gateway {
   // One downstream round of a request whose upstream work may ask the host:
   // the call started, or resumed by the host's retry, runs until it ends or
   // has questions; then it is parked and the host gets input_required.
-  private async round<T>(sdk: ServerSdk, server: SdkServer, ctx: SdkContext, method: string, start: (host: HostRequest) => RunningCall<T>): Promise<{ reply: unknown } | { done: T; call: RunningCall<T> }> {
-    const call = start(this.hostOf(sdk, server, ctx));
+  private async round<T>(sdk: ServerSdk, host: HostRequest, binding: () => string, method: string, start: (host: HostRequest) => RunningCall<T>): Promise<{ reply: unknown } | { done: T; call: RunningCall<T> }> {
+    const call = start(host);
     let outcome: RoundOutcome<T>;
     try {
       outcome = await call.next();
     } finally {
+      // The last progress of the round reaches the host ahead of the round's answer.
+      this.relays.get(call as RunningCall<unknown>)?.end();
+      this.relays.delete(call as RunningCall<unknown>);
       call.detach();
     }
-    if ('ask' in outcome) return { reply: this.park(sdk, call, method, outcome.ask) };
+    if ('ask' in outcome) return { reply: this.park(sdk, call, method, binding, outcome.ask) };
     this.calls.delete(call.id);
     return { done: outcome.done, call };
   }
 
-  private start(sdk: ServerSdk, name: string, args: Record<string, unknown>, host: HostRequest, modern: boolean): RunningCall<CallToolResult> {
+  private start(sdk: ServerSdk, name: string, args: Record<string, unknown>, host: HostRequest, modern: boolean, permitted: RunningCall<unknown>['permitted']): RunningCall<CallToolResult> {
     const call = new RunningCall<CallToolResult>(host);
+    call.permitted = permitted;
     this.calls.set(call.id, call as RunningCall<unknown>);
     // The 2026-07-28 spec has a server that needs an undeclared capability refuse the request (-32021)
     // rather than go on without it: the upstream call is cancelled and the host told what to declare.
     // A 2025-era host has no such error, so its question is declined and the call goes on.
-    const ask = (request: InputRequest): Promise<unknown> => {
+    const ask = this.upstreamAsk(this.upstreams.prefixOf(name, 'name'), (request) => {
       const capability = CAPABILITY[request.method];
       if (modern && capability !== undefined && !call.hostCan(request.method) && !this.missing.has(call)) {
         this.missing.set(call, capability);
         call.controller.abort();
       }
       return call.ask(request);
-    };
+    });
     call.begin(async () => {
       let raw: CallToolResult | undefined;
       const options: ExecuteOptions = {
@@ -537,16 +626,42 @@ export class Gateway {
     return call;
   }
 
+  // Coalesced (latest value, bounded rate): an upstream server flooding progress cannot flood the host.
   private progress(call: RunningCall<unknown>, progress: ToolProgress): void {
     const host = call.current;
     if (host?.progressToken === undefined) return;
     const params: Record<string, unknown> = { progressToken: host.progressToken, progress: progress.progress };
     if (progress.total !== undefined) params.total = progress.total;
     if (progress.message !== undefined) params.message = progress.message;
-    host.notify({ method: 'notifications/progress', params }).catch((error: unknown) => this.onWarn(`progress could not be sent: ${messageOf(error)}`));
+    let relay = this.relays.get(call);
+    if (!relay) this.relays.set(call, (relay = new ProgressRelay()));
+    relay.push(() => {
+      host.notify({ method: 'notifications/progress', params }).catch((error: unknown) => this.onWarn(`progress could not be sent: ${messageOf(error)}`));
+    });
   }
 
-  private park(sdk: ServerSdk, call: RunningCall<unknown>, method: string, ask: Record<string, WireInputRequest>): unknown {
+  // An upstream server's question on its way to the call's host: one shaped like the permission form is refused; a
+  // 2025-era one (which the wire may tie to no call) is declined while another host has any request in flight,
+  // since it may be that host's; an elicitation says which server asks (`server`, the prefix of its tools).
+  private upstreamAsk(server: string | undefined, ask: (request: InputRequest) => Promise<unknown>): InputHook {
+    return (request) => {
+      const refused = imitatesPermissionForm(request);
+      if (refused) return Promise.reject(new McpClientError(refused));
+      if (request.key === undefined && this.busyHosts() > 1) {
+        return Promise.reject(new McpClientError('more than one host has a request in flight, and the server tied its question to no call, so it was declined'));
+      }
+      return ask(underServerName(request, server));
+    };
+  }
+
+  // How many hosts have a request in flight, or a call waiting for their answer.
+  private busyHosts(): number {
+    const hosts = new Set(this.inFlight.keys());
+    for (const { call } of this.parked.values()) hosts.add(call.principal);
+    return hosts.size;
+  }
+
+  private park(sdk: ServerSdk, call: RunningCall<unknown>, method: string, binding: () => string, ask: Record<string, WireInputRequest>): unknown {
     if (this.parked.size >= MAX_PARKED) {
       call.abandon('too many calls wait for answers');
       this.calls.delete(call.id);
@@ -560,24 +675,46 @@ export class Gateway {
     }, PARKED_MS);
     timer.unref?.();
     this.parked.set(handle, { call, method, timer });
-    return sdk.inputRequired({ inputRequests: ask as never, requestState: this.seal.seal(handle, Date.now() + PARKED_MS) });
+    return sdk.inputRequired({ inputRequests: ask as never, requestState: this.seal.seal(handle, Date.now() + PARKED_MS, binding()) });
   }
 
-  // The parked call a retry's requestState names, tied to the retry and given its answers.
-  private resume<T>(sdk: ServerSdk, state: string, host: HostRequest, method: string): RunningCall<T> {
-    const opened = this.seal.open(state);
-    const invalid = (message: string): Error => new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, message);
+  // Whether a permission state brings its answer for the first time (it is then remembered until it expires).
+  private firstAnswer(state: string): boolean {
+    if (this.answered.has(state)) return false;
+    const now = Date.now();
+    if (this.answered.size >= MAX_ANSWERED) {
+      for (const [kept, expiry] of this.answered) if (expiry <= now) this.answered.delete(kept);
+      // Still full: the oldest go (all live as long, so they are the nearest their expiry).
+      for (const kept of this.answered.keys()) {
+        if (this.answered.size < MAX_ANSWERED) break;
+        this.answered.delete(kept);
+      }
+    }
+    this.answered.set(state, now + PARKED_MS);
+    return true;
+  }
+
+  // The handle a retry's requestState holds, when this process sealed it for this host and this request.
+  private openState(sdk: ServerSdk, state: string, binding: string): string {
+    const opened = this.seal.open(state, Date.now(), binding);
     if ('error' in opened) {
-      throw invalid(
+      throw new sdk.ProtocolError(
+        sdk.ProtocolErrorCode.InvalidParams,
         opened.error === 'expired'
           ? 'The requestState has expired: the call waited too long for its answer. Call the tool again.'
-          : 'The requestState was not made by this gateway process (altered, forged, or from another process). Call the tool again.',
+          : 'The requestState was not issued for this request: it belongs to another client, tool or arguments, or was altered, forged, or made by another gateway process. Call the tool again.',
       );
     }
-    const entry = this.parked.get(opened.handle);
+    return opened.handle;
+  }
+
+  // The parked call a retry's requestState names (opened by `openState`), tied to the retry and given its answers.
+  private resume<T>(sdk: ServerSdk, handle: string, host: HostRequest, method: string): RunningCall<T> {
+    const invalid = (message: string): Error => new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, message);
+    const entry = this.parked.get(handle);
     if (!entry) throw invalid('The call this requestState belongs to no longer waits for an answer (answered already, expired, or held by another process). Call the tool again.');
     if (entry.method !== method) throw invalid(`The requestState belongs to a ${entry.method} request, not this ${method}.`);
-    this.parked.delete(opened.handle);
+    this.parked.delete(handle);
     clearTimeout(entry.timer);
     const call = entry.call as RunningCall<T>;
     call.attach(host);
@@ -585,10 +722,11 @@ export class Gateway {
     return call;
   }
 
-  private hostOf(sdk: ServerSdk, server: SdkServer, ctx: SdkContext): HostRequest {
+  private hostOf(sdk: ServerSdk, server: SdkServer, base: string, tracked: boolean, ctx: SdkContext): HostRequest {
     const declared = ctx.mcpReq.envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities();
     const progressToken = ctx.mcpReq._meta?.progressToken;
     return {
+      principal: principalOf(sdk, base, tracked, ctx),
       capabilities: isObject(declared) ? declared : {},
       inputResponses: isObject(ctx.mcpReq.inputResponses) ? ctx.mcpReq.inputResponses : undefined,
       progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
@@ -643,6 +781,41 @@ export class Gateway {
       else notify.resourceUpdated(uri);
     }
   }
+}
+
+/** A fresh identity for a host on its own connection (stdio) or session (2025-era HTTP). */
+function connectionId(): string {
+  return `connection:${randomUUID()}`;
+}
+
+// A 2026-07-28 HTTP request has no session: its host is who its bearer token says (the one token of a
+// gateway, or none, is every host's; a digest, so the token is kept nowhere).
+function bearerIdentity(request: Request | undefined): string {
+  const authorization = request?.headers.get('authorization') ?? '';
+  return `bearer:${createHash('sha256').update(authorization).digest('base64url')}`;
+}
+
+// Who a request's host is: the connection or session, or for a 2026-07-28 HTTP request its token and the
+// client name the request gives (a label, not proof: it keeps apart hosts that share a token honestly).
+function principalOf(sdk: ServerSdk, base: string, tracked: boolean, ctx: SdkContext): string {
+  if (tracked) return base;
+  const info = ctx.mcpReq.envelope?.[sdk.CLIENT_INFO_META_KEY];
+  const name = isObject(info) && typeof info.name === 'string' ? info.name.slice(0, MAX_CLIENT_NAME_CHARS) : '';
+  return JSON.stringify([base, name]);
+}
+
+// What a sealed requestState is bound to: the host, the method and the request's own parameters (all but the
+// answers, the state and _meta, which a retry changes). Parameters too deep to write out bind to nothing a retry can match.
+function requestBinding(principal: string, method: string, params: Record<string, unknown>): string {
+  const own: Record<string, unknown> = {};
+  for (const key of Object.keys(params)) if (key !== 'inputResponses' && key !== 'requestState' && key !== '_meta') own[key] = params[key];
+  let text: string;
+  try {
+    text = JSON.stringify([principal, method, own]);
+  } catch {
+    text = randomUUID();
+  }
+  return createHash('sha256').update(text).digest('base64url');
 }
 
 // Each listed tool's input schema when it declares Mcp-Param headers, else null, by name (the first tool of a name, as a lookup by name finds).

@@ -11,8 +11,10 @@ const MAX_LOCATION_CHARS = 300;
 /**
  * The key a permission question is asked and answered under in
  * `inputRequests` / `inputResponses`: a digest of the tool, the arguments as
- * sent and the rule that asked, so the same call asked again (a host's retry,
- * served by any process) finds its answer, and another call never does.
+ * sent and the rule that asked, so the same call asked again (a host's retry)
+ * finds its answer, and another call never does. The key is no secret: the
+ * gateway reads an answer under it only from a retry whose sealed
+ * `requestState` says the question was put to that host for that request.
  */
 export function permissionKey(question: PermissionQuestion): string {
   const args = typeof question.call.function.arguments === 'string' ? question.call.function.arguments : safeJson(question.call.function.arguments);
@@ -20,8 +22,12 @@ export function permissionKey(question: PermissionQuestion): string {
   return `rxmcp-permission-${digest.slice(0, 24)}`;
 }
 
-/** The form elicitation that puts a permission question to a human. */
-export function permissionForm(question: PermissionQuestion): { mode: 'form'; message: string; requestedSchema: Record<string, unknown> } {
+/**
+ * The form elicitation that puts a permission question to a human. `shared`
+ * says whether an "always" answer binds every host of the gateway (the
+ * policy file's `sharedGrants`) or only the host asked; the form says which.
+ */
+export function permissionForm(question: PermissionQuestion, shared = false): { mode: 'form'; message: string; requestedSchema: Record<string, unknown> } {
   const lines = [`Allow the tool ${JSON.stringify(question.tool)} to run?`];
   if (question.rule?.note) lines.push(`Rule: ${question.rule.note}`);
   if (question.caller === 'app') lines.push('Asked by an app, not by the model.');
@@ -29,7 +35,9 @@ export function permissionForm(question: PermissionQuestion): { mode: 'form'; me
   // anything so that the path it writes to falls past the cut.
   if (question.locations.length > 0) lines.push(`Locations: ${shownLocations(question.locations)}`);
   lines.push(`Arguments: ${shownArguments(question.arguments)}`);
-  const always = question.suggestion ? `Always allow ${question.tool} under ${question.suggestion}` : `Always allow ${question.tool}`;
+  const scope = shared ? 'for every host of this gateway' : 'for this host only';
+  lines.push(`"Always" choices apply ${scope}.`);
+  const always = `${question.suggestion ? `Always allow ${question.tool} under ${question.suggestion}` : `Always allow ${question.tool}`}, ${scope}`;
   return {
     mode: 'form',
     message: lines.join('\n'),
@@ -43,7 +51,7 @@ export function permissionForm(question: PermissionQuestion): { mode: 'form'; me
             { const: 'allow-once', title: 'Allow once' },
             { const: 'deny-once', title: 'Deny' },
             { const: 'always-allow', title: always },
-            { const: 'always-deny', title: `Always deny ${question.tool}` },
+            { const: 'always-deny', title: `Always deny ${question.tool}, ${scope}` },
           ],
         },
       },

@@ -32,6 +32,8 @@ export interface PolicyFile {
   redis?: { url: string; namespace: string };
   /** The file grants are kept in across runs (`FileGrants`), resolved against the policy file's folder. */
   grantsFile?: string;
+  /** Whether one host's "always" answer binds every host of the gateway (`GatewayOptions.sharedGrants`). Default false: only that host. */
+  sharedGrants?: boolean;
   /** The words that name a location in an argument's key (`PolicyOptions.locationKeys`). */
   locationKeys?: string[];
   /** Compare paths case-folded (`PolicyOptions.caseInsensitivePaths`). */
@@ -97,6 +99,10 @@ export function parsePolicyFile(text: string, source: string, baseDir: string = 
     if (typeof value['leases'] !== 'boolean') fail('leases', 'must be true or false');
     file.leases = value['leases'] as boolean;
   }
+  if (has('sharedGrants')) {
+    if (typeof value['sharedGrants'] !== 'boolean') fail('sharedGrants', 'must be true or false');
+    file.sharedGrants = value['sharedGrants'] as boolean;
+  }
   if (has('caseInsensitivePaths')) {
     if (typeof value['caseInsensitivePaths'] !== 'boolean') fail('caseInsensitivePaths', 'must be true or false');
     file.caseInsensitivePaths = value['caseInsensitivePaths'] as boolean;
@@ -112,6 +118,9 @@ export function parsePolicyFile(text: string, source: string, baseDir: string = 
   }
   return file;
 }
+
+// One host's "always" binding every host is a choice the file makes (`sharedGrants`), kept apart from the keys above.
+KEYS.add('sharedGrants');
 
 type Fail = (key: string | undefined, reason: string) => never;
 

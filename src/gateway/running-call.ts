@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { InputHooks, InputRequest } from '../client/input-hooks.js';
+import type { InputRequest } from '../client/input-hooks.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject } from '../util/values.js';
 
@@ -15,6 +15,12 @@ export interface HostRequest {
   notify(notification: { method: string; params: Record<string, unknown> }): Promise<void>;
   /** Aborts when the host cancels this request. */
   signal: AbortSignal;
+  /**
+   * Who the host is, as far as the transport can tell: its stdio connection,
+   * its 2025-era HTTP session, or (2026-07-28 HTTP, which has no session)
+   * its bearer token and client name. Answers and grants are bound to it.
+   */
+  principal: string;
 }
 
 /** A wire-ready input request, as `input_required` carries it. */
@@ -56,6 +62,10 @@ export class RunningCall<T> {
   readonly controller = new AbortController();
   /** A permission question this round must put to the host (set by the gateway's `ask`). */
   permission: { key: string; request: WireInputRequest } | undefined;
+  /** The answer to the permission question the gateway put to this host for this very request, as its retry brought it (untrusted), once. */
+  permitted: { key: string; answer: unknown } | undefined;
+  /** The host that made the call (`HostRequest.principal`). */
+  readonly principal: string;
   private host: HostRequest | undefined;
   private readonly capabilities: HostRequest['capabilities'];
   private readonly questions = new Map<string, Question>();
@@ -66,18 +76,13 @@ export class RunningCall<T> {
 
   constructor(host: HostRequest) {
     this.capabilities = host.capabilities;
+    this.principal = host.principal;
     this.attach(host);
   }
 
   /** Starts the upstream call (once the call can be found by its id). `run` never rejects. */
   begin(run: () => Promise<T>): void {
     this.result ??= run();
-  }
-
-  /** Hooks for the upstream work: each question becomes one for the host. */
-  get hooks(): InputHooks {
-    const ask = (request: InputRequest): Promise<unknown> => this.ask(request);
-    return { onElicit: ask, onSample: ask, onListRoots: ask };
   }
 
   /** The downstream request serving the call now, if one is. */
@@ -157,9 +162,10 @@ export class RunningCall<T> {
 
   // The upstream server's own key, so the host sees the question as the
   // server filed it, when it is free in this round (two servers, or two
-  // rounds of one, may reuse a key) and of a sane length; else one of ours.
+  // rounds of one, may reuse a key) and of a sane length, and not in the
+  // gateway's own namespace (`rxmcp-`, its permission questions'); else one of ours.
   private keyFor(upstream: string | undefined): string {
-    if (typeof upstream === 'string' && upstream !== '' && upstream.length <= MAX_KEY_CHARS && !this.questions.has(upstream)) return upstream;
+    if (typeof upstream === 'string' && upstream !== '' && upstream.length <= MAX_KEY_CHARS && !upstream.startsWith('rxmcp-') && !this.questions.has(upstream)) return upstream;
     let key: string;
     do key = `rxmcp-q${++this.asked}`;
     while (this.questions.has(key));

@@ -139,7 +139,7 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     ...(file?.locationKeys ? { locationKeys: file.locationKeys } : {}),
     ...(file?.caseInsensitivePaths === undefined ? {} : { caseInsensitivePaths: file.caseInsensitivePaths }),
   });
-  gateway = new Gateway({ provider: policy, servers: upstreams, onWarn });
+  gateway = new Gateway({ provider: policy, servers: upstreams, onWarn, sharedGrants: file?.sharedGrants ?? false });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>

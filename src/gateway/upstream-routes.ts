@@ -22,9 +22,16 @@ export interface UpstreamRouting {
    * Serves one round of a request whose upstream server may ask questions
    * (a 2026-07-28 server's `input_required`): `run` does the upstream work
    * once, with hooks that carry each question to the host in rounds, as a
-   * tool call's are; a retry with `requestState` resumes it.
+   * tool call's are; a retry with `requestState` (sealed to the request's
+   * `params`) resumes it. `server` is the prefix of the server asked, shown
+   * with its questions.
    */
-  rounds: (ctx: SdkContext, method: string, run: (input: InputHooks, signal: AbortSignal) => Promise<unknown>) => Promise<unknown>;
+  rounds: (
+    ctx: SdkContext,
+    method: string,
+    request: { params: Record<string, unknown>; server: string | undefined },
+    run: (input: InputHooks, signal: AbortSignal) => Promise<unknown>,
+  ) => Promise<unknown>;
 }
 
 /**
@@ -33,7 +40,7 @@ export interface UpstreamRouting {
  * owning the name or URI it names, with names and URIs shown and read back
  * by `Upstreams`.
  */
-export function routeUpstreams(sdk: ServerSdk, server: SdkServer, context: UpstreamRouting): void {
+export function routeUpstreams(sdk: ServerSdk, server: Pick<SdkServer, 'setRequestHandler'>, context: UpstreamRouting): void {
   const up = context.upstreams;
   const warnFailed = (prefix: string, error: unknown): void => context.onWarn(`server ${JSON.stringify(prefix)} could not be listed: ${messageOf(error)}`);
   // An upstream's JSON-RPC error keeps its code; any other failure is an internal error saying why.
@@ -68,9 +75,10 @@ export function routeUpstreams(sdk: ServerSdk, server: SdkServer, context: Upstr
     if (!owner) throw new sdk.ResourceNotFoundError(String(uri), `Resource not found: ${JSON.stringify(String(uri)).slice(0, 300)}`);
     return owner;
   };
+
   server.setRequestHandler('resources/read', (request, ctx) =>
     relay(() =>
-      context.rounds(ctx, 'resources/read', async (input, signal) => {
+      context.rounds(ctx, 'resources/read', { params: request.params ?? {}, server: up.prefixOf(request.params?.uri, 'uri') }, async (input, signal) => {
         const owner = ownerOfUri(request.params?.uri);
         const result = await firstValueFrom(owner.client.readResource(owner.value, { signal, input }));
         return { ...result, contents: result.contents.map((item) => ({ ...item, uri: up.showUri(owner.prefix, item.uri) })) };
@@ -101,7 +109,7 @@ export function routeUpstreams(sdk: ServerSdk, server: SdkServer, context: Upstr
   });
   server.setRequestHandler('prompts/get', (request, ctx) =>
     relay(() =>
-      context.rounds(ctx, 'prompts/get', async (input, signal) => {
+      context.rounds(ctx, 'prompts/get', { params: request.params ?? {}, server: up.prefixOf(request.params?.name, 'name') }, async (input, signal) => {
         const name = request.params?.name;
         const owner = typeof name === 'string' ? up.ownerOfName(name) : undefined;
         if (!owner) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Prompt not found: ${JSON.stringify(String(name)).slice(0, 300)}`);

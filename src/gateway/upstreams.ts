@@ -68,19 +68,37 @@ export class Upstreams {
 
   /** The server owning a shown name (the longest prefix that fits), or `undefined`. */
   ownerOfName(shown: string): Owned | undefined {
-    let best: string | undefined;
-    for (const [prefix] of this.entries) {
-      const fits = prefix === '' || shown.startsWith(`${prefix}${this.separator}`);
-      if (fits && (best === undefined || prefix.length > best.length)) best = prefix;
-    }
+    const best = this.bestPrefix(shown);
     if (best === undefined) return undefined;
     const value = best === '' ? shown : shown.slice(best.length + this.separator.length);
     return value === '' ? undefined : { prefix: best, client: this.clientOf(best), value };
   }
 
+  /** The prefix of the server a shown name or URI belongs to, without reaching its client; `undefined` when none, or the one unprefixed server. */
+  prefixOf(shown: unknown, kind: 'name' | 'uri'): string | undefined {
+    if (typeof shown !== 'string') return undefined;
+    return (kind === 'name' ? this.bestPrefix(shown) : this.uriParts(shown)?.prefix) || undefined;
+  }
+
   /** The server owning a shown URI, or `undefined`. */
   ownerOfUri(shown: string): Owned | undefined {
     if (this.entries.length === 1 && this.entries[0]?.[0] === '') return { prefix: '', client: this.clientOf(''), value: shown };
+    const parts = this.uriParts(shown);
+    return parts && { prefix: parts.prefix, client: this.clientOf(parts.prefix), value: parts.value };
+  }
+
+  // The longest prefix a shown name fits.
+  private bestPrefix(shown: string): string | undefined {
+    let best: string | undefined;
+    for (const [prefix] of this.entries) {
+      const fits = prefix === '' || shown.startsWith(`${prefix}${this.separator}`);
+      if (fits && (best === undefined || prefix.length > best.length)) best = prefix;
+    }
+    return best;
+  }
+
+  // A shown rxmcp:// URI read back to its (known) prefix and the server's own URI.
+  private uriParts(shown: string): { prefix: string; value: string } | undefined {
     if (!shown.startsWith(GATEWAY_URI_SCHEME)) return undefined;
     const rest = shown.slice(GATEWAY_URI_SCHEME.length);
     const slash = rest.indexOf('/');
@@ -92,7 +110,7 @@ export class Upstreams {
       return undefined;
     }
     if (prefix === '' || !this.entries.some(([known]) => known === prefix)) return undefined;
-    return { prefix, client: this.clientOf(prefix), value: rest.slice(slash + 1) };
+    return { prefix, value: rest.slice(slash + 1) };
   }
 
   /** Reads a list from every server, skipping (and reporting) those that fail, so one dead server leaves the rest served. */

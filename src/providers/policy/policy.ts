@@ -298,7 +298,8 @@ export class Policy implements ToolProvider {
       tool: name,
       arguments: args,
       call: structuredClone(call),
-      rule: verdict?.rules[0],
+      // A danger rule, when one fired, is the one shown (and the one a gateway reads to keep no grant for the question).
+      rule: verdict?.rules.find((rule) => rule.severity === 'danger') ?? verdict?.rules[0],
       locations: locations
         .map((location) => segments(location, facts.root, this.caseInsensitivePaths))
         .filter((parts) => parts !== undefined)
