@@ -78,13 +78,8 @@ describe("an upstream question that imitates the gateway's permission form", () 
 });
 
 describe('the mark that says which server asks', () => {
-  it('cannot be hidden by terminal or bidirectional controls in the message', async () => {
-    const { seen } = await ask(form('\r\u001b[2K\u001b[1A\u009b2K\u202eDeploy\u0007 to staging?\u2066', { ok: { type: 'boolean' } }));
-    expect(seen).toEqual(['Asked by the server "late" (not by the gateway): Deploy to staging?']);
-  }, 30_000);
-
-  it('keeps the lines of a message apart', async () => {
-    const { seen } = await ask(form('Deploy?\r\nTarget: staging\n\tnow', { ok: { type: 'boolean' } }));
-    expect(seen).toEqual(['Asked by the server "late" (not by the gateway): Deploy?\nTarget: staging\n\tnow']);
+  it('cannot be hidden by terminal or bidirectional controls in the message: they reach the host spelled out', async () => {
+    const { seen } = await ask(form('\r\u001b[2K\u001b[1A\u009b2K\u202eDeploy\u0007 to staging?\u2066\r\nNow?', { ok: { type: 'boolean' } }));
+    expect(seen).toEqual(['Asked by the server "late" (not by the gateway): \\r\\x1b[2K\\x1b[1A\\x9b2K\\u202eDeploy\\x07 to staging?\\u2066\r\nNow?']);
   }, 30_000);
 });
