@@ -1,5 +1,6 @@
 import type { InputRequest } from '../client/input-hooks.js';
 import { isObject } from '../util/values.js';
+import { spelledOut } from './shown-text.js';
 
 /** The choices of the gateway's own permission form (as `readAs` reads them), which no upstream form may offer. */
 const PERMISSION_CHOICES = new Set(['allow once', 'deny once', 'always allow', 'always deny']);
@@ -18,12 +19,6 @@ const LOOKALIKES: Record<string, string> = {
   а: 'a', в: 'b', е: 'e', ё: 'e', һ: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', ԁ: 'd', ԝ: 'w', ӏ: 'l', ɩ: 'l', ı: 'l', ɑ: 'a',
   α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w', μ: 'u',
 };
-// What an elicitation's message may not carry to a host as it is: controls (C0 but newline, tab and the CR of
-// a CRLF; DEL; C1), format characters (bidi overrides and isolates, zero-width characters, tags), line and
-// paragraph separators and lone surrogates. A terminal or a bidi-aware view would let them move the cursor
-// over, reorder or hide the line that says which server asks.
-const UNSAFE = /(?!\r\n|\n|\t)[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029\u{e0000}-\u{e007f}]/gu;
-
 /**
  * Why an upstream server's elicitation must not reach a host, or
  * `undefined`: a form shaped like the gateway's own permission form (a
@@ -68,12 +63,13 @@ export function imitatesPermissionForm(request: InputRequest): string | undefine
 /**
  * An upstream elicitation as its host is shown it: the message opens with
  * the name of the server that asks, so the person never takes it for the
- * gateway's own question. Other questions go as they are.
+ * gateway's own question, and its controls are spelled out (`spelledOut`),
+ * so none can hide that opening. Other questions go as they are.
  */
 export function underServerName(request: InputRequest, server: string | undefined): InputRequest {
   if (request.method !== 'elicitation/create') return request;
   const name = server === undefined || server === '' ? 'an upstream server' : `the server ${JSON.stringify(server.slice(0, MAX_NAME_CHARS))}`;
-  const message = typeof request.params.message === 'string' ? request.params.message.replace(UNSAFE, visible) : '';
+  const message = typeof request.params.message === 'string' ? spelledOut(request.params.message) : '';
   return { ...request, params: { ...request.params, message: `Asked by ${name} (not by the gateway): ${message}` } };
 }
 
@@ -97,13 +93,4 @@ function readAs(text: unknown, invisible: '' | ' ' = ''): string {
 // Whether a text uses the permission form's wording, its invisible characters read either way.
 function saysPermission(text: unknown): boolean {
   return PERMISSION_WORDS.test(readAs(text)) || PERMISSION_WORDS.test(readAs(text, ' '));
-}
-
-// One unsafe character as the escape that names it: `\r`, `\x1b`, `\u202e`, `\u{e0041}`.
-function visible(character: string): string {
-  if (character === '\r') return '\\r';
-  const code = character.codePointAt(0) as number;
-  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
-  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
-  return `\\u{${code.toString(16)}}`;
 }
