@@ -89,7 +89,7 @@ it('keeps no grant for the whole tool from a call whose locations the Policy cou
   }
 }, 30_000);
 
-it('spells out the controls and bidi characters of the arguments and locations its permission form shows', async () => {
+it('spells out the controls and bidi characters of the arguments its permission form shows', async () => {
   const url = await serve(false);
   const asked: string[] = [];
   const a = await officialClient('modern', http(url), alwaysAllow(asked), 'host-a');
@@ -98,8 +98,7 @@ it('spells out the controls and bidi characters of the arguments and locations i
     expect(textOf(await a.callTool({ name: 'fx_add', arguments: { a: 2, b: 3, note: '/tmp/x/\u202egnp.sh', more: '\u009b1A\u009b2K\u2028' } }))).toBe('5');
     expect(asked).toHaveLength(1);
     expect(asked[0]).not.toMatch(/[\u202e\u009b\u2028]/);
-    expect(asked[0]).toContain('Locations: "/tmp/x/\\u202egnp.sh"');
-    expect(asked[0]).toContain('\\x9b1A\\x9b2K\\u2028');
+    expect(asked[0]).toContain('"note":"/tmp/x/\\u202egnp.sh","more":"\\x9b1A\\x9b2K\\u2028"');
   } finally {
     await a.close();
   }
