@@ -101,3 +101,25 @@ it("relays a flood of an upstream server's progress coalesced, at a bounded rate
     await host.close();
   }
 }, 30_000);
+
+it("never puts a question of one host's cancelled call, which a 2025-era server may still ask, to another host", async () => {
+  const http = () => ({ connect: () => new StreamableHTTPClientTransport(new URL(served.url)) });
+  const seenByA: string[] = [];
+  const a = await officialClient('modern', http(), (params) => (seenByA.push(String(params.message)), { action: 'accept', content: { ok: true } }), 'host-a');
+  const b = await officialClient('modern', http(), () => ({ action: 'accept', content: { ok: true } }), 'host-b');
+  try {
+    // B's call asks after 600 ms upstream; B gives up on it at once, but the server, which ignores
+    // cancellation, still asks, carrying B's argument, while A's call is the only one running.
+    const cancel = new AbortController();
+    const first = b.callTool({ name: 'late_later', arguments: { secret: 'bob-7731' } }, { signal: cancel.signal }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    cancel.abort();
+    await first;
+    const resultA = await a.callTool({ name: 'late_wait', arguments: {} });
+    expect(textOf(resultA)).toBe('waited');
+    expect(seenByA).toEqual([]);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}, 30_000);

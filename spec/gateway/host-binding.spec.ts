@@ -73,6 +73,37 @@ describe.each(['modern', 'legacy'] as const)('"always" answers over HTTP (%s era
   }, 30_000);
 });
 
+it('keeps no grant for the whole tool from a call whose locations the Policy could not read, as the Policy keeps none', async () => {
+  const url = await serve(false);
+  const asked: string[] = [];
+  const a = await officialClient('modern', http(url), alwaysAllow(asked), 'host-a');
+  try {
+    // A climbing relative path reads as a location, but as none the Policy can place: no folder is suggested.
+    expect(textOf(await a.callTool({ name: 'fx_add', arguments: { a: 2, b: 3, note: '../../elsewhere/x' } }))).toBe('5');
+    expect(asked).toHaveLength(1);
+    // "Always" held for that call alone: a later call naming /etc/passwd is asked about, not allowed by it.
+    expect(textOf(await a.callTool({ name: 'fx_add', arguments: { a: 1, b: 1, note: '/etc/passwd' } }))).toBe('2');
+    expect(asked).toHaveLength(2);
+  } finally {
+    await a.close();
+  }
+}, 30_000);
+
+it('spells out the controls and bidi characters of the arguments its permission form shows', async () => {
+  const url = await serve(false);
+  const asked: string[] = [];
+  const a = await officialClient('modern', http(url), alwaysAllow(asked), 'host-a');
+  try {
+    // A model's arguments: a bidi override that shows /tmp/x/hs.png for /tmp/x/gnp.sh, a C1 CSI that erases a line.
+    expect(textOf(await a.callTool({ name: 'fx_add', arguments: { a: 2, b: 3, note: '/tmp/x/\u202egnp.sh', more: '\u009b1A\u009b2K\u2028' } }))).toBe('5');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).not.toMatch(/[\u202e\u009b\u2028]/);
+    expect(asked[0]).toContain('"note":"/tmp/x/\\u202egnp.sh","more":"\\x9b1A\\x9b2K\\u2028"');
+  } finally {
+    await a.close();
+  }
+}, 30_000);
+
 it('binds every host when the grants are shared (sharedGrants), and the form says so', async () => {
   const url = await serve(true);
   const asked: string[] = [];

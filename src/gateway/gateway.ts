@@ -72,6 +72,11 @@ const ASKED = 'ask:';
 const MAX_ANSWERED = 4_096;
 // The longest client name a 2026-07-28 host's identity takes in.
 const MAX_CLIENT_NAME_CHARS = 200;
+// How long a host whose request was given up before its upstream answered (cancelled by the host, or abandoned by
+// the gateway) still counts as having one in flight: a 2025-era server is not bound to stop at a cancellation, and
+// may still ask a question for it, which the wire ties to no call. And the most such hosts remembered.
+const LINGER_MS = 60_000;
+const MAX_LINGERING = 1_024;
 
 /**
  * Serves a tool provider stack (a `Registry` of servers behind a `Policy`,
@@ -121,6 +126,8 @@ export class Gateway {
   private readonly hostGrants = new HostGrants();
   // The requests in flight, by host (every method: tool calls, lists, reads, completions, subscriptions).
   private readonly inFlight = new Map<string, number>();
+  // Hosts whose request was given up before its answer came, until when they still count as busy (see LINGER_MS).
+  private readonly lingering = new Map<string, number>();
   private readonly relays = new WeakMap<RunningCall<unknown>, ProgressRelay>();
   // The permission states whose answer was read, with their expiry: a replayed one reads none.
   private readonly answered = new Map<string, number>();
@@ -428,6 +435,7 @@ export class Gateway {
         try {
           return await handler(request, ctx);
         } finally {
+          if (ctx.mcpReq.signal.aborted) this.linger(principal);
           const left = (this.inFlight.get(principal) ?? 1) - 1;
           if (left > 0) this.inFlight.set(principal, left);
           else this.inFlight.delete(principal);
@@ -593,6 +601,7 @@ export class Gateway {
       if (modern && capability !== undefined && !call.hostCan(request.method) && !this.missing.has(call)) {
         this.missing.set(call, capability);
         call.controller.abort();
+        this.linger(call.principal);
       }
       return call.ask(request);
     });
@@ -654,16 +663,29 @@ export class Gateway {
     };
   }
 
-  // How many hosts have a request in flight, or a call waiting for their answer.
+  // How many hosts have a request in flight, a call waiting for their answer, or a request given up whose server may still ask.
   private busyHosts(): number {
     const hosts = new Set(this.inFlight.keys());
     for (const { call } of this.parked.values()) hosts.add(call.principal);
+    const now = Date.now();
+    for (const [host, until] of this.lingering) if (until > now) hosts.add(host);
     return hosts.size;
+  }
+
+  // Counts a host as busy for LINGER_MS more: its request was given up before its upstream answered.
+  private linger(principal: string): void {
+    const now = Date.now();
+    for (const [host, until] of this.lingering) if (until <= now) this.lingering.delete(host);
+    this.lingering.delete(principal);
+    // Past the bound the longest-kept goes: the many left still make every untied question declined.
+    if (this.lingering.size >= MAX_LINGERING) this.lingering.delete(this.lingering.keys().next().value as string);
+    this.lingering.set(principal, now + LINGER_MS);
   }
 
   private park(sdk: ServerSdk, call: RunningCall<unknown>, method: string, binding: () => string, ask: Record<string, WireInputRequest>): unknown {
     if (this.parked.size >= MAX_PARKED) {
       call.abandon('too many calls wait for answers');
+      this.linger(call.principal);
       this.calls.delete(call.id);
       return { content: [{ type: 'text', text: 'The gateway holds too many calls waiting for answers, so this one was cancelled; try again later' }], isError: true };
     }
@@ -672,6 +694,7 @@ export class Gateway {
       this.parked.delete(handle);
       this.calls.delete(call.id);
       call.abandon('nobody answered in time');
+      this.linger(call.principal);
     }, PARKED_MS);
     timer.unref?.();
     this.parked.set(handle, { call, method, timer });

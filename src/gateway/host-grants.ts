@@ -1,5 +1,5 @@
 import type { PermissionAnswer, PermissionQuestion } from '../providers/policy/policy.js';
-import { inside } from '../providers/policy/paths.js';
+import { DEFAULT_LOCATION_KEYS, inside, locationsOf } from '../providers/policy/paths.js';
 
 /** The most "always" answers kept for one host, and the most hosts kept (the oldest go first). */
 const MAX_GRANTS_PER_HOST = 256;
@@ -44,8 +44,10 @@ export class HostGrants {
     if (answer.action !== 'always-allow' && answer.action !== 'always-deny') return answer;
     const allow = answer.action === 'always-allow';
     const once: PermissionAnswer = { action: allow ? 'allow-once' : 'deny-once' };
-    // Locations the Policy could not read leave no suggestion: a grant for the whole tool would then allow what nobody was shown.
-    if (isDanger(question) || (question.suggestion === undefined && question.locations.length > 0)) return once;
+    // Locations the Policy could not read leave no suggestion (and are not among `question.locations`, which lists
+    // those it read): a grant for the whole tool would then allow what nobody was shown. As the Policy does, the
+    // arguments themselves are looked through for a location.
+    if (isDanger(question) || (question.suggestion === undefined && (question.locations.length > 0 || hasLocation(question)))) return once;
     const grants = this.byHost.get(host) ?? [];
     if (!this.byHost.has(host)) {
       if (this.byHost.size >= MAX_HOSTS) this.byHost.delete(this.byHost.keys().next().value as string);
@@ -60,6 +62,11 @@ export class HostGrants {
   forget(host: string): void {
     this.byHost.delete(host);
   }
+}
+
+// Whether the call names any location, readable or not (under the Policy's default location keys, or as a path anywhere).
+function hasLocation(question: PermissionQuestion): boolean {
+  return question.arguments !== null && typeof question.arguments === 'object' && locationsOf(question.arguments, DEFAULT_LOCATION_KEYS).length > 0;
 }
 
 function isDanger(question: PermissionQuestion): boolean {

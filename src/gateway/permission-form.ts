@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PermissionAnswer, PermissionQuestion } from '../providers/policy/policy.js';
 import { isObject } from '../util/values.js';
+import { spelledOut } from './shown-text.js';
 
 /** The most characters of a call's arguments a question shows. */
 const MAX_SHOWN_ARGUMENTS = 2_000;
@@ -37,10 +38,12 @@ export function permissionForm(question: PermissionQuestion, shared = false): { 
   lines.push(`Arguments: ${shownArguments(question.arguments)}`);
   const scope = shared ? 'for every host of this gateway' : 'for this host only';
   lines.push(`"Always" choices apply ${scope}.`);
-  const always = `${question.suggestion ? `Always allow ${question.tool} under ${question.suggestion}` : `Always allow ${question.tool}`}, ${scope}`;
+  const always = spelledOut(`${question.suggestion ? `Always allow ${question.tool} under ${question.suggestion}` : `Always allow ${question.tool}`}, ${scope}`);
   return {
     mode: 'form',
-    message: lines.join('\n'),
+    // The tool, the arguments and the locations are the model's or a server's: a bidi override or a control in
+    // them must not reorder or erase what the person reads before deciding.
+    message: spelledOut(lines.join('\n')),
     requestedSchema: {
       type: 'object',
       properties: {
@@ -51,7 +54,7 @@ export function permissionForm(question: PermissionQuestion, shared = false): { 
             { const: 'allow-once', title: 'Allow once' },
             { const: 'deny-once', title: 'Deny' },
             { const: 'always-allow', title: always },
-            { const: 'always-deny', title: `Always deny ${question.tool}, ${scope}` },
+            { const: 'always-deny', title: spelledOut(`Always deny ${question.tool}, ${scope}`) },
           ],
         },
       },
