@@ -1,4 +1,7 @@
 import { valuesUnder } from './arguments.js';
+import { commandSources } from './commands/command-arguments.js';
+import { effectiveCommands } from './commands/effective-command.js';
+import { parseShellLine, type Word } from './commands/shell-line.js';
 import type { Tri } from './tri.js';
 
 /**
@@ -21,6 +24,19 @@ export const DEFAULT_LOCATION_KEYS: readonly string[] = [
 // gives meaning to (`< > " | ? *`); and invisible characters that some
 // filesystems ignore in names.
 const UNREADABLE = /[\0-\x1f\x7f\\~$%:<>"|?*\p{Default_Ignorable_Code_Point}]/u;
+// The characters a path's reading turns on: separators, dots, and those
+// UNREADABLE names. A server that folds compatibility characters (NFKC:
+// `／`, `．`, `＼`, `…`) or Windows' best-fit code pages (which also turn `¥`
+// and `₩` into `\` and `∕` into `/`) reads other ones than were compared.
+const SYNTAX = /[/.\\~$%:<>"|?*]/g;
+const BEST_FIT = /[\u00a5\u20a9\u2215]/;
+function foldsIntoSyntax(path: string): boolean {
+  if (/^[\x20-\x7e]*$/.test(path)) return false;
+  if (BEST_FIT.test(path)) return true;
+  const syntax = (text: string) => text.match(SYNTAX)?.join('') ?? '';
+  const compat = path.normalize('NFKC');
+  return UNREADABLE.test(compat) || syntax(compat) !== syntax(path.normalize('NFC'));
+}
 
 /**
  * A path as absolute POSIX segments, resolved against `root` when relative;
@@ -28,14 +44,15 @@ const UNREADABLE = /[\0-\x1f\x7f\\~$%:<>"|?*\p{Default_Ignorable_Code_Point}]/u;
  * character `UNREADABLE` names, surrounding whitespace or quotes (stripped
  * by some servers), a leading `//` (a UNC share on Windows), a `..` segment,
  * a segment ending in a dot or a space (Windows drops them), or a relative
- * path with no root. Segments are compared in Unicode NFC (servers match
+ * path with no root, or a character some servers fold into a separator,
+ * a dot or one of those characters (`／`, `．`, `¥`). Segments are compared in Unicode NFC (servers match
  * canonically equivalent names); with `caseInsensitive` they are also
  * lowercased, and a segment whose case has no one-to-one fold (`ß`, `ı`,
  * `İ`) cannot be read. Purely lexical: the filesystem is the server's, and
  * never touched here.
  */
 export function segments(path: unknown, root: string | undefined, caseInsensitive = false): string[] | undefined {
-  if (typeof path !== 'string' || path === '' || UNREADABLE.test(path) || path !== path.trim()) return undefined;
+  if (typeof path !== 'string' || path === '' || UNREADABLE.test(path) || path !== path.trim() || foldsIntoSyntax(path)) return undefined;
   if (/^'|'$/.test(path) || path.startsWith('//')) return undefined;
   let full = path;
   if (!path.startsWith('/')) {
@@ -86,8 +103,9 @@ const LEAD = /^[\0-\x20"'`\p{White_Space}\p{Default_Ignorable_Code_Point}]+/u;
 // `//` for a share); `\` (the current drive's root on Windows, `\\` for a
 // share or a `\\?\` device path); `~`, `~user`, `~+`, `~-` (a home or a
 // shell's directory); `./`, `../` and `..` (either separator); a `file:`
-// URI; a drive letter (`C:`, `C:\`, `C:/`).
-const PATH_START = /^(?:[/\\]|~[^\s/\\~]*(?:[/\\]|$)|\.\.?[/\\]|\.\.$|file:|[a-z]:(?:[/\\]|$))/i;
+// URI; a drive letter (`C:`, `C:\`, `C:/`), or a path relative to a
+// drive's own current folder (`C:..\x`, `C:.ssh`, `C:Users\me`).
+const PATH_START = /^(?:[/\\]|~[^\s/\\~]*(?:[/\\]|$)|\.\.?[/\\]|\.\.$|file:|[a-z]:(?:$|[/\\.]|[^\s:]*[/\\]))/i;
 // A comment that opens a program's text (`// note`, `/* licence */`), which
 // reads as a path only if it climbs out with `..`: with no `..`, it could
 // name nothing but a folder under `/*` or `// ` that no system has.
@@ -107,6 +125,15 @@ const OPTION_VALUE = /^(?:[^\s=]{1,64}=|-[a-z](?=[/\\~.])|@(?=[/\\~.]))/i;
  * as one here, where it is more likely text than a location.
  */
 export function pathIn(text: string): string | undefined {
+  // A path spelled in compatibility characters (`／etc`, `．．／x`) is one to a server that folds them.
+  if (!/^[\x20-\x7e]*$/.test(text)) {
+    const compat = text.normalize('NFKC');
+    if (compat !== text && readsAsPath(compat) !== undefined) return text;
+  }
+  return readsAsPath(text);
+}
+
+function readsAsPath(text: string): string | undefined {
   const stripped = text.replace(LEAD, '');
   const value = stripped.replace(OPTION_VALUE, '');
   for (const candidate of value === stripped ? [stripped] : [stripped, value]) {
@@ -128,7 +155,38 @@ export function pathIn(text: string): string | undefined {
 export function locationsOf(args: Record<string, unknown>, keys: readonly string[]): unknown[] {
   let words = wordSets.get(keys);
   if (!words) wordSets.set(keys, (words = new Set(keys.map((key) => key.toLowerCase().replace(/[-_.\s]/g, '')))));
-  return valuesUnder(args, words, pathIn, { json: true, keys: true, limit: LOCATION_WALK_LIMIT });
+  return [...valuesUnder(args, words, pathIn, { json: true, keys: true, limit: LOCATION_WALK_LIMIT }), ...commandLocations(args)];
+}
+
+/**
+ * The locations the commands a call runs name (see `commandSources`): every
+ * word of a shell line, and every argument of each program it runs (in a
+ * shell's `-c` line too), that reads as a path, and every redirection's
+ * target; a word the shell expands, or a line or a program that cannot be
+ * read, is one unreadable location. A line's text is no path itself, so
+ * without this, `cwd` inside the allowed folder hid `cat ~/.ssh/id_ed25519`.
+ */
+function commandLocations(args: Record<string, unknown>): unknown[] {
+  const sources = commandSources(args);
+  if (!sources) return [];
+  const found: unknown[] = [];
+  const read = (word: Word) => {
+    if (word === undefined) found.push(undefined);
+    else pathIn(word) === undefined || found.push(word);
+  };
+  for (const source of sources) {
+    if (source === undefined || !('line' in source)) continue;
+    const targets: Word[] = [];
+    const commands = parseShellLine(source.line, targets);
+    if (!commands) found.push(undefined);
+    // `2>/dev/null` names a place nothing can be kept in or read from.
+    else for (const word of [...commands.flat(), ...targets.filter((target) => target !== '/dev/null')]) read(word);
+  }
+  for (const command of effectiveCommands(sources)) {
+    if (!command) found.push(undefined);
+    else for (const word of command.argv) read(word);
+  }
+  return found;
 }
 
 /** The deepest directory containing every location (each file counts as its directory), or `undefined`. */
