@@ -22,7 +22,8 @@ interface Interpreter {
   runCommands?: string[];
 }
 
-const PYTHON: Interpreter = { code: 'c', valued: 'WXQ', valuedLong: ['check-hash-based-pycs'], script: 'm', inlineModules: ['timeit', 'pdb', 'code', 'cProfile', 'profile'] };
+// `-i` reads standard input as code once the script is done; `asyncio` is a REPL too.
+const PYTHON: Interpreter = { code: 'ci', valued: 'WXQ', valuedLong: ['check-hash-based-pycs'], script: 'm', inlineModules: ['timeit', 'pdb', 'code', 'cProfile', 'profile', 'asyncio'] };
 const NODE: Interpreter = {
   code: 'ep',
   codeLong: ['eval', 'print'],
@@ -99,8 +100,8 @@ function interpreterRunsInline(spec: Interpreter, args: readonly Word[]): boolea
   let unsure = false;
   for (let i = 0; i < args.length; i++) {
     const word = args[i];
-    if (word === undefined || word === '-') return true;
-    if (word === '--') return args[i + 1] === undefined || args[i + 1] === '-';
+    if (word === undefined || readsInput(word)) return true;
+    if (word === '--') return args[i + 1] === undefined || readsInput(args[i + 1] as string);
     if (word.startsWith('--')) {
       const [given, value] = splitLong(word.slice(2));
       if (spec.codeLong?.includes(given)) return true;
@@ -128,7 +129,8 @@ function interpreterRunsInline(spec: Interpreter, args: readonly Word[]): boolea
       // `deno run x.ts`: what follows is read as the interpreter's own words again.
       return interpreterRunsInline({ ...spec, runCommands: [], codeCommands: [] }, args.slice(1));
     } else if (!unsure) {
-      return false;
+      // The script: a file, unless it is standard input or another descriptor by another name.
+      return readsInput(word);
     }
     unsure = false;
   }
@@ -149,7 +151,18 @@ function splitLong(option: string): [name: string, value: string | undefined] {
 const mayBeCode = (value: Word): boolean => value === undefined || /^\s*data:/i.test(value);
 
 function scriptRunsInline(spec: Interpreter, script: Word): boolean {
-  return script === undefined || script === '-' || (spec.inlineModules?.includes(script) ?? false);
+  return script === undefined || readsInput(script) || (spec.inlineModules?.includes(script) ?? false);
+}
+
+/**
+ * Whether a script named by this word is what the caller writes to the
+ * program's input, as `-` is: `/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`
+ * (filled by a pipe, a here-string `3<<<'…'` or a process substitution), or
+ * any file under `/dev` or `/proc`, or a path that climbs with `..`, which
+ * may lead there.
+ */
+export function readsInput(word: string): boolean {
+  return word === '-' || /^\/+(?:\.\/+)*(?:dev|proc)(?:\/|$)/.test(word) || /^\/.*(?:^|\/)\.\.(?:\/|$)/.test(word);
 }
 
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'original-awk', 'onetrue-awk', 'bwk-awk', 'goawk', 'busybox-awk']);
@@ -179,20 +192,33 @@ function awkRunsCommands(args: readonly Word[]): boolean {
       const next = () => value ?? args[++i];
       if (['load', 'exec', 'include'].some((name) => name.startsWith(given))) return true;
       if ('source'.startsWith(given) && given.length > 1) programs.push(next());
-      else if ('file'.startsWith(given) && given.length > 1) fromFile = next() !== undefined;
-      else if (['field-separator', 'assign'].some((name) => name.startsWith(given)) && given.length > 1) next();
+      else if ('file'.startsWith(given) && given.length > 1) {
+        const file = next();
+        if (file === undefined || readsInput(file)) return true;
+        fromFile = true;
+      } else if (['field-separator', 'assign'].some((name) => name.startsWith(given)) && given.length > 1) next();
       continue;
     }
     if (!word.startsWith('-') || word === '-') break;
-    const letter = word[1] as string;
-    const value = () => (word.length > 2 ? word.slice(2) : args[++i]);
-    if ('lE'.includes(letter)) return true;
-    if (letter === 'e') programs.push(value());
-    else if (letter === 'f') fromFile = value() !== undefined;
-    else if (letter === 'W') {
-      const option = value();
-      if (option === undefined || /^(e|ex|exe|exec)(=|$)/.test(option)) return true;
-    } else if ('Fv'.includes(letter)) value();
+    // Letters group as getopt reads them (`-nv x=1`, `-Pf prog.awk`): the
+    // first that takes a value takes the rest of the word, or the next word.
+    for (let j = 1; j < word.length; j++) {
+      const letter = word[j] as string;
+      if ('lE'.includes(letter)) return true;
+      if (!'efiWFv'.includes(letter)) continue;
+      const value = word.slice(j + 1) || args[++i];
+      if (letter === 'e') programs.push(value);
+      else if (letter === 'f' || letter === 'i') {
+        // A file of program text (`-i` includes one before the program).
+        if (value === undefined || readsInput(value)) return true;
+        fromFile ||= letter === 'f';
+      } else if (letter === 'W') {
+        // gawk reads `-W name=value` as `--name=value`; mawk's `-W exec` runs a file.
+        const given = value === undefined ? undefined : splitLong(value)[0];
+        if (given === undefined || ['exec', 'source', 'file', 'include', 'load'].some((name) => name.startsWith(given))) return true;
+      }
+      break;
+    }
   }
   if (!fromFile && programs.length === 0 && i < args.length) programs.push(args[i]);
   return programs.some((program) => program === undefined || AWK_RUNS.test(program));
