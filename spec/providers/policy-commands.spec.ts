@@ -449,6 +449,22 @@ describe('the danger floor against what an attack review slipped past it (issue 
     ['git', "git clone -c core.fsmonitor='rm -rf x' https://example.org/x.git"],
     ['git', "git -c protocol.ext.allow=always fetch 'ext::sh -c rm% -rf% x'"],
     ['git', "GIT_ALLOW_PROTOCOL=ext git fetch 'ext::sh -c rm% -rf% x'"],
+    // interpreters under another build's name, and code given by another door
+    ['pythonw', "pythonw -c 'x'"],
+    ['python3-dbg', "python3-dbg -c 'x'"],
+    ['ipython', "ipython -c 'x'"],
+    ['tsx', "tsx -e 'x'"],
+    ['ts-node', "ts-node --eval 'x'"],
+    ['deno', "deno run 'data:text/javascript,Deno.exit()'"],
+    ['php', 'php -d auto_prepend_file=/dev/stdin script.php < notes.txt'],
+    // programs whose own words run a command
+    ['npx', "npx -c 'rm -rf x'"],
+    ['sqlite3', "sqlite3 notes.db '.shell rm -rf x'"],
+    ['sqlite3', "sqlite3 notes.db '.output |sh' 'select 1'"],
+    ['psql', "psql -c '\\! rm -rf x' db"],
+    ['psql', "psql -c \"COPY t FROM PROGRAM 'rm -rf x'\" db"],
+    ['mysql', "mysql --pager='rm -rf x'"],
+    ['gdb', "gdb -batch -ex 'shell rm -rf x'"],
   ])('a rule allowing %s does not let by %j', async (program, command) => {
     expect(await underPlainAllow(program, { command })).toBe('asked');
   });
@@ -462,6 +478,13 @@ describe('the danger floor against what an attack review slipped past it (issue 
     ['git', 'git clone -c core.autocrlf=false --depth 1 -b main https://example.org/x.git'],
     ['git', 'git push -u origin main'],
     ['git', 'git grep -n foo -- src'],
+    ['pythonw', 'pythonw app.pyw'],
+    ['tsx', 'tsx script.ts'],
+    ['npx', 'npx prettier --check .'],
+    ['sqlite3', "sqlite3 -json notes.db 'select * from t'"],
+    ['psql', "psql -c '\\dt' db"],
+    ['mysql', "mysql -e 'select 1'"],
+    ['gdb', 'gdb -batch ./prog'],
   ])('a rule allowing %s still lets by the plain %j', async (program, command) => {
     expect(await underPlainAllow(program, { command })).toBe('ran');
   });

@@ -44,6 +44,8 @@ const INTERPRETERS = new Map<string, Interpreter>([
   ['irb', RUBY],
   ['node', NODE],
   ['nodejs', NODE],
+  ['tsx', NODE],
+  ['ts-node', NODE],
   ['bun', { ...NODE, runCommands: ['run', 'x', 'test'] }],
   ['deno', { code: 'e', codeLong: ['eval', 'print'], codeCommands: ['eval', 'repl'], runCommands: ['run', 'test', 'serve', 'bench', 'task', 'compile', 'install'] }],
   ['php', { code: 'rBRE', codeLong: ['run', 'process-begin', 'process-code', 'process-end'], script: 'f', valued: 'cdzt', valuedLong: ['php-ini', 'define', 'file', 'zend-extension', 'docroot'] }],
@@ -70,7 +72,8 @@ const INTERPRETERS = new Map<string, Interpreter>([
 
 /** Whether this (normalised) program name is an interpreter whose inline code the floor cannot read. */
 function interpreterOf(name: string): Interpreter | undefined {
-  if (/^(python|pypy)[0-9.]*$/.test(name) || name === 'py') return PYTHON;
+  // Under any build's name too: `pythonw`, `python3-dbg`, `python3.12d`, `ipython3`, `micropython`, `jython`, `graalpy`.
+  if (/^(python|pypy|ipython|micropython|jython|graalpy)[0-9.]*(w|d|m|-dbg)?$/.test(name) || name === 'py' || name === 'pyw') return PYTHON;
   // Installed under a version too: `perl5.36`, `lua5.4`, `ruby3.2`, `php8.2`, `tclsh8.6`.
   return INTERPRETERS.get(name) ?? INTERPRETERS.get(name.replace(/-?[0-9][0-9.]*$/, ''));
 }
@@ -87,6 +90,8 @@ function interpreterOf(name: string): Interpreter | undefined {
  */
 export function runsInlineCode(name: string, args: readonly Word[]): boolean {
   if (AWKS.has(name) || AWKS.has(name.replace(/-?[0-9][0-9.]*$/, ''))) return awkRunsCommands(args);
+  const escape = SHELL_ESCAPES.get(name);
+  if (escape) return args.some((word) => word === undefined || escape.test(word));
   const spec = interpreterOf(name);
   return spec !== undefined && interpreterRunsInline(spec, args);
 }
@@ -129,14 +134,31 @@ function interpreterRunsInline(spec: Interpreter, args: readonly Word[]): boolea
       // `deno run x.ts`: what follows is read as the interpreter's own words again.
       return interpreterRunsInline({ ...spec, runCommands: [], codeCommands: [] }, args.slice(1));
     } else if (!unsure) {
-      // The script: a file, unless it is standard input or another descriptor by another name.
-      return readsInput(word);
+      // The script: a file, unless it is standard input or another descriptor by another name, or a data: URL.
+      return mayBeCode(word);
     }
     unsure = false;
   }
   // No script was named for certain: the code comes from standard input.
   return true;
 }
+
+// Programs whose words can run a command of the caller's: a database
+// shell's escape (`sqlite3 db '.shell …'`, `.output |cmd`, `.load lib`;
+// psql's `\! …`, `\o |cmd`, `-o '|cmd'`, `COPY … PROGRAM`; mysql's
+// `system …`, `\! …` and its pager), gdb's
+// commands (`-ex 'shell …'`), npx's and npm's `-c`/`--call` line. Any word
+// that matches counts, wherever it stands.
+const SHELL_ESCAPES = new Map<string, RegExp>([
+  ['sqlite3', /\.(sh|shell|system|load|output|once|import)\b|\|/],
+  ['psql', /\\(!|[ogw]\s*\|)|^\s*\||\bprogram\b/i],
+  ['mysql', /\\[!P]|\b(system|pager)\b/i],
+  ['mariadb', /\\[!P]|\b(system|pager)\b/i],
+  // gdb reads long options with one dash, abbreviated (`-eval`, `-comm`).
+  ['gdb', /^--?(i?ex|i?x|(init-)?(ev|com)[a-z-]*)(=|$)/],
+  ['npx', /^(-c|--call)(=|$)/],
+  ['npm', /^(-c|--call)(=|$)/],
+]);
 
 // Alone, these ask the interpreter about itself (`-v` is not among them: python reads it as verbose).
 const INFO = new Set(['--version', '--help', '-V', '-h', '-version']);
@@ -146,9 +168,10 @@ function splitLong(option: string): [name: string, value: string | undefined] {
   return at === -1 ? [option, undefined] : [option.slice(0, at), option.slice(at + 1)];
 }
 
-// An option's value that may be code: one that cannot be read, or a data:
-// URL (a module given as one is its own source text).
-const mayBeCode = (value: Word): boolean => value === undefined || /^\s*data:/i.test(value);
+// An option's value that may be code: one that cannot be read, a data:
+// URL (a module given as one is its own source text), or standard input
+// (`--require=/dev/stdin`, php's `-d auto_prepend_file=/dev/stdin`).
+const mayBeCode = (value: Word): boolean => value === undefined || /^\s*data:/i.test(value) || readsInput(value.slice(value.indexOf('=') + 1));
 
 function scriptRunsInline(spec: Interpreter, script: Word): boolean {
   return script === undefined || readsInput(script) || (spec.inlineModules?.includes(script) ?? false);
