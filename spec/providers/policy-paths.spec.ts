@@ -289,6 +289,23 @@ describe('locations an attack review found hidden (issue 43)', () => {
     expect(await outcome(homePolicy(), 'fs_write', args)).toBe('denied');
   });
 
+  it.each([
+    [{ path: 'notes.txt', spec: '{"write":{"where":"/home/me/.ssh/authorized_keys"},}' }],
+    [{ path: 'notes.txt', spec: "{'write':{'where':'/home/me/.ssh/authorized_keys'}}" }],
+    [{ path: 'notes.txt', spec: '{ // a comment JSON5 allows\n "where": "/home/me/.ssh/authorized_keys" }' }],
+    [{ path: 'notes.txt', spec: '\ufeff{"where":"/home/me/.ssh/authorized_keys"}' }],
+  ])('reads the strings of JSON only a lenient parser takes: %j is denied', async (args) => {
+    expect(await outcome(homePolicy(), 'fs_write', args)).toBe('denied');
+  });
+
+  it('still allows a file whose text is JSON with comments, and reads a text of open quotes at once', async () => {
+    const tsconfig = '{\n  // output\n  "compilerOptions": { "outDir": "./dist", "rootDir": "src", },\n}\n';
+    expect(await outcome(homePolicy(), 'fs_write', { path: 'tsconfig.json', content: tsconfig })).toBe('allowed');
+    const started = Date.now();
+    expect(locationsOf({ spec: `{"${'\\"'.repeat(400_000)}` }, DEFAULT_LOCATION_KEYS)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('still allows an ordinary command inside the folder', async () => {
     expect(await outcome(homePolicy(), 'fs_write', { cwd: HOME, command: 'ls -la notes 2>/dev/null && cat ./notes.txt > ./copy.txt' })).toBe('allowed');
   });
