@@ -273,6 +273,11 @@ describe('locations an attack review found hidden (issue 43)', () => {
     expect(await outcome(homePolicy(), 'fs_write', args)).toBe('denied');
   });
 
+  it('denies a fullwidth spelling of a denied name on a case-insensitive server, which best-fit reads as that name', async () => {
+    expect(await outcome(homePolicy({ caseInsensitivePaths: true }), 'fs_write', { path: '.\uff33\uff33\uff28/authorized_keys' })).toBe('denied');
+    expect(await outcome(homePolicy({ caseInsensitivePaths: true }), 'fs_write', { path: 'caf\u00e9/\u8cc7\u6599.txt' })).toBe('allowed');
+  });
+
   it('asks rather than allows a climb spelled in fullwidth dots and slashes', async () => {
     const policy = new Policy({ provider: files(), rules: [{ tool: 'fs_*', decision: 'allow', under: HOME }], roots: { fs: HOME } });
     expect(await outcome(policy, 'fs_write', { path: '\uff0e\uff0e\uff0f\uff0e\uff0e\uff0fetc\uff0fcron.d\uff0fjob' })).toBe('asked');

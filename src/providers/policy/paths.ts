@@ -45,10 +45,11 @@ function foldsIntoSyntax(path: string): boolean {
  * by some servers), a leading `//` (a UNC share on Windows), a `..` segment,
  * a segment ending in a dot or a space (Windows drops them), or a relative
  * path with no root, or a character some servers fold into a separator,
- * a dot or one of those characters (`／`, `．`, `¥`). Segments are compared in Unicode NFC (servers match
- * canonically equivalent names); with `caseInsensitive` they are also
- * lowercased, and a segment whose case has no one-to-one fold (`ß`, `ı`,
- * `İ`) cannot be read. Purely lexical: the filesystem is the server's, and
+ * a dot or one of those characters (`／`, `．`, `¥`). Segments are
+ * compared in Unicode NFC (servers match canonically equivalent names);
+ * with `caseInsensitive` they are also lowercased, and a segment whose case
+ * has no one-to-one fold (`ß`, `ı`, `İ`) or that compatibility folds to
+ * other letters (`ＳＳＨ`, which best-fit reads as `SSH`) cannot be read. Purely lexical: the filesystem is the server's, and
  * never touched here.
  */
 export function segments(path: unknown, root: string | undefined, caseInsensitive = false): string[] | undefined {
@@ -75,6 +76,8 @@ function fold(part: string, caseInsensitive: boolean): string | undefined {
   if (/^[\x20-\x7e]*$/.test(part)) return caseInsensitive ? part.toLowerCase() : part;
   const composed = part.normalize('NFC');
   if (!caseInsensitive) return composed;
+  // Windows' best-fit code pages read `ＳＳＨ` as `SSH`, which its file systems match to `.ssh`.
+  if (composed.normalize('NFKC') !== composed) return undefined;
   const lower = composed.toLowerCase();
   return lower.length === composed.length && lower === composed.toUpperCase().toLowerCase() ? lower : undefined;
 }
