@@ -117,7 +117,7 @@ const CLIMB = /(?:^|[/\\])\.\.(?:[/\\]|$)/;
 // An option or a setting with its value: `--out=/etc/x`, `of=/dev/sda`, a
 // short option with its value joined on (`-o/etc/x`), or a file named for
 // its contents as curl and others take one (`@/etc/x`).
-const OPTION_VALUE = /^(?:[^\s=]{1,64}=|-[a-z](?=[/\\~.])|@(?=[/\\~.]))/i;
+const OPTION_VALUE = /^(?:[^\s=]{1,64}=|-[a-z](?=["']?[/\\~.])|@(?=["']?[/\\~.]))/i;
 
 /**
  * The location a string outside the location keys names, or `undefined`
@@ -138,7 +138,8 @@ export function pathIn(text: string): string | undefined {
 
 function readsAsPath(text: string): string | undefined {
   const stripped = text.replace(LEAD, '');
-  const value = stripped.replace(OPTION_VALUE, '');
+  // The value once its option is gone, and whatever a server may strip from it too (`--out="/etc/x"`).
+  const value = stripped.replace(OPTION_VALUE, '').replace(LEAD, '');
   for (const candidate of value === stripped ? [stripped] : [stripped, value]) {
     if (!PATH_START.test(candidate) || (COMMENT.test(candidate) && !CLIMB.test(candidate))) continue;
     // The whole text, so that whatever was stripped keeps it unreadable.
