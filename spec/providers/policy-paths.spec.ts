@@ -291,6 +291,7 @@ describe('locations an attack review found hidden (issue 43)', () => {
     [{ cwd: HOME, command: 'echo ssh-ed25519 AAAA >> /home/me/.ssh/authorized_keys' }],
     [{ cwd: HOME, command: "sh -c 'cp notes.txt /home/me/.ssh/authorized_keys'" }],
     [{ cwd: HOME, command: 'cat $HOME/.ssh/id_ed25519' }],
+    [{ cwd: HOME, command: 'tool --out=/home/me/.ssh/authorized_keys' }],
     [{ cwd: HOME, command: 'cp', args: ['notes.txt', '/home/me/.ssh/authorized_keys'] }],
   ])('reads the locations of the command a call runs, beside a decoy cwd: %j is denied', async (args) => {
     expect(await outcome(homePolicy(), 'fs_write', args)).toBe('denied');

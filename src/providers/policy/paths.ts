@@ -49,8 +49,8 @@ function foldsIntoSyntax(path: string): boolean {
  * compared in Unicode NFC (servers match canonically equivalent names);
  * with `caseInsensitive` they are also lowercased, and a segment whose case
  * has no one-to-one fold (`ß`, `ı`, `İ`) or that compatibility folds to
- * other letters (`ＳＳＨ`, which best-fit reads as `SSH`) cannot be read. Purely lexical: the filesystem is the server's, and
- * never touched here.
+ * other letters (`ＳＳＨ`, which best-fit reads as `SSH`) cannot be read.
+ * Purely lexical: the filesystem is the server's, and never touched here.
  */
 export function segments(path: unknown, root: string | undefined, caseInsensitive = false): string[] | undefined {
   if (typeof path !== 'string' || path === '' || UNREADABLE.test(path) || path !== path.trim() || foldsIntoSyntax(path)) return undefined;
@@ -152,7 +152,9 @@ function readsAsPath(text: string): string | undefined {
  * The locations a call names: every value under a key that names a location
  * (`keys` are words, matched as `keyNames` says), and every string under any
  * other key that reads as a path (see `pathIn`), every key that does (a map
- * from paths to contents), at any depth, in lists, and in JSON held in strings. A value under a location key
+ * from paths to contents), at any depth, in lists, and in JSON held in
+ * strings; and those of the commands the call runs (see
+ * `commandLocations`). A value under a location key
  * that is not a string, or a document too big or too deep to read through,
  * counts as one unreadable location (see `valuesUnder`).
  */
@@ -175,8 +177,8 @@ function commandLocations(args: Record<string, unknown>): unknown[] {
   if (!sources) return [];
   const found: unknown[] = [];
   const read = (word: Word) => {
-    if (word === undefined) found.push(undefined);
-    else pathIn(word) === undefined || found.push(word);
+    const picked = word === undefined ? undefined : pathIn(word);
+    if (word === undefined || picked !== undefined) found.push(picked);
   };
   for (const source of sources) {
     if (source === undefined || !('line' in source)) continue;
