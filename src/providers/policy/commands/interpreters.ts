@@ -82,10 +82,12 @@ function interpreterOf(name: string): Interpreter | undefined {
  * Whether a program runs code handed to it inline, which the floor cannot
  * read: an interpreter's code option (`python -c`, `perl -e`, `node
  * --eval`, `php -r`, in a group such as `-ic` or `-ne`), its code read from
- * standard input (no script, or `-`), a module or subcommand that runs
- * inline code (`python -m timeit`, `deno eval`), a `data:` URL given as a
- * module to load; or an awk program that runs commands (`system`, a pipe,
- * gawk's `@` indirect calls and extensions). A word that cannot be read
+ * standard input (no script, `-`, `/dev/stdin`, see `readsInput`), a module
+ * or subcommand that runs inline code (`python -m timeit`, `deno eval`), a
+ * `data:` URL given as a module to load; an awk program that runs commands
+ * (`system`, a pipe, gawk's `@` indirect calls and extensions); or a
+ * program whose own words can run a command (`sqlite3 '.shell …'`, `psql
+ * '\! …'`, `gdb -ex`, `npx -c`; see `SHELL_ESCAPES`). A word that cannot be read
  * where it matters counts as inline code.
  */
 export function runsInlineCode(name: string, args: readonly Word[]): boolean {
@@ -198,7 +200,8 @@ const AWK_RUNS = /system|[|@]/;
 
 // awk's program text is its first operand, or each `-e`/`--source`; `-f`
 // names a file of it, which the floor does not read (as it reads no
-// script's file). `-l`/`--load`, `-E` and `--exec` are unknown.
+// script's file), unless it is standard input (`-f -`, `-f /dev/stdin`).
+// `-l`/`--load`, `-E`, `--exec` and gawk's `-W` naming any of these are unknown.
 function awkRunsCommands(args: readonly Word[]): boolean {
   const programs: Word[] = [];
   let fromFile = false;
