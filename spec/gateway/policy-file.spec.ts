@@ -203,4 +203,20 @@ describe('server/tools §Tool: clients MUST consider tool annotations untrusted 
       rmSync(folder, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('trusts a server whose name is a prototype key as it trusts any other (found by an attack review)', async () => {
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), 'rxmcp-trust-')));
+    const fsServer = { command: process.execPath, args: [join(__dirname, '..', '..', 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), folder], cwd: folder };
+    // As a config file spells it: JSON, where `__proto__` is an ordinary key.
+    const config = normalizeServerConfig(JSON.parse(`{"mcpServers":{"__proto__":${JSON.stringify(fsServer)}}}`));
+    const stack = await buildServeStack({ config, policy: parse({ trustAnnotations: ['__proto__'] }), tokenStore: new MemoryTokenStore(), onWarn: () => undefined });
+    try {
+      await stack.policy.toolsForLlm();
+      const [read] = await stack.policy.executeToolCalls([{ id: 'c1', type: 'function', function: { name: '__proto___list_directory', arguments: { path: folder } } }]);
+      expect(read?.is_error).toBe(false);
+    } finally {
+      await stack.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -117,7 +117,9 @@ describe('Policy locations (issue 43)', () => {
   // A step down into a document: a key (prototype names among them), a
   // list index, or JSON text holding the rest.
   const step = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'toJSON'), fc.nat(4), fc.constant('as JSON text'));
-  const target = fc.constantFrom('/home/me/.ssh/authorized_keys', '~/.ssh/authorized_keys', '--out=/home/me/.ssh/x', 'C:\\Users\\me\\.ssh', '../.ssh/x', 'file:///home/me/.ssh/x');
+  const target = fc.constantFrom('/home/me/.ssh/authorized_keys', '~/.ssh/authorized_keys', '--out=/home/me/.ssh/x', 'C:\\Users\\me\\.ssh', '../.ssh/x', 'file:///home/me/.ssh/x',
+    // found by the attack review: a fullwidth spelling, a path from a drive's own folder
+    '\uff0fhome\uff0fme\uff0f.ssh\uff0fx', 'C:..\\.ssh\\x');
 
   it('finds a target that is not proved outside a denied folder wherever in the arguments it hides, beside any JSON', () => {
     fc.assert(

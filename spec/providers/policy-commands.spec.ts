@@ -417,3 +417,75 @@ describe('the danger floor under a rule that allows a plain command (issue 43)',
     expect(await underPlainAllow('python3', { argv: ['python3', 'script.py'] })).toBe('ran');
   });
 });
+
+describe('the danger floor against what an attack review slipped past it (issue 43)', () => {
+  it.each([
+    // a script that is standard input, or another descriptor, by another name
+    ['python3', 'python3 /dev/stdin < notes.txt'],
+    ['python3', "python3 /dev/fd/3 3<<<'import os'"],
+    ['python3', 'python3 /proc/self/fd/0 < notes.txt'],
+    ['python3', 'python3 -i script.py < notes.txt'],
+    ['python3', 'python3 -m asyncio < notes.txt'],
+    ['php', 'php -f /dev/stdin < notes.txt'],
+    ['node', 'node /dev/stdin < notes.txt'],
+    ['awk', 'awk -f /dev/stdin < notes.txt'],
+    ['awk', 'awk -f - data.txt < notes.txt'],
+    // awk's options as getopt reads them
+    ['gawk', "gawk -nv x=1 'BEGIN { system(\"rm -rf x\") }'"],
+    ['gawk', "gawk -i inplace 'BEGIN { system(\"rm -rf x\") }' notes.txt"],
+    ['gawk', "gawk -W source='BEGIN { system(\"rm -rf x\") }'"],
+    // ssh running a command without one after the host, or loading a library
+    ['ssh', "ssh -o RemoteCommand='rm -rf x' build.example.org"],
+    ['ssh', 'ssh -I ./evil.so build.example.org'],
+    ['sftp', 'sftp -b - build.example.org < notes.txt'],
+    // git running a program an option names
+    ['git', "git ls-remote --upload-pack='rm -rf x' ."],
+    ['git', "git fetch --upload-pac='rm -rf x' ."],
+    ['git', "git clone -u 'rm -rf x' . copy"],
+    ['git', "git push --receive-pack='rm -rf x' . HEAD:x"],
+    ['git', "git archive --remote=. --exec='rm -rf x' HEAD"],
+    ['git', "git grep -O'rm -rf' x"],
+    ['git', 'git clone --template=./evil https://example.org/x.git'],
+    ['git', "git clone -c core.fsmonitor='rm -rf x' https://example.org/x.git"],
+    ['git', "git -c protocol.ext.allow=always fetch 'ext::sh -c rm% -rf% x'"],
+    ['git', "GIT_ALLOW_PROTOCOL=ext git fetch 'ext::sh -c rm% -rf% x'"],
+    // interpreters under another build's name, and code given by another door
+    ['pythonw', "pythonw -c 'x'"],
+    ['python3-dbg', "python3-dbg -c 'x'"],
+    ['ipython', "ipython -c 'x'"],
+    ['tsx', "tsx -e 'x'"],
+    ['ts-node', "ts-node --eval 'x'"],
+    ['deno', "deno run 'data:text/javascript,Deno.exit()'"],
+    ['php', 'php -d auto_prepend_file=/dev/stdin script.php < notes.txt'],
+    // programs whose own words run a command
+    ['npx', "npx -c 'rm -rf x'"],
+    ['sqlite3', "sqlite3 notes.db '.shell rm -rf x'"],
+    ['sqlite3', "sqlite3 notes.db '.output |sh' 'select 1'"],
+    ['psql', "psql -c '\\! rm -rf x' db"],
+    ['psql', "psql -c \"COPY t FROM PROGRAM 'rm -rf x'\" db"],
+    ['mysql', "mysql --pager='rm -rf x'"],
+    ['gdb', "gdb -batch -ex 'shell rm -rf x'"],
+  ])('a rule allowing %s does not let by %j', async (program, command) => {
+    expect(await underPlainAllow(program, { command })).toBe('asked');
+  });
+
+  it.each([
+    ['python3', 'python3 -u script.py'],
+    ['gawk', "gawk -i inplace '{ print }' notes.txt"],
+    ['gawk', "gawk -v n=1 '{ print n }' notes.txt"],
+    ['sftp', 'sftp -b batch.txt build.example.org'],
+    ['git', 'git fetch --all --prune'],
+    ['git', 'git clone -c core.autocrlf=false --depth 1 -b main https://example.org/x.git'],
+    ['git', 'git push -u origin main'],
+    ['git', 'git grep -n foo -- src'],
+    ['pythonw', 'pythonw app.pyw'],
+    ['tsx', 'tsx script.ts'],
+    ['npx', 'npx prettier --check .'],
+    ['sqlite3', "sqlite3 -json notes.db 'select * from t'"],
+    ['psql', "psql -c '\\dt' db"],
+    ['mysql', "mysql -e 'select 1'"],
+    ['gdb', 'gdb -batch ./prog'],
+  ])('a rule allowing %s still lets by the plain %j', async (program, command) => {
+    expect(await underPlainAllow(program, { command })).toBe('ran');
+  });
+});

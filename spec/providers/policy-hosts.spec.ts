@@ -89,6 +89,14 @@ describe('a Policy allowing good.org and denying evil.com', () => {
     expect(await outcome(args)).toBe('denied');
   });
 
+  it.each([
+    [{ url: 'https://good.org/', body: '{"requests":[{"url":"https://evil.com/x"}]}' }],
+    [{ url: 'https://good.org/', options: '{"proxy":"evil.com:3128"}' }],
+    [{ url: 'https://good.org/', body: "{'next':'https://evil.com/x',}" }],
+  ])('reads URLs inside JSON held in a string, beside a decoy url (found by an attack review): %j is denied', async (args) => {
+    expect(await outcome(args)).toBe('denied');
+  });
+
   it('reads an address under an ip key as a host no allow rule covers', async () => {
     expect(await outcome({ url: 'https://good.org/', resolveTo: { ip: '203.0.113.7' } })).toBe('asked');
   });

@@ -70,7 +70,8 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     // tokens fails alone, its error saying to sign in with rxmcp login.
     auth: { tokenStore },
   };
-  const servers: Record<string, ServerClientOptions> = {};
+  // Keyed by the config's server names: `__proto__` is one like any other.
+  const servers: Record<string, ServerClientOptions> = Object.create(null) as Record<string, ServerClientOptions>;
   const trusted = new Set(file?.trustAnnotations);
   for (const name of trusted) {
     if (!config.servers.some((entry) => entry.name === name && !entry.disabled)) onWarn(`the policy file trusts the annotations of ${JSON.stringify(name)}, which the config does not run`);

@@ -100,6 +100,10 @@ export function valuesUnder(
           stack.push([parsed, false]);
           continue;
         }
+        // Not JSON to this parser, and JSON to a lenient one (a trailing
+        // comma, single quotes, comments, a byte-order mark): its quoted
+        // strings are read as the values a lenient parser would find.
+        for (const quoted of quotedIn(value)) pickFrom(quoted);
       }
       pickFrom(value);
     } else if (Array.isArray(value)) {
@@ -121,16 +125,36 @@ export function valuesUnder(
 }
 
 // A string a server might parse as JSON: an object, a list, or a string
-// (JSON encoded twice), once the whitespace JSON allows is gone.
+// (JSON encoded twice), once the whitespace JSON allows (or a lenient
+// parser does: a byte-order mark, no-break spaces) is gone.
 function holdsJson(text: string): boolean {
   let first = 0;
   let last = text.length - 1;
-  while (first <= last && JSON_SPACE.has(text[first] as string)) first++;
-  while (last > first && JSON_SPACE.has(text[last] as string)) last--;
+  while (first <= last && JSON_SPACE.test(text[first] as string)) first++;
+  while (last > first && JSON_SPACE.test(text[last] as string)) last--;
   const ends = `${text[first]}${text[last]}`;
   return last > first && (ends === '{}' || ends === '[]' || ends === '""');
 }
-const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
+const JSON_SPACE = /\s/;
+
+// The contents of the quoted strings in a text, double or single quoted,
+// escapes read as JSON reads them where it can. One pass: a quote left
+// open ends the reading, so no text costs more than its length.
+function quotedIn(text: string): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const quote = text[i];
+    if (quote !== '"' && quote !== "'") continue;
+    let end = i + 1;
+    while (end < text.length && text[end] !== quote) end += text[end] === '\\' ? 2 : 1;
+    if (end >= text.length) break;
+    const inner = text.slice(i + 1, end);
+    const read = parseJson(`"${quote === '"' ? inner : inner.replace(/(^|[^\\])"/g, '$1\\"')}"`);
+    found.push(typeof read === 'string' ? read : inner);
+    i = end;
+  }
+  return found;
+}
 
 const NOT_JSON = Symbol('not JSON');
 function parseJson(text: string): unknown {

@@ -25,13 +25,15 @@ const urlLike = (text: string): boolean => URL_LIKE.test(text.replace(/[\t\n\r]/
  * ending in one of them, such as `baseUrl`, as `keyNames` reads them) or a
  * host (`host`, `hostname`, `domain`, `server`, `proxy`, `ip`, whose bare
  * `evil.com:3128` is read as `http://` and the value), at any depth, and
- * every other string the WHATWG parser would read as an absolute URL. A
- * value under such a key that is not a string counts as one unreadable URL.
+ * every other string the WHATWG parser would read as an absolute URL, in
+ * JSON held in strings too. A value under such a key that is not a string
+ * counts as one unreadable URL.
  */
 export function urlsOf(args: Record<string, unknown>): unknown[] {
-  const urls = valuesUnder(args, URL_KEYS, (text) => (urlLike(text) ? text : undefined));
+  // JSON held in strings is read too, as locations are: a decoy `url` must not hide one in `body: '{"url":…}'`.
+  const urls = valuesUnder(args, URL_KEYS, (text) => (urlLike(text) ? text : undefined), { json: true });
   // Bare hosts become http URLs, so they go through the same reading.
-  for (const host of valuesUnder(args, HOST_KEYS, () => undefined)) urls.push(typeof host === 'string' && !urlLike(host) ? `http://${host}/` : host);
+  for (const host of valuesUnder(args, HOST_KEYS, () => undefined, { json: true })) urls.push(typeof host === 'string' && !urlLike(host) ? `http://${host}/` : host);
   return urls;
 }
 

@@ -27,9 +27,10 @@ const GIT_FLAGS = new Set([
 ]);
 // Configuration that names a program git runs (`core.alternateRefsCommand`,
 // `submodule.*.update=!…`), renames a subcommand, includes a file of more
-// configuration, or makes a push force or delete (`remote.*.mirror`, `remote.*.push=+…`).
+// configuration, makes a push force or delete (`remote.*.mirror`, `remote.*.push=+…`),
+// or allows a transport that runs a command (`protocol.ext.allow`: `ext::sh -c …`).
 const GIT_RUNS =
-  /^(alias|pager)\.|^include(if)?\.|(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|external|helper|program|command|cmd|textconv|driver|clean|smudge|process|packobjectshook|receivepack|uploadpack|difffilter|smtpserver|update|path|templatedir|\.push|\.mirror)$/i;
+  /^(alias|pager)\.|^include(if)?\.|^protocol\.(.+\.)?allow$|(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|external|helper|program|command|cmd|textconv|driver|clean|smudge|process|packobjectshook|receivepack|uploadpack|difffilter|smtpserver|update|path|templatedir|\.push|\.mirror)$/i;
 // Subcommands git ships; any other word may be an alias, which can stand for anything.
 const GIT_COMMANDS = new Set(
   (
@@ -69,6 +70,54 @@ export function gitSubcommand(argv: readonly Word[]): { name: string; args: Word
   return { name: '', args: [] };
 }
 
+// Subcommands' options that name a program git runs: the other side's
+// upload-pack or receive-pack (run here, through a shell, for a repository
+// on this machine: `git ls-remote --upload-pack='…' .`), grep's pager, a
+// template whose hooks run, a mail command; and clone's configuration,
+// read as `-c` is. Abbreviated as git accepts them (`--upload-p`).
+const RUNS_PROGRAM: Record<string, { long: string[]; short?: string }> = {
+  fetch: { long: ['upload-pack'] },
+  pull: { long: ['upload-pack'] },
+  'ls-remote': { long: ['upload-pack', 'exec'] },
+  'fetch-pack': { long: ['upload-pack', 'exec'] },
+  clone: { long: ['upload-pack', 'template', 'config'], short: 'uc' },
+  init: { long: ['template'] },
+  'init-db': { long: ['template'] },
+  push: { long: ['receive-pack', 'exec'] },
+  'send-pack': { long: ['receive-pack', 'exec'] },
+  archive: { long: ['exec'] },
+  grep: { long: ['open-files-in-pager'], short: 'O' },
+  'send-email': { long: ['sendmail-cmd', 'smtp-server', 'to-cmd', 'cc-cmd', 'header-cmd'] },
+};
+
+// Whether a subcommand's arguments name a program it runs, or a word that
+// cannot be read may (options end at `--`).
+function runsProgram(name: string, args: readonly Word[]): boolean {
+  const spec = RUNS_PROGRAM[name];
+  if (!spec) return false;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i];
+    if (word === undefined) return true;
+    if (word === '--') break;
+    if (word.startsWith('--')) {
+      const eq = word.indexOf('=');
+      const given = eq === -1 ? word.slice(2) : word.slice(2, eq);
+      const option = given === '' ? undefined : spec.long.find((long) => long.startsWith(given));
+      if (option === undefined) continue;
+      if (option !== 'config') return true;
+      const value = eq === -1 ? args[++i] : word.slice(eq + 1);
+      if (value === undefined || GIT_RUNS.test(value.split('=')[0] as string)) return true;
+    } else if (word.startsWith('-')) {
+      const at = [...word.slice(1)].findIndex((letter) => spec.short?.includes(letter));
+      if (at === -1) continue;
+      if (word[at + 1] !== 'c') return true;
+      const value = word.slice(at + 2) || args[++i];
+      if (value === undefined || GIT_RUNS.test(value.split('=')[0] as string)) return true;
+    }
+  }
+  return false;
+}
+
 // rebase's options that take the next word as their value.
 const REBASE_VALUED = new Set(['--onto', '-s', '--strategy', '-X', '--strategy-option', '-S', '--gpg-sign', '-C', '--whitespace']);
 
@@ -81,16 +130,18 @@ export interface GitRuns {
 /**
  * The commands a git invocation runs through its subcommands:
  * `submodule foreach` (its command, as a line), `bisect run` (an argv),
- * `rebase --exec`/`-x` (lines). `filter-branch`, `difftool`/`mergetool`
- * with a command of their own, and `config` setting what `-c` may not are
- * unknown, as is git whose subcommand cannot be read.
+ * `rebase --exec`/`-x` (lines). `filter-branch`, `instaweb`,
+ * `difftool`/`mergetool` with a command of their own, an option that names
+ * a program (`--upload-pack`, `--receive-pack`, `--exec`, `grep -O`,
+ * `clone --template`), and `config` setting what `-c` may not are unknown,
+ * as is git whose subcommand cannot be read.
  */
 export function gitRuns(argv: readonly Word[]): GitRuns | undefined {
   const sub = gitSubcommand(argv);
   if (!sub) return undefined;
   const runs: GitRuns = { lines: [], argvs: [] };
   const { name, args } = sub;
-  if (name === 'filter-branch') return undefined;
+  if (name === 'filter-branch' || name === 'instaweb' || runsProgram(name, args)) return undefined;
   // Setting what `-c` may not set makes the next git run it.
   if (name === 'config' && args.some((word) => word === undefined || GIT_RUNS.test(word.split('=')[0] as string))) return undefined;
   if ((name === 'difftool' || name === 'mergetool') && args.some((word) => word === undefined || /^(-[^-]*[xt]|--ext|--tool)/.test(word))) return undefined;

@@ -22,7 +22,8 @@ interface Interpreter {
   runCommands?: string[];
 }
 
-const PYTHON: Interpreter = { code: 'c', valued: 'WXQ', valuedLong: ['check-hash-based-pycs'], script: 'm', inlineModules: ['timeit', 'pdb', 'code', 'cProfile', 'profile'] };
+// `-i` reads standard input as code once the script is done; `asyncio` is a REPL too.
+const PYTHON: Interpreter = { code: 'ci', valued: 'WXQ', valuedLong: ['check-hash-based-pycs'], script: 'm', inlineModules: ['timeit', 'pdb', 'code', 'cProfile', 'profile', 'asyncio'] };
 const NODE: Interpreter = {
   code: 'ep',
   codeLong: ['eval', 'print'],
@@ -43,6 +44,8 @@ const INTERPRETERS = new Map<string, Interpreter>([
   ['irb', RUBY],
   ['node', NODE],
   ['nodejs', NODE],
+  ['tsx', NODE],
+  ['ts-node', NODE],
   ['bun', { ...NODE, runCommands: ['run', 'x', 'test'] }],
   ['deno', { code: 'e', codeLong: ['eval', 'print'], codeCommands: ['eval', 'repl'], runCommands: ['run', 'test', 'serve', 'bench', 'task', 'compile', 'install'] }],
   ['php', { code: 'rBRE', codeLong: ['run', 'process-begin', 'process-code', 'process-end'], script: 'f', valued: 'cdzt', valuedLong: ['php-ini', 'define', 'file', 'zend-extension', 'docroot'] }],
@@ -69,7 +72,8 @@ const INTERPRETERS = new Map<string, Interpreter>([
 
 /** Whether this (normalised) program name is an interpreter whose inline code the floor cannot read. */
 function interpreterOf(name: string): Interpreter | undefined {
-  if (/^(python|pypy)[0-9.]*$/.test(name) || name === 'py') return PYTHON;
+  // Under any build's name too: `pythonw`, `python3-dbg`, `python3.12d`, `ipython3`, `micropython`, `jython`, `graalpy`.
+  if (/^(python|pypy|ipython|micropython|jython|graalpy)[0-9.]*(w|d|m|-dbg)?$/.test(name) || name === 'py' || name === 'pyw') return PYTHON;
   // Installed under a version too: `perl5.36`, `lua5.4`, `ruby3.2`, `php8.2`, `tclsh8.6`.
   return INTERPRETERS.get(name) ?? INTERPRETERS.get(name.replace(/-?[0-9][0-9.]*$/, ''));
 }
@@ -78,14 +82,18 @@ function interpreterOf(name: string): Interpreter | undefined {
  * Whether a program runs code handed to it inline, which the floor cannot
  * read: an interpreter's code option (`python -c`, `perl -e`, `node
  * --eval`, `php -r`, in a group such as `-ic` or `-ne`), its code read from
- * standard input (no script, or `-`), a module or subcommand that runs
- * inline code (`python -m timeit`, `deno eval`), a `data:` URL given as a
- * module to load; or an awk program that runs commands (`system`, a pipe,
- * gawk's `@` indirect calls and extensions). A word that cannot be read
+ * standard input (no script, `-`, `/dev/stdin`, see `readsInput`), a module
+ * or subcommand that runs inline code (`python -m timeit`, `deno eval`), a
+ * `data:` URL given as a module to load; an awk program that runs commands
+ * (`system`, a pipe, gawk's `@` indirect calls and extensions); or a
+ * program whose own words can run a command (`sqlite3 '.shell …'`, `psql
+ * '\! …'`, `gdb -ex`, `npx -c`; see `SHELL_ESCAPES`). A word that cannot be read
  * where it matters counts as inline code.
  */
 export function runsInlineCode(name: string, args: readonly Word[]): boolean {
   if (AWKS.has(name) || AWKS.has(name.replace(/-?[0-9][0-9.]*$/, ''))) return awkRunsCommands(args);
+  const escape = SHELL_ESCAPES.get(name);
+  if (escape) return args.some((word) => word === undefined || escape.test(word));
   const spec = interpreterOf(name);
   return spec !== undefined && interpreterRunsInline(spec, args);
 }
@@ -99,8 +107,8 @@ function interpreterRunsInline(spec: Interpreter, args: readonly Word[]): boolea
   let unsure = false;
   for (let i = 0; i < args.length; i++) {
     const word = args[i];
-    if (word === undefined || word === '-') return true;
-    if (word === '--') return args[i + 1] === undefined || args[i + 1] === '-';
+    if (word === undefined || readsInput(word)) return true;
+    if (word === '--') return args[i + 1] === undefined || readsInput(args[i + 1] as string);
     if (word.startsWith('--')) {
       const [given, value] = splitLong(word.slice(2));
       if (spec.codeLong?.includes(given)) return true;
@@ -128,13 +136,31 @@ function interpreterRunsInline(spec: Interpreter, args: readonly Word[]): boolea
       // `deno run x.ts`: what follows is read as the interpreter's own words again.
       return interpreterRunsInline({ ...spec, runCommands: [], codeCommands: [] }, args.slice(1));
     } else if (!unsure) {
-      return false;
+      // The script: a file, unless it is standard input or another descriptor by another name, or a data: URL.
+      return mayBeCode(word);
     }
     unsure = false;
   }
   // No script was named for certain: the code comes from standard input.
   return true;
 }
+
+// Programs whose words can run a command of the caller's: a database
+// shell's escape (`sqlite3 db '.shell …'`, `.output |cmd`, `.load lib`;
+// psql's `\! …`, `\o |cmd`, `-o '|cmd'`, `COPY … PROGRAM`; mysql's
+// `system …`, `\! …` and its pager), gdb's
+// commands (`-ex 'shell …'`), npx's and npm's `-c`/`--call` line. Any word
+// that matches counts, wherever it stands.
+const SHELL_ESCAPES = new Map<string, RegExp>([
+  ['sqlite3', /\.(sh|shell|system|load|output|once|import)\b|\|/],
+  ['psql', /\\(!|[ogw]\s*\|)|^\s*\||\bprogram\b/i],
+  ['mysql', /\\[!P]|\b(system|pager)\b/i],
+  ['mariadb', /\\[!P]|\b(system|pager)\b/i],
+  // gdb reads long options with one dash, abbreviated (`-eval`, `-comm`).
+  ['gdb', /^--?(i?ex|i?x|(init-)?(ev|com)[a-z-]*)(=|$)/],
+  ['npx', /^(-c|--call)(=|$)/],
+  ['npm', /^(-c|--call)(=|$)/],
+]);
 
 // Alone, these ask the interpreter about itself (`-v` is not among them: python reads it as verbose).
 const INFO = new Set(['--version', '--help', '-V', '-h', '-version']);
@@ -144,12 +170,24 @@ function splitLong(option: string): [name: string, value: string | undefined] {
   return at === -1 ? [option, undefined] : [option.slice(0, at), option.slice(at + 1)];
 }
 
-// An option's value that may be code: one that cannot be read, or a data:
-// URL (a module given as one is its own source text).
-const mayBeCode = (value: Word): boolean => value === undefined || /^\s*data:/i.test(value);
+// An option's value that may be code: one that cannot be read, a data:
+// URL (a module given as one is its own source text), or standard input
+// (`--require=/dev/stdin`, php's `-d auto_prepend_file=/dev/stdin`).
+const mayBeCode = (value: Word): boolean => value === undefined || /^\s*data:/i.test(value) || readsInput(value.slice(value.indexOf('=') + 1));
 
 function scriptRunsInline(spec: Interpreter, script: Word): boolean {
-  return script === undefined || script === '-' || (spec.inlineModules?.includes(script) ?? false);
+  return script === undefined || readsInput(script) || (spec.inlineModules?.includes(script) ?? false);
+}
+
+/**
+ * Whether a script named by this word is what the caller writes to the
+ * program's input, as `-` is: `/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`
+ * (filled by a pipe, a here-string `3<<<'…'` or a process substitution), or
+ * any file under `/dev` or `/proc`, or a path that climbs with `..`, which
+ * may lead there.
+ */
+export function readsInput(word: string): boolean {
+  return word === '-' || /^\/+(?:\.\/+)*(?:dev|proc)(?:\/|$)/.test(word) || /^\/.*(?:^|\/)\.\.(?:\/|$)/.test(word);
 }
 
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'original-awk', 'onetrue-awk', 'bwk-awk', 'goawk', 'busybox-awk']);
@@ -162,7 +200,8 @@ const AWK_RUNS = /system|[|@]/;
 
 // awk's program text is its first operand, or each `-e`/`--source`; `-f`
 // names a file of it, which the floor does not read (as it reads no
-// script's file). `-l`/`--load`, `-E` and `--exec` are unknown.
+// script's file), unless it is standard input (`-f -`, `-f /dev/stdin`).
+// `-l`/`--load`, `-E`, `--exec` and gawk's `-W` naming any of these are unknown.
 function awkRunsCommands(args: readonly Word[]): boolean {
   const programs: Word[] = [];
   let fromFile = false;
@@ -179,20 +218,33 @@ function awkRunsCommands(args: readonly Word[]): boolean {
       const next = () => value ?? args[++i];
       if (['load', 'exec', 'include'].some((name) => name.startsWith(given))) return true;
       if ('source'.startsWith(given) && given.length > 1) programs.push(next());
-      else if ('file'.startsWith(given) && given.length > 1) fromFile = next() !== undefined;
-      else if (['field-separator', 'assign'].some((name) => name.startsWith(given)) && given.length > 1) next();
+      else if ('file'.startsWith(given) && given.length > 1) {
+        const file = next();
+        if (file === undefined || readsInput(file)) return true;
+        fromFile = true;
+      } else if (['field-separator', 'assign'].some((name) => name.startsWith(given)) && given.length > 1) next();
       continue;
     }
     if (!word.startsWith('-') || word === '-') break;
-    const letter = word[1] as string;
-    const value = () => (word.length > 2 ? word.slice(2) : args[++i]);
-    if ('lE'.includes(letter)) return true;
-    if (letter === 'e') programs.push(value());
-    else if (letter === 'f') fromFile = value() !== undefined;
-    else if (letter === 'W') {
-      const option = value();
-      if (option === undefined || /^(e|ex|exe|exec)(=|$)/.test(option)) return true;
-    } else if ('Fv'.includes(letter)) value();
+    // Letters group as getopt reads them (`-nv x=1`, `-Pf prog.awk`): the
+    // first that takes a value takes the rest of the word, or the next word.
+    for (let j = 1; j < word.length; j++) {
+      const letter = word[j] as string;
+      if ('lE'.includes(letter)) return true;
+      if (!'efiWFv'.includes(letter)) continue;
+      const value = word.slice(j + 1) || args[++i];
+      if (letter === 'e') programs.push(value);
+      else if (letter === 'f' || letter === 'i') {
+        // A file of program text (`-i` includes one before the program).
+        if (value === undefined || readsInput(value)) return true;
+        fromFile ||= letter === 'f';
+      } else if (letter === 'W') {
+        // gawk reads `-W name=value` as `--name=value`; mawk's `-W exec` runs a file.
+        const given = value === undefined ? undefined : splitLong(value)[0];
+        if (given === undefined || ['exec', 'source', 'file', 'include', 'load'].some((name) => name.startsWith(given))) return true;
+      }
+      break;
+    }
   }
   if (!fromFile && programs.length === 0 && i < args.length) programs.push(args[i]);
   return programs.some((program) => program === undefined || AWK_RUNS.test(program));

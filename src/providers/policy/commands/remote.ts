@@ -1,3 +1,4 @@
+import { readsInput } from './interpreters.js';
 import type { Word } from './shell-line.js';
 
 // ssh's short options that take a value (the rest of the group, or the next word).
@@ -5,8 +6,9 @@ const SSH_VALUED = 'BbcDEeFIiJLlmOoPpQRSWw';
 // scp's and sftp's.
 const COPY_VALUED = 'BbcDFiJloPRSsX';
 // Configuration that makes ssh run a program of the caller's on this machine,
-// or read more configuration that may.
-const RUNS_LOCALLY = /^\s*(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match|include|securitykeyprovider|pkcs11provider)\b/i;
+// or read more configuration that may, or run a command on the host as
+// `ssh HOST CMD` does (`RemoteCommand`).
+const RUNS_LOCALLY = /^\s*(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match|include|securitykeyprovider|pkcs11provider|remotecommand)\b/i;
 
 // Subcommands that run a command inside a container or a pod, or start one
 // that runs what its image or compose file says.
@@ -23,8 +25,10 @@ const RCLONE_DELETES = new Set(['sync', 'bisync', 'move', 'moveto', 'delete', 'd
 /**
  * Whether a program runs a command elsewhere, where the floor cannot
  * follow it, or deletes as a mirror does: `ssh` given a command (or
- * configuration that runs one here, `-o ProxyCommand=…`, `-F file`), `scp`
- * or `sftp` told which program to run (`-S`); a container or cluster tool's
+ * configuration that runs one here, `-o ProxyCommand=…`, `-F file`, or
+ * there, `-o RemoteCommand=…`; or a library to load, `-I`), `scp` or `sftp`
+ * told which program to run (`-S`), `sftp` reading its batch from input
+ * (`-b -`); a container or cluster tool's
  * `exec`, `run` and the like (`docker exec`, `kubectl exec`, `podman run`);
  * `rsync` with `--delete*`, `--del`, `--remove-source-files`, `-e`/`--rsh`
  * or `--rsync-path` (written out or abbreviated); `rclone sync`, `move`,
@@ -51,8 +55,10 @@ function sshRuns(args: readonly Word[], valued: string, commandAfterHost: boolea
       const letter = word[j] as string;
       if (!valued.includes(letter)) continue;
       const value = word.slice(j + 1) || args[++i];
-      // A configuration file may say what to run; so may `-S` (scp's ssh) and `-D` (sftp's server).
+      // A configuration file may say what to run; so may `-S` (scp's ssh) and `-D` (sftp's server);
+      // ssh's `-I` loads a library; sftp's `-b` runs a batch of commands (`!cmd` runs here), read from input with `-`.
       if (value === undefined || 'FS'.includes(letter) || (letter === 'D' && !commandAfterHost) || (letter === 'o' && RUNS_LOCALLY.test(value))) return true;
+      if ((letter === 'I' && commandAfterHost) || (letter === 'b' && !commandAfterHost && readsInput(value))) return true;
       break;
     }
   }

@@ -59,7 +59,7 @@ function arithmeticEnd(line: string, from: number, close: string): number {
  * `<(…)` and `>(…)` all separate commands, and every command found is
  * returned (a substitution's commands as well as the one it sits in).
  * Redirections and their targets are dropped (a line redirected into a disk
- * is unknown). A word holding an expansion
+ * is unknown); the targets are added to `targets` when it is given. A word holding an expansion
  * (`$VAR`, `${…}`, `$(…)`, an unquoted glob or brace list) is `undefined`.
  *
  * @returns the commands, or `undefined` when the line cannot be read to a
@@ -67,13 +67,13 @@ function arithmeticEnd(line: string, from: number, close: string): number {
  * `${…}` holding anything but a plain parameter, arithmetic on a name, a
  * carriage return but before a newline, or a line past the bounds.
  */
-export function parseShellLine(line: string): Word[][] | undefined {
+export function parseShellLine(line: string, targets?: Word[]): Word[][] | undefined {
   // A carriage return is a character of a word to a POSIX shell, and nothing
   // to bash with `igncr` (Cygwin, MSYS): read only at a line's end and not
   // after a backslash (a line continuation to the one, not the other).
   if (line.length > MAX_LINE || /\r(?!\n)|\\\r/.test(line)) return undefined;
   try {
-    return new LineReader(line).read();
+    return new LineReader(line, targets).read();
   } catch (error) {
     if (error instanceof Unreadable) return undefined;
     throw error;
@@ -87,7 +87,10 @@ class LineReader {
   private globbed = false;
   private braced = false;
 
-  constructor(private readonly line: string) {}
+  constructor(
+    private readonly line: string,
+    private readonly targets: Word[] = [],
+  ) {}
 
   read(): Word[][] {
     const { line } = this;
@@ -308,6 +311,7 @@ class LineReader {
       if (current.redirect) {
         // A redirection is no argument: one into a disk is kept from passing unseen.
         if (isBlockDevice(word)) throw new Unreadable();
+        this.targets.push(unknown ? undefined : word);
         current.redirect = false;
       } else if (current.ended) throw new Unreadable();
       else current.words.push(unknown ? undefined : word);
