@@ -72,6 +72,20 @@ describe('the network a view may declare (MCP Apps: Security Implications, CSP)'
     expect(refused[0]).toContain('not a unicast address');
   });
 
+  // A wildcard reaches every name under it, so it is judged by the least
+  // public of them: `*.localdomain` covers localhost.localdomain, `*.arpa`
+  // covers router.home.arpa, though the wildcard's own spelling reads public.
+  it.each(['https://*.localdomain', 'http://*.localdomain4:8080', 'wss://*.localdomain6', 'https://*.arpa', 'https://*.LocalDomain'])(
+    'refuses the wildcard %s, which covers names of this machine or a private network, opted in or not',
+    (origin) => {
+      for (const allow of [false, true]) {
+        const { csp, refused } = reachableCsp({ connectDomains: [origin, 'https://*.example.com'] }, allow);
+        expect(csp).toEqual({ connectDomains: ['https://*.example.com'] });
+        expect(refused).toEqual([expect.stringContaining('covers a whole top-level domain')]);
+      }
+    },
+  );
+
   it('refuses what the URL parser cannot read, opted in or not', () => {
     const { csp, refused } = reachableCsp({ resourceDomains: ['https://*.1', "https://a.example.com; script-src 'unsafe-eval'", 'not an origin'] }, true);
     expect(csp).toEqual({ resourceDomains: [] });
