@@ -75,4 +75,18 @@ describe('what a view reaches beyond its declared network, in Chromium', () => {
     expect(await messages()).toEqual([]);
     expect(page.frames().map((frame) => frame.url().split(':', 1)[0])).toEqual(['http', 'http']);
   }, 40000);
+
+  it.each(['blob_race', 'data_race'])(
+    'relays nothing from a document the view navigated to before the proxy read its hello, however long the view holds the hello back (%s)',
+    async (tool) => {
+      await mount(tool);
+      await until(() => page.frames().length > 2, 30000);
+      // The impostor does the whole handshake and asks for a ui/message: relayed, it would be initialized and heard.
+      await until(async () => (await messages()).length > 0 || page.frames().length === 2, 30000);
+      expect(await messages()).toEqual([]);
+      expect((await events()).filter((event) => event.kind === 'initialized')).toEqual([]);
+      expect(page.frames().map((frame) => frame.url().split(':', 1)[0])).toEqual(['http', 'http']);
+    },
+    40000,
+  );
 });
