@@ -24,7 +24,9 @@ export interface ReachableCsp {
  * from inside the user's network. `allowPrivateNetwork` lets the first three
  * zones through (a host developing against a local server); unroutable
  * origins never pass, nor does a wildcard over a whole top-level domain
- * that reads as public (`*.localdomain` covers `localhost.localdomain`). An origin the URL parser cannot read is taken out as
+ * that reads as public (`*.localdomain` covers `localhost.localdomain`),
+ * nor anything but a bare `http(s)://` or `ws(s)://` origin (the shape
+ * `buildCsp` keeps, or an IPv6 literal). An origin the URL parser cannot read is taken out as
  * well: what cannot be judged is not granted.
  */
 export function reachableCsp(csp: AppCsp, allowPrivateNetwork: boolean): ReachableCsp {
@@ -66,8 +68,18 @@ function wholeTopLevel(origin: string): boolean {
   }
 }
 
+// The shape buildCsp keeps (its own copy: its source runs in the proxy
+// page), and an IPv6 literal, judged like any host. The URL parser alone
+// would pass more: it drops tabs and newlines
+// anywhere and takes `;`, quotes and `*` in a host, so
+// "https://a.com\n'unsafe-eval'" reads as a public origin, and a proxy
+// that joins what is granted into its policy would read a keyword, another
+// directive or a loopback source in it.
+const BARE_ORIGIN = /^(https?|wss?):\/\/((\*\.)?[a-z0-9]([a-z0-9-]{0,62})?(\.[a-z0-9]([a-z0-9-]{0,62})?)*|\[[0-9a-f:.]{2,45}\])(:[0-9]{1,5})?$/i;
+
 // A wildcard label reads as a label: `*.localhost` is still this machine.
 function zoneOfOrigin(origin: string): ReturnType<typeof zoneOf> | undefined {
+  if (!BARE_ORIGIN.test(origin)) return undefined;
   try {
     return zoneOf(new URL(origin));
   } catch {
