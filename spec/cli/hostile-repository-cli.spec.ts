@@ -66,6 +66,24 @@ describe('rxmcp inside a hostile repository', () => {
     expect(existsSync(mark)).toBe(false);
   });
 
+  // The XDG spec: a relative XDG_CONFIG_HOME is invalid and ignored. Read
+  // against the current directory, it would make the repository's own
+  // .config/Code/User/mcp.json (or a relative CODEX_HOME's config.toml) the
+  // user's file, whose servers rxmcp starts.
+  it.each([
+    ['XDG_CONFIG_HOME', '.config', join('.config', 'Code', 'User', 'mcp.json'), (command: string) => JSON.stringify({ servers: { vsc: { command } } })],
+    ['CODEX_HOME', 'codex-home', join('codex-home', 'config.toml'), (command: string) => `[mcp_servers.cdx]\ncommand = ${JSON.stringify(command)}\n`],
+  ])('runs none of its code for rxmcp servers when %s is a relative path', async (variable, value, file, text) => {
+    mkdirSync(join(repo, file, '..'), { recursive: true });
+    writeFileSync(join(repo, file), text(join(repo, 'node_modules', '.bin', 'rxmcp-spec-helper-server')));
+    const result = await rxmcp(['servers', '--json'], { env: { ...env, [variable]: value }, cwd: repo });
+    rmSync(join(repo, file));
+    expect(existsSync(mark)).toBe(false);
+    expect(result.code).toBe(0);
+    const { configs } = JSON.parse(result.stdout) as { configs: Array<{ path: string }> };
+    expect(configs.map((config) => config.path)).not.toContain(file);
+  });
+
   it("runs a project's own server in the project's folder once its file is named with --config, wherever rxmcp starts", async () => {
     // The control: the shim is real, and it is the project's to run when the person chooses the file.
     const result = await rxmcp(['--config', join(repo, '.mcp.json'), '--server', 'own', 'ping'], { env, cwd: home });
