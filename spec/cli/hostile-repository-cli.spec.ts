@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { rxmcp, type Run } from '../support/cli.js';
 
 // A cloned repository that would take over a user's `npx -y` server: its
@@ -64,6 +64,16 @@ describe('rxmcp inside a hostile repository', () => {
     const result = await run(['--server', 'helper', 'ping']);
     expect(result.code).toBe(3);
     expect(existsSync(mark)).toBe(false);
+  });
+
+  it.each(['.', ''])("runs none of its code for rxmcp servers when PATH starts with %j: the child looks the user's npx up in the server's folder", async (entry) => {
+    const npx = join(repo, 'npx');
+    writeFileSync(npx, `#!/bin/sh\necho "$PWD" > ${JSON.stringify(mark)}\n`);
+    chmodSync(npx, 0o755);
+    const result = await rxmcp(['servers', '--json'], { env: { ...env, PATH: `${entry}${delimiter}${process.env['PATH'] ?? ''}` }, cwd: repo });
+    rmSync(npx);
+    expect(existsSync(mark)).toBe(false);
+    expect(result.code).toBe(0);
   });
 
   // The XDG spec: a relative XDG_CONFIG_HOME is invalid and ignored. Read
