@@ -72,6 +72,40 @@ describe('the network a view may declare (MCP Apps: Security Implications, CSP)'
     expect(refused[0]).toContain('not a unicast address');
   });
 
+  // A wildcard reaches every name under it, so it is judged by the least
+  // public of them: `*.localdomain` covers localhost.localdomain, `*.arpa`
+  // covers router.home.arpa, though the wildcard's own spelling reads public.
+  it.each(['https://*.localdomain', 'http://*.localdomain4:8080', 'wss://*.localdomain6', 'https://*.arpa', 'https://*.LocalDomain'])(
+    'refuses the wildcard %s, which covers names of this machine or a private network, opted in or not',
+    (origin) => {
+      for (const allow of [false, true]) {
+        const { csp, refused } = reachableCsp({ connectDomains: [origin, 'https://*.example.com'] }, allow);
+        expect(csp).toEqual({ connectDomains: ['https://*.example.com'] });
+        expect(refused).toEqual([expect.stringContaining('covers a whole top-level domain')]);
+      }
+    },
+  );
+
+  // The URL parser drops tabs and newlines wherever they are and takes `;`,
+  // quotes and `*` in a host, so these read as public origins; a proxy that
+  // joins the granted origins into its policy would read keywords, another
+  // directive or a loopback source in them. What is not a bare origin is not granted.
+  it.each([
+    "https://cdn.example.com\n'unsafe-eval'",
+    'https://a.example.com\thttp://127.0.0.1:*',
+    'https://a.example.com;\tscript-src\t*',
+    "https://a.example.com;script-src'unsafe-inline'",
+    'http://127.0.0.1@a.example.com',
+    'https://a.example.com/path',
+    'https://a.example.com:*',
+  ])('refuses %j, which the URL parser reads as a public origin but is not a bare origin, opted in or not', (origin) => {
+    for (const allow of [false, true]) {
+      const { csp, refused } = reachableCsp({ resourceDomains: [origin, 'https://cdn.example.com'] }, allow);
+      expect(csp).toEqual({ resourceDomains: ['https://cdn.example.com'] });
+      expect(refused).toEqual([expect.stringContaining('it is not an origin')]);
+    }
+  });
+
   it('refuses what the URL parser cannot read, opted in or not', () => {
     const { csp, refused } = reachableCsp({ resourceDomains: ['https://*.1', "https://a.example.com; script-src 'unsafe-eval'", 'not an origin'] }, true);
     expect(csp).toEqual({ resourceDomains: [] });

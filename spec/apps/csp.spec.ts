@@ -11,14 +11,14 @@ const directives = (policy: string): Record<string, string[]> =>
   }));
 
 describe('the CSP a view runs under', () => {
-  it('is the spec\'s restrictive default when the resource declares none, with objects, frames, forms and bases shut', () => {
+  it('is the spec\'s restrictive default when the resource declares none, less \'self\' as a source of resources, with objects, frames, forms and bases shut', () => {
     expect(directives(buildCsp(undefined))).toEqual({
       'default-src': ["'none'"],
-      'script-src': ["'self'", "'unsafe-inline'"],
-      'style-src': ["'self'", "'unsafe-inline'"],
-      'img-src': ["'self'", 'data:'],
-      'media-src': ["'self'", 'data:'],
-      'font-src': ["'self'"],
+      'script-src': ["'unsafe-inline'"],
+      'style-src': ["'unsafe-inline'"],
+      'img-src': ['data:'],
+      'media-src': ['data:'],
+      'font-src': ["'none'"],
       'connect-src': ["'none'"],
       'frame-src': ["'none'"],
       'base-uri': ["'self'"],

@@ -67,6 +67,13 @@ describe('what a view reaches beyond its declared network, in Chromium', () => {
     expect(datagrams.length).toBeGreaterThan(0);
   }, 60000);
 
+  it("reaches nothing on the sandbox's own origin, the source 'self' would name in a view's document: a view that declared nothing loads nothing (MCP Apps: resourceDomains, empty or omitted)", async () => {
+    await page.evaluate(({ url, sandbox }) => window.appsHost.mount({ serverUrl: url, tool: 'self_reach', arguments: { sandbox } }), { url: server.url, sandbox: host.sandboxOrigin });
+    await until(async () => (await messages()).length > 0, 30000);
+    expect(JSON.parse((await messages())[0] ?? '{}')).toEqual({ img: 'failed', script: 'failed', style: 'failed', video: 'failed', font: 'failed' });
+    expect(host.sandboxBeacons).toEqual([]);
+  }, 40000);
+
   it.each(['data_nav', 'blob_nav'])('relays nothing from a document the view navigated its frame to (%s), and removes the frame', async (tool) => {
     await mount(tool);
     await until(async () => (await events()).some((event) => event.kind === 'initialized'), 30000);
@@ -75,4 +82,18 @@ describe('what a view reaches beyond its declared network, in Chromium', () => {
     expect(await messages()).toEqual([]);
     expect(page.frames().map((frame) => frame.url().split(':', 1)[0])).toEqual(['http', 'http']);
   }, 40000);
+
+  it.each(['blob_race', 'data_race'])(
+    'relays nothing from a document the view navigated to before the proxy read its hello, however long the view holds the hello back (%s)',
+    async (tool) => {
+      await mount(tool);
+      await until(() => page.frames().length > 2, 30000);
+      // The impostor does the whole handshake and asks for a ui/message: relayed, it would be initialized and heard.
+      await until(async () => (await messages()).length > 0 || page.frames().length === 2, 30000);
+      expect(await messages()).toEqual([]);
+      expect((await events()).filter((event) => event.kind === 'initialized')).toEqual([]);
+      expect(page.frames().map((frame) => frame.url().split(':', 1)[0])).toEqual(['http', 'http']);
+    },
+    40000,
+  );
 });

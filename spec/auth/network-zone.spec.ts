@@ -81,6 +81,11 @@ describe('the network zone of a host, in every spelling the URL parser accepts',
     ['an unassigned part of 64:ff9b::/32', 'https://[64:ff9b:2::1]/'],
     ['anything outside 2000::/3, unassigned', 'https://[4000::1]/'],
     ['6to4 carrying multicast', 'https://[2002:e000:1::1]/'],
+    ['IPv4 documentation, TEST-NET-1 (192.0.2.0/24)', 'https://192.0.2.1/'],
+    ['IPv4 documentation, TEST-NET-2 (198.51.100.0/24)', 'https://198.51.100.7/'],
+    ['IPv4 documentation, TEST-NET-3 (203.0.113.0/24)', 'https://203.0.113.255/'],
+    ['the 6to4 relay anycast prefix (192.88.99.0/24), a tunnel to whichever relay answers', 'https://192.88.99.1/'],
+    ['6to4 carrying TEST-NET-1', 'https://[2002:c000:201::1]/'],
   ])('%s is not public but unroutable', (_name, url) => expect(zone(url)).toBe('unroutable'));
 
   it.each([

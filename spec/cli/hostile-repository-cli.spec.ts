@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { rxmcp, type Run } from '../support/cli.js';
 
 // A cloned repository that would take over a user's `npx -y` server: its
@@ -64,6 +64,34 @@ describe('rxmcp inside a hostile repository', () => {
     const result = await run(['--server', 'helper', 'ping']);
     expect(result.code).toBe(3);
     expect(existsSync(mark)).toBe(false);
+  });
+
+  it.each(['.', ''])("runs none of its code for rxmcp servers when PATH starts with %j: the child looks the user's npx up in the server's folder", async (entry) => {
+    const npx = join(repo, 'npx');
+    writeFileSync(npx, `#!/bin/sh\necho "$PWD" > ${JSON.stringify(mark)}\n`);
+    chmodSync(npx, 0o755);
+    const result = await rxmcp(['servers', '--json'], { env: { ...env, PATH: `${entry}${delimiter}${process.env['PATH'] ?? ''}` }, cwd: repo });
+    rmSync(npx);
+    expect(existsSync(mark)).toBe(false);
+    expect(result.code).toBe(0);
+  });
+
+  // The XDG spec: a relative XDG_CONFIG_HOME is invalid and ignored. Read
+  // against the current directory, it would make the repository's own
+  // .config/Code/User/mcp.json (or a relative CODEX_HOME's config.toml) the
+  // user's file, whose servers rxmcp starts.
+  it.each([
+    ['XDG_CONFIG_HOME', '.config', join('.config', 'Code', 'User', 'mcp.json'), (command: string) => JSON.stringify({ servers: { vsc: { command } } })],
+    ['CODEX_HOME', 'codex-home', join('codex-home', 'config.toml'), (command: string) => `[mcp_servers.cdx]\ncommand = ${JSON.stringify(command)}\n`],
+  ])('runs none of its code for rxmcp servers when %s is a relative path', async (variable, value, file, text) => {
+    mkdirSync(join(repo, file, '..'), { recursive: true });
+    writeFileSync(join(repo, file), text(join(repo, 'node_modules', '.bin', 'rxmcp-spec-helper-server')));
+    const result = await rxmcp(['servers', '--json'], { env: { ...env, [variable]: value }, cwd: repo });
+    rmSync(join(repo, file));
+    expect(existsSync(mark)).toBe(false);
+    expect(result.code).toBe(0);
+    const { configs } = JSON.parse(result.stdout) as { configs: Array<{ path: string }> };
+    expect(configs.map((config) => config.path)).not.toContain(file);
   });
 
   it("runs a project's own server in the project's folder once its file is named with --config, wherever rxmcp starts", async () => {

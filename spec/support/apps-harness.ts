@@ -52,6 +52,8 @@ export interface AppsHost {
   sandboxOrigin: string;
   /** Every path requested of `/beacon/…` on the host origin, in order (what a view must not reach). */
   beacons: string[];
+  /** Every path requested of `/beacon/…` on the sandbox's origin, which a view's `'self'` would name. */
+  sandboxBeacons: string[];
   stop(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ function close(server: Server): Promise<void> {
 export async function startAppsHost(): Promise<AppsHost> {
   const code = await bundleHostPage();
   const beacons: string[] = [];
+  const sandboxBeacons: string[] = [];
   const host = await listen((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     if (path === '/') {
@@ -115,7 +118,10 @@ export async function startAppsHost(): Promise<AppsHost> {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path === '/sandbox.html') res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(proxyPage);
     else if (path === '/other.html') res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>other</title>');
-    else res.writeHead(404).end();
+    else if (path?.startsWith('/beacon/')) {
+      sandboxBeacons.push(path);
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('');
+    } else res.writeHead(404).end();
   });
   const sandboxOrigin = `http://localhost:${portOf(sandbox)}`;
   const sandboxUrl = `${sandboxOrigin}/sandbox.html`;
@@ -125,6 +131,7 @@ export async function startAppsHost(): Promise<AppsHost> {
     sandboxUrl,
     sandboxOrigin,
     beacons,
+    sandboxBeacons,
     stop: async () => {
       await Promise.all([close(host), close(sandbox)]);
     },

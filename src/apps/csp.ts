@@ -7,8 +7,9 @@
 /**
  * The Content-Security-Policy a view runs under, from its resource's
  * `_meta.ui.csp` (`connectDomains`, `resourceDomains`, `frameDomains`,
- * `baseUriDomains`). With no `csp`, the spec's restrictive default; with
- * one, exactly the declared origins and nothing more. Every declared origin
+ * `baseUriDomains`). With no `csp`, the spec's restrictive default without
+ * `'self'` as a source of resources (it would name the sandbox proxy's
+ * origin); with one, exactly the declared origins and nothing more. Every declared origin
  * must be a bare `http(s)://` or `ws(s)://` origin (an optional `*.` label
  * wildcard and port allowed, no path, no spaces, quotes or `;`): anything
  * else is dropped, so a hostile declaration can only make the policy
@@ -37,13 +38,16 @@ export function buildCsp(csp: unknown): string {
   const connect = origins('connectDomains');
   const frames = origins('frameDomains');
   const bases = origins('baseUriDomains');
+  // No 'self' where resources are fetched: in the view's srcdoc document it
+  // names the sandbox proxy's origin, the host's own server (on this machine,
+  // for a desktop host), which a view that declared nothing must not reach.
   const directives = [
     "default-src 'none'",
-    'script-src ' + listed("'self' 'unsafe-inline'", resources, ''),
-    'style-src ' + listed("'self' 'unsafe-inline'", resources, ''),
-    'img-src ' + listed("'self' data:", resources, ''),
-    'media-src ' + listed("'self' data:", resources, ''),
-    'font-src ' + listed("'self'", resources, ''),
+    'script-src ' + listed("'unsafe-inline'", resources, ''),
+    'style-src ' + listed("'unsafe-inline'", resources, ''),
+    'img-src ' + listed('data:', resources, ''),
+    'media-src ' + listed('data:', resources, ''),
+    'font-src ' + listed('', resources, "'none'"),
     'connect-src ' + listed('', connect, "'none'"),
     'frame-src ' + listed('', frames, "'none'"),
     'base-uri ' + listed('', bases, "'self'"),

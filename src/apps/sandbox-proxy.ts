@@ -42,7 +42,8 @@ const VIEW_HELLO = 'ui/notifications/sandbox-view-ready';
  * document the view's frame later holds (a `data:` or `blob:` page it
  * navigated to, a reload) has no such frame, so the proxy can tell it is not
  * the document it built, though both have the same opaque origin and the
- * same window. Then it says hello, and removes its own element.
+ * same window. Then it removes its own element and says hello, handing
+ * the proxy a port that answers only while this document lives.
  * Self-contained, like the rest of the page's script.
  */
 function viewPrelude(hello: string): void {
@@ -57,7 +58,13 @@ function viewPrelude(hello: string): void {
   (document.head === null ? document.documentElement : document.head).appendChild(marker);
   const script = document.currentScript;
   if (script !== null) script.remove();
-  window.parent.postMessage({ jsonrpc: '2.0', method: hello, params: {} }, '*');
+  // The hello carries a port whose other end lives only as long as this
+  // document: the proxy's question over it is answered only while this
+  // document still holds the frame, however late the proxy reads the hello.
+  const channel = new MessageChannel();
+  const port = channel.port1;
+  port.onmessage = (event: MessageEvent) => port.postMessage(event.data);
+  window.parent.postMessage({ jsonrpc: '2.0', method: hello, params: {} }, '*', [channel.port2]);
 }
 
 // The proxy's script, run in the proxy page; self-contained for the same
@@ -80,15 +87,47 @@ function sandboxProxy(
   // off for good: no message either way, and the frame removed.
   let marker: unknown = undefined;
   let cut = false;
+  // The frame read at the hello is the mark only if the document that said
+  // it still answers over its port: a view can hold its hello back (a busy
+  // thread) until a document it navigated to, with a frame of its own first,
+  // holds the frame. Until the answer, messages either way wait here.
+  let confirmed = false;
+  let held: Array<{ toHost: boolean; data: unknown }> = [];
+  const MAX_HELD = 256;
   const sever = (): void => {
     cut = true;
+    held = [];
     if (inner !== null) inner.remove();
   };
-  const current = (): boolean => {
+  const holds = (): boolean => {
     if (cut || inner === null || inner.contentWindow === null || marker === undefined) return false;
     if ((inner.contentWindow as unknown as Record<number, unknown>)[0] === marker) return true;
     sever();
     return false;
+  };
+  const deliver = (toHost: boolean, data: unknown): void => {
+    if (toHost) window.parent.postMessage(data, hostOrigin as string);
+    else (inner as HTMLIFrameElement & { contentWindow: Window }).contentWindow.postMessage(data, '*');
+  };
+  const relay = (toHost: boolean, data: unknown): void => {
+    if (!holds()) return;
+    if (confirmed) deliver(toHost, data);
+    else if (held.length < MAX_HELD) held.push({ toHost, data });
+    else sever();
+  };
+  const confirm = (port: MessagePort): void => {
+    const question = crypto.getRandomValues(new Uint32Array(4)).join('.');
+    port.onmessage = (event: MessageEvent) => {
+      if (event.data !== question || confirmed || !holds()) return;
+      confirmed = true;
+      const waiting = held;
+      held = [];
+      // The view's own messages go out first, as they were sent; the host's waited on it.
+      for (let i = 0; i < waiting.length; i++) if (holds()) deliver((waiting[i] as { toHost: boolean }).toHost, (waiting[i] as { data: unknown }).data);
+    };
+    // Where the browser has it: the document that held the port is gone.
+    port.addEventListener('close', sever);
+    port.postMessage(question);
   };
   const methodOf = (data: unknown): unknown =>
     typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>).method : undefined;
@@ -116,7 +155,7 @@ function sandboxProxy(
     frame.srcdoc = withPolicy(html, policy, prelude);
     // A document loaded after the marked one ends the view, whether or not it says anything.
     frame.addEventListener('load', () => {
-      if (marker !== undefined) current();
+      if (marker !== undefined) holds();
     });
     inner = frame;
     document.body.appendChild(frame);
@@ -131,9 +170,9 @@ function sandboxProxy(
         if (typeof params !== 'object' || params === null) return;
         hostOrigin = event.origin;
         load(params as Record<string, unknown>);
-      } else if (event.origin === hostOrigin && current() && !reserved(data)) {
+      } else if (event.origin === hostOrigin && !reserved(data)) {
         // The view's origin is opaque: '*' is the only target that reaches it.
-        (inner as HTMLIFrameElement & { contentWindow: Window }).contentWindow.postMessage(data, '*');
+        relay(false, data);
       }
     } else if (inner !== null && event.source === inner.contentWindow && hostOrigin !== null && !cut) {
       if (marker === undefined) {
@@ -141,10 +180,15 @@ function sandboxProxy(
         // view's could run, let alone navigate: anything else first means
         // the document is not the one built here.
         const first = (inner.contentWindow as unknown as Record<number, unknown>)[0];
-        if (methodOf(data) === hello && first !== undefined && first !== null) marker = first;
-        else sever();
-      } else if (current() && !reserved(data)) {
-        window.parent.postMessage(data, hostOrigin);
+        const port = event.ports[0];
+        if (methodOf(data) === hello && first !== undefined && first !== null && port !== undefined && event.ports.length === 1) {
+          marker = first;
+          confirm(port);
+        } else {
+          sever();
+        }
+      } else if (!reserved(data)) {
+        relay(true, data);
       }
     }
   });
@@ -158,7 +202,8 @@ function sandboxProxy(
  * takes one `ui/notifications/sandbox-resource-ready` from its parent,
  * builds the view's frame (sandboxed as {@link VIEW_SANDBOX}, the resource's
  * permissions as its `allow`, its CSP as the first element of its document,
- * then the proxy's prelude: no `RTCPeerConnection`, and a mark) and then
+ * then the proxy's prelude: no `RTCPeerConnection`, and a mark) and then,
+ * once that document has answered over the port its hello handed over,
  * relays messages between its parent and that frame, and nothing else, for
  * as long as the frame holds that document: once it holds another (the view
  * navigated it), the frame is removed. Serve it without a Content-Security-Policy header of its own: the

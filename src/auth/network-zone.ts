@@ -5,8 +5,8 @@
  * `link-local` (169.254/16, fe80::/10: cloud metadata services live here),
  * `private` (RFC 1918, CGNAT, unique-local IPv6, and the special-use names
  * `.local`, `.internal`, `.home.arpa` and single labels), `unroutable`
- * (multicast, broadcast, reserved, documentation, IPv6 outside global
- * unicast, Teredo and other addresses whose real peer cannot be read from
+ * (multicast, broadcast, reserved, documentation in IPv4 and IPv6, IPv6 outside global
+ * unicast, Teredo, 6to4 relay anycast and other addresses whose real peer cannot be read from
  * them, an address that cannot be read, or a name with an empty label such
  * as `localhost..`), and `public` for everything else. An IPv6 address that
  * carries an IPv4 one (IPv4-mapped, NAT64, 6to4) is in that one's zone. A DNS name is judged by its spelling only:
@@ -46,8 +46,12 @@ const IPV4_RANGES: readonly [number, number, NetworkZone][] = [
   [0xa9fe0000, 16, 'link-local'], // 169.254/16
   [0xac100000, 12, 'private'], // 172.16/12
   [0xc0000000, 24, 'private'], // 192.0.0/24, IETF protocol assignments
+  [0xc0000200, 24, 'unroutable'], // 192.0.2/24, documentation (TEST-NET-1)
+  [0xc0586300, 24, 'unroutable'], // 192.88.99/24, 6to4 relay anycast: whichever relay answers
   [0xc0a80000, 16, 'private'], // 192.168/16
   [0xc6120000, 15, 'private'], // 198.18/15, benchmarking
+  [0xc6336400, 24, 'unroutable'], // 198.51.100/24, documentation (TEST-NET-2)
+  [0xcb007100, 24, 'unroutable'], // 203.0.113/24, documentation (TEST-NET-3)
   [0xe0000000, 4, 'unroutable'], // 224/4, multicast
   [0xf0000000, 4, 'unroutable'], // 240/4, reserved, and the broadcast address
 ];

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { ConfigFormat } from '../config/server-config.js';
 import { MAX_CONFIG_CHARS } from '../config/parse-server-config.js';
 
@@ -22,7 +22,7 @@ export interface FindServerConfigsOptions {
   home?: string;
   /** Which platform's app-data locations to look in (default `process.platform`). */
   platform?: NodeJS.Platform;
-  /** Where `APPDATA`, `XDG_CONFIG_HOME` and `CODEX_HOME` are read (default `process.env`). */
+  /** Where `APPDATA`, `XDG_CONFIG_HOME` and `CODEX_HOME` are read (default `process.env`); a relative value is ignored. */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -65,15 +65,22 @@ export async function findServerConfigs(options: FindServerConfigsOptions = {}):
 
 function candidates(options: FindServerConfigsOptions): Candidate[] {
   const platform = options.platform ?? process.platform;
-  const env = options.env ?? process.env;
+  const given = options.env ?? process.env;
+  // A relative folder is ignored, as the XDG spec says of its variables: read
+  // against the current directory, it would make a cloned repository's
+  // `.config/Code/User/mcp.json` the user's own file, whose servers run.
+  const env = (name: string): string | undefined => {
+    const value = given[name];
+    return value !== undefined && isAbsolute(value) ? value : undefined;
+  };
   const home = options.home ?? homedir();
   const cwd = options.cwd ?? process.cwd();
   const appData =
     platform === 'darwin'
       ? join(home, 'Library', 'Application Support')
       : platform === 'win32'
-        ? (env['APPDATA'] ?? join(home, 'AppData', 'Roaming'))
-        : (env['XDG_CONFIG_HOME'] ?? join(home, '.config'));
+        ? (env('APPDATA') ?? join(home, 'AppData', 'Roaming'))
+        : (env('XDG_CONFIG_HOME') ?? join(home, '.config'));
   const project = (file: string[], app: string, format: ConfigFormat): Candidate => ({ path: join(cwd, ...file), app, format, scope: 'project' });
   const user = (file: string, app: string, format: ConfigFormat): Candidate => ({ path: file, app, format, scope: 'user' });
   return [
@@ -86,7 +93,7 @@ function candidates(options: FindServerConfigsOptions): Candidate[] {
     user(join(home, '.cursor', 'mcp.json'), 'cursor', 'mcp-servers'),
     user(join(appData, 'Code', 'User', 'mcp.json'), 'vscode', 'vscode'),
     user(join(home, '.codeium', 'windsurf', 'mcp_config.json'), 'windsurf', 'mcp-servers'),
-    user(join(env['CODEX_HOME'] ?? join(home, '.codex'), 'config.toml'), 'codex', 'codex'),
+    user(join(env('CODEX_HOME') ?? join(home, '.codex'), 'config.toml'), 'codex', 'codex'),
   ];
 }
 
