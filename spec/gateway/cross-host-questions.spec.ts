@@ -1,8 +1,5 @@
-import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Gateway } from '../../src/gateway/index.js';
-import { type InputHooks, McpClient, Policy, Registry } from '../../src/index.js';
-import { officialClient, textOf } from './gateway-support.js';
+import { lateQuestionGateway, officialClient, textOf } from './gateway-support.js';
 
 // Two hosts share one gateway over HTTP, and their calls overlap on one
 // legacy stdio server, whose questions the wire ties to no call. A question
@@ -10,28 +7,14 @@ import { officialClient, textOf } from './gateway-support.js';
 // like the gateway's own permission form reaches no host; a flood of
 // progress reaches the host coalesced.
 
-let registry: Registry;
-let gateway: Gateway;
 let served: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  const hooks: InputHooks = {
-    onElicit: (request) => gateway.upstreamHooks.onElicit(request),
-    onSample: (request) => gateway.upstreamHooks.onSample(request),
-    onListRoots: (request) => gateway.upstreamHooks.onListRoots(request),
-  };
-  const config = { mcpServers: { late: { command: process.execPath, args: [join(__dirname, '..', 'fixtures', 'late-question-server.mjs')] } } };
-  registry = Registry.fromConfig(config, { client: hooks });
-  const policy = new Policy({ provider: registry, rules: [{ tool: '*', decision: 'allow' }], onAsk: (question) => gateway.ask(question) });
-  const servers = Object.fromEntries(registry.providers.map(({ prefix, provider }) => [prefix, () => (provider as unknown as { client(): McpClient }).client()]));
-  gateway = new Gateway({ provider: policy, servers });
-  served = await gateway.listen({ port: 0, bearerToken: false });
+  served = await lateQuestionGateway();
 }, 30_000);
 
 afterAll(async () => {
-  await gateway?.close();
   await served?.close();
-  await registry?.close();
 });
 
 it("never puts one host's upstream question to another host whose call started later", async () => {

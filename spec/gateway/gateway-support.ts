@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { PolicyRule } from '../../src/index.js';
+import { Gateway } from '../../src/gateway/index.js';
+import { type InputHooks, type McpClient, Policy, type PolicyRule, Registry } from '../../src/index.js';
 
 const root = join(__dirname, '..', '..');
 
@@ -60,4 +61,32 @@ export async function officialClient(
 export function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ text?: string }> }).content;
   return content?.[0]?.text ?? '';
+}
+
+/**
+ * A real gateway on loopback HTTP (no token) in front of the hand-written
+ * legacy stdio server `late-question-server.mjs`, whose questions the wire
+ * ties to no call, every call allowed; `close()` ends the gateway and the server.
+ */
+export async function lateQuestionGateway(): Promise<{ url: string; close(): Promise<void> }> {
+  let gateway: Gateway | undefined;
+  const hooks: InputHooks = {
+    onElicit: (request) => (gateway as Gateway).upstreamHooks.onElicit(request),
+    onSample: (request) => (gateway as Gateway).upstreamHooks.onSample(request),
+    onListRoots: (request) => (gateway as Gateway).upstreamHooks.onListRoots(request),
+  };
+  const config = { mcpServers: { late: { command: process.execPath, args: [join(root, 'spec/fixtures/late-question-server.mjs')] } } };
+  const registry = Registry.fromConfig(config, { client: hooks });
+  const policy = new Policy({ provider: registry, rules: [{ tool: '*', decision: 'allow' }], onAsk: (question) => (gateway as Gateway).ask(question) });
+  const servers = Object.fromEntries(registry.providers.map(({ prefix, provider }) => [prefix, () => (provider as unknown as { client(): McpClient }).client()]));
+  gateway = new Gateway({ provider: policy, servers });
+  const served = await gateway.listen({ port: 0, bearerToken: false });
+  return {
+    url: served.url,
+    close: async () => {
+      await gateway?.close();
+      await served.close();
+      await registry.close();
+    },
+  };
 }

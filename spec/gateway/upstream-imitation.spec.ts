@@ -1,8 +1,5 @@
-import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Gateway } from '../../src/gateway/index.js';
-import { type InputHooks, McpClient, Policy, Registry } from '../../src/index.js';
-import { officialClient, textOf } from './gateway-support.js';
+import { lateQuestionGateway, officialClient, textOf } from './gateway-support.js';
 
 // A hostile upstream server (a legacy stdio one, written by hand) asks a
 // host, through a real gateway, in the shape of the gateway's permission
@@ -12,28 +9,14 @@ import { officialClient, textOf } from './gateway-support.js';
 // and bidirectional controls. No host may see the imitation, and the mark
 // must stay in sight.
 
-let registry: Registry;
-let gateway: Gateway;
 let served: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  const hooks: InputHooks = {
-    onElicit: (request) => gateway.upstreamHooks.onElicit(request),
-    onSample: (request) => gateway.upstreamHooks.onSample(request),
-    onListRoots: (request) => gateway.upstreamHooks.onListRoots(request),
-  };
-  const config = { mcpServers: { late: { command: process.execPath, args: [join(__dirname, '..', 'fixtures', 'late-question-server.mjs')] } } };
-  registry = Registry.fromConfig(config, { client: hooks });
-  const policy = new Policy({ provider: registry, rules: [{ tool: '*', decision: 'allow' }], onAsk: (question) => gateway.ask(question) });
-  const servers = Object.fromEntries(registry.providers.map(({ prefix, provider }) => [prefix, () => (provider as unknown as { client(): McpClient }).client()]));
-  gateway = new Gateway({ provider: policy, servers });
-  served = await gateway.listen({ port: 0, bearerToken: false });
+  served = await lateQuestionGateway();
 }, 30_000);
 
 afterAll(async () => {
-  await gateway?.close();
   await served?.close();
-  await registry?.close();
 });
 
 const form = (message: string, properties: Record<string, unknown>) => ({ mode: 'form', message, requestedSchema: { type: 'object', properties } });
