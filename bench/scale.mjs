@@ -422,7 +422,7 @@ async function checksChild(sizes) {
   const long = names.map((name) => LONG_PREFIX + name);
   // The check alone, as the client compiles it (an internal module: this
   // isolates what the call-level difference above can only bound).
-  const { compileOutputSchema, loadValidator } = await import('../dist/esm/client/output-check.js');
+  const { compileOutputSchema, loadValidator } = await import('../dist/esm/tools/output-check.js');
   const schema = (await firstValueFrom(checked.listTools())).find((tool) => tool.name === STRUCTURED).outputSchema;
   const checker = compileOutputSchema(await loadValidator(), schema);
   const { structuredContent } = await firstValueFrom(checked.callTool(STRUCTURED, args));
@@ -430,7 +430,7 @@ async function checksChild(sizes) {
   // What toolsForLlm does with names once it has the catalogue, on this
   // catalogue: the toolsForLlm rows above go to the server each time (it
   // gives no ttlMs), so their difference is a round trip's noise.
-  const { NameMapper } = await import('../dist/esm/client/tool-names.js');
+  const { NameMapper } = await import('../dist/esm/tools/tool-names.js');
   const mapper = new NameMapper();
   const declared = await checked.toolsForLlm({ names: 'real' });
   const mappings = {

@@ -4,15 +4,15 @@
 
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from './client/mcp-client.js';
-export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './client/bridge.js';
-export { PORTABLE_TOOL_NAMES, portableToolNames, toolNames } from './client/tool-names.js';
-export type { ToolNameRule, ToolNames, ToolsForLlmOptions } from './client/tool-names.js';
-export { toolVisibility } from './client/tool-visibility.js';
-export type { ToolCaller, ToolVisibility } from './client/tool-visibility.js';
+export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './tools/bridge.js';
+export { PORTABLE_TOOL_NAMES, portableToolNames, toolNames } from './tools/tool-names.js';
+export type { ToolNameRule, ToolNames, ToolsForLlmOptions } from './tools/tool-names.js';
+export { toolVisibility } from './tools/tool-visibility.js';
+export type { ToolCaller, ToolVisibility } from './tools/tool-visibility.js';
 export { executeOpenAIChatToolCalls, toolsForOpenAIChat } from './formats/openai-chat.js';
 export type { OpenAIChatFunctionTool } from './formats/openai-chat.js';
 export type { OpenAIToolsOptions } from './formats/openai-strict.js';
-export { DEFAULT_MAX_RESULT_CHARS } from './client/result-budget.js';
+export { DEFAULT_MAX_RESULT_CHARS } from './tools/result-budget.js';
 export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';
 export type {
   OpenAIResponsesFunctionCall,
@@ -61,9 +61,9 @@ export type { ParseServerConfigOptions } from './config/parse-server-config.js';
 export { resolvePlaceholders } from './config/placeholders.js';
 export type { ResolveOptions } from './config/placeholders.js';
 export type { ConfigFormat, ConfigInput, HttpServerEntry, ServerConfig, ServerEntry, StdioServerEntry } from './config/server-config.js';
-export { InputBroker } from './client/input-broker.js';
-export type { InputBrokerOptions, PendingQuestion } from './client/input-broker.js';
-export type { InputHook, InputHooks, InputRequest } from './client/input-hooks.js';
+export { InputBroker } from './client/questions/input-broker.js';
+export type { InputBrokerOptions, PendingQuestion } from './client/questions/input-broker.js';
+export type { InputHook, InputHooks, InputRequest } from './protocol/input-request.js';
 export type {
   CallOptions,
   CallToolAsTaskOptions,
@@ -84,7 +84,7 @@ export type { RestartOptions } from './transport/restarting-transport.js';
 export { HttpTransport } from './transport/http-transport.js';
 export type { HttpTransportKind, HttpTransportOptions } from './transport/http-options.js';
 export type { ReconnectOptions } from './transport/reconnect-backoff.js';
-export type { FetchLike, FetchResponse } from './transport/sse.js';
+export type { FetchLike, FetchResponse } from './http/fetch-like.js';
 export type { RequestFailure, Transport } from './transport/transport.js';
 export type {
   AuthOptions,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { normalizeServerConfig } from '../../src/config/normalize-server-config.js';
-import { parsePolicyFile } from '../../src/gateway/policy-file.js';
+import { parsePolicyFile } from '../../src/providers/policy/policy-file.js';
 import { buildServeStack, type ServeStack } from '../../src/gateway/serve-stack.js';
 
 // A policy file's `roots` are written under server names ("fs"). Another

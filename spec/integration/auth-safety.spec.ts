@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { McpAuthError, McpClient, McpHttpError, type AuthOptions, type StoredTokens, type TokenStore } from '../../src/index.js';
-import type { FetchLike } from '../../src/transport/sse.js';
+import type { FetchLike } from '../../src/http/fetch-like.js';
 
 const TOKEN = 'secret-access-token-5b1e';
 

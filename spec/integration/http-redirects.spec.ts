@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpHttpError } from '../../src/index.js';
-import type { FetchLike } from '../../src/transport/sse.js';
+import type { FetchLike } from '../../src/http/fetch-like.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 import { eventually } from '../support/servers.js';
 

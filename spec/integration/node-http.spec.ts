@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from '../../src/index.js';
-import { DRAIN_MS } from '../../src/transport/node-http-fetch.js';
+import { DRAIN_MS } from '../../src/http/node-http-fetch.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 import { eventually } from '../support/servers.js';
 

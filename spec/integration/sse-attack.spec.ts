@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { firstValueFrom, type Subscription } from 'rxjs';
 import { type ConnectionState, McpClient, McpProtocolError } from '../../src/index.js';
 import { eventually } from '../support/servers.js';
-import type { FetchLike } from '../../src/transport/sse.js';
+import type { FetchLike } from '../../src/http/fetch-like.js';
 import { benignAnswer, onFirstCall, type Posted, type ScriptedSseServer, scriptedSseServer, type SseScript } from '../support/sse-script.js';
 
 // An attacker's review of the HTTP+SSE transport: hand-written hostile

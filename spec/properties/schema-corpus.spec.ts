@@ -18,7 +18,7 @@ import {
   type ToolMessage,
   type ToolProvider,
 } from '../../src/index.js';
-import { dropAbsentNulls } from '../../src/client/absent-nulls.js';
+import { dropAbsentNulls } from '../../src/tools/absent-nulls.js';
 import { schemaValues } from '../support/schema-values.js';
 import { fixture } from '../support/servers.js';
 import {

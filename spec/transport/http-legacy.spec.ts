@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpHttpError, McpProtocolError } from '../../src/index.js';
-import type { FetchLike, FetchResponse } from '../../src/transport/sse.js';
+import type { FetchLike, FetchResponse } from '../../src/http/fetch-like.js';
 
 // The legacy binding's corners, with a scripted fetch standing in for a server.
 

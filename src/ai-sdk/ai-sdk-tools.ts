@@ -1,9 +1,9 @@
 import { dynamicTool, type JSONSchema7, jsonSchema, type ToolSet } from 'ai';
-import type { LlmToolCall, ToolMessage, ToolProvider } from '../client/bridge.js';
-import { CallGatherer } from '../client/call-gatherer.js';
-import { pickTools } from '../client/pick-tools.js';
-import type { ToolNames } from '../client/tool-names.js';
-import { resultBudgetOf } from '../client/result-budget.js';
+import type { LlmToolCall, ToolMessage, ToolProvider } from '../tools/bridge.js';
+import { CallGatherer } from '../tools/call-gatherer.js';
+import { pickTools } from '../tools/pick-tools.js';
+import type { ToolNames } from '../tools/tool-names.js';
+import { resultBudgetOf } from '../tools/result-budget.js';
 
 /** Options of `aiSdkTools`. */
 export interface AiSdkToolsOptions {

@@ -1,5 +1,5 @@
 import { isObservable, NEVER, Observable, of, startWith } from 'rxjs';
-import type { ToolProvider } from '../client/bridge.js';
+import type { ToolProvider } from '../tools/bridge.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult } from '../protocol/types.js';

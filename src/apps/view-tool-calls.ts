@@ -1,7 +1,7 @@
 import { firstValueFrom } from 'rxjs';
-import type { ExecuteOptions, ToolProvider } from '../client/bridge.js';
+import type { ExecuteOptions, ToolProvider } from '../tools/bridge.js';
 import type { McpClient } from '../client/mcp-client.js';
-import { toolVisibility } from '../client/tool-visibility.js';
+import { toolVisibility } from '../tools/tool-visibility.js';
 import type { CallToolResult } from '../protocol/types.js';
 
 /** What a view's `tools/call` came to: a result, or a refusal before anything ran. */

@@ -1,5 +1,6 @@
 import { type AuthStep, McpAuthError } from '../errors/auth-errors.js';
-import { type FetchLike, MessageTooLongError, readText } from '../transport/sse.js';
+import { MessageTooLongError, readText } from '../http/body.js';
+import type { FetchLike } from '../http/fetch-like.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
 import { isObject } from '../util/values.js';
 import { zoneOf } from './network-zone.js';

@@ -1,6 +1,6 @@
 import { defer, Observable, share, Subject } from 'rxjs';
 import { McpAuthError } from '../errors/auth-errors.js';
-import type { FetchLike } from '../transport/sse.js';
+import type { FetchLike } from '../http/fetch-like.js';
 import { observableOf } from '../util/observable-of.js';
 import { isObject, messageOf } from '../util/values.js';
 import { enterpriseGrant, workloadGrant } from './assertion-grants.js';

@@ -1,5 +1,5 @@
 import { firstValueFrom, lastValueFrom, type Observable, tap } from 'rxjs';
-import { flattenContent } from '../client/flatten.js';
+import { flattenContent } from '../tools/flatten.js';
 import {
   McpAuthError,
   McpCancelledError,

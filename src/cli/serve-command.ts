@@ -1,9 +1,9 @@
 import { McpConfigError } from '../errors/config-errors.js';
 import { isLoopbackHost } from '../gateway/http-guard.js';
-import { readPolicyFile } from '../gateway/policy-file.js';
+import { readPolicyFile } from '../providers/policy/policy-file.js';
 import { buildServeStack } from '../gateway/serve-stack.js';
 import { FileTokenStore } from '../node/file-token-store.js';
-import { readServerConfig } from '../node/read-server-config.js';
+import { readServerConfig } from '../config/read-server-config.js';
 import { type CliRequest, UsageError } from './args.js';
 import type { CliIo } from './connect.js';
 import { newBearerToken, tokenInstructions } from './serve-token.js';

@@ -57,14 +57,15 @@ import { quote } from '../util/quote.js';
 import { messageOf } from '../util/values.js';
 import { VERSION } from '../version.js';
 import { ResultCache } from './cache.js';
-import { NameMapper, type ToolsForLlmOptions } from './tool-names.js';
-import { SERVER_ANNOTATIONS, withoutHints } from './annotation-trust.js';
-import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ExecuteOptions } from './bridge.js';
-import { type CallInput, CallInputs } from './call-inputs.js';
-import { CallPipeline } from './call-pipeline.js';
-import { BodyCall, type CallBounds } from './call-guard.js';
+import { checkCallHooks } from '../protocol/input-request.js';
+import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
+import { SERVER_ANNOTATIONS, withoutHints } from '../tools/annotation-trust.js';
+import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ExecuteOptions } from '../tools/bridge.js';
+import { type CallInput, CallInputs } from './calls/call-inputs.js';
+import { CallPipeline } from './calls/call-pipeline.js';
+import { BodyCall, type CallBounds } from './calls/call-guard.js';
 import { Correlator } from './correlator.js';
-import { Deadlines } from './deadlines.js';
+import { Deadlines } from './calls/deadlines.js';
 import { listenLegacy, listenModern, ResourceSubscriptions } from './listen.js';
 import {
   CALL_KEYS as CALL,
@@ -72,7 +73,6 @@ import {
   type CallOptions,
   type CallToolAsTaskOptions,
   type CallToolOptions,
-  checkCallHooks,
   checkCallOptions,
   type ClientOptions,
   type CompleteOptions,
@@ -85,14 +85,14 @@ import {
   splitOptions,
   type Settings,
 } from './options.js';
-import { OutputSchemas } from './output-schemas.js';
+import { OutputSchemas } from './calls/output-schemas.js';
 import { walkPages } from './pagination.js';
-import { serveServerRequests } from './server-requests.js';
+import { serveServerRequests } from './questions/server-requests.js';
 import { probe, type Session } from './session.js';
 import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
-import { TaskCalls } from './task-calls.js';
-import { startToolCall, ToolCall, type ToolCallHost } from './tool-call.js';
-import { hasUnreadableVisibility, visibleTools } from './tool-visibility.js';
+import { TaskCalls } from './tasks/task-calls.js';
+import { startToolCall, ToolCall, type ToolCallHost } from './calls/tool-call.js';
+import { hasUnreadableVisibility, visibleTools } from '../tools/tool-visibility.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
 export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {

@@ -10,7 +10,8 @@ import type { ClientCapabilities, LoggingLevel, LogMessage, ProgressEvent, ToolP
 import { TASKS_EXTENSION } from '../protocol/tasks.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
-import { capabilitiesOf, type InputHook, type InputHooks } from './input-hooks.js';
+import type { InputHook, InputHooks } from '../protocol/input-request.js';
+import { capabilitiesOf } from './questions/input-hooks.js';
 
 /** Options of the client itself, whatever the transport. */
 export interface ClientOptions {
@@ -259,26 +260,6 @@ export const INPUT_CALL_KEYS: readonly string[] = [...CALL_KEYS, 'input'];
 /** The options of `callTool`. */
 export const CALL_TOOL_KEYS: readonly string[] = [...CALL_KEYS, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'task', 'onProgress', 'input'];
 
-/**
- * Checks a call's own `onProgress` and `input` (a batch's too: `label` says
- * whose), which a caller may have built from data.
- *
- * @throws McpClientError for an `onProgress` that is not a function, or an `input` that is not an object of hook functions.
- */
-export function checkCallHooks(options: { onProgress?: unknown; input?: unknown }, label = 'option'): void {
-  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') throw new McpClientError(`${label} onProgress must be a function`);
-  const { input } = options;
-  if (input === undefined) return;
-  if (!isObject(input)) throw new McpClientError(`${label} input must be an object of hooks (onElicit, onSample, onListRoots)`);
-  for (const key of Object.keys(input)) {
-    if (!INPUT_HOOK_KEYS.includes(key)) throw new McpClientError(`${label} input has an unknown hook: ${JSON.stringify(key)}`);
-  }
-  for (const name of INPUT_HOOK_KEYS) {
-    if (input[name] !== undefined && typeof input[name] !== 'function') throw new McpClientError(`${label} input.${name} must be a function`);
-  }
-}
-
-const INPUT_HOOK_KEYS = ['onElicit', 'onSample', 'onListRoots'];
 
 /** Checks the per-call options. */
 export function checkCallOptions(options: object, allowed: readonly string[]): void {

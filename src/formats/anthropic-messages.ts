@@ -1,4 +1,4 @@
-import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../client/bridge.js';
+import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../tools/bridge.js';
 import { isObject } from '../util/values.js';
 import { toRootObject } from './schemas/root-object.js';
 

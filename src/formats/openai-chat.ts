@@ -1,4 +1,4 @@
-import type { ExecuteOptions, LlmToolCall, ToolMessage, ToolProvider } from '../client/bridge.js';
+import type { ExecuteOptions, LlmToolCall, ToolMessage, ToolProvider } from '../tools/bridge.js';
 import { openAIParameters, type OpenAIToolsOptions } from './openai-strict.js';
 import { toRootObject } from './schemas/root-object.js';
 

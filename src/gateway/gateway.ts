@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Subscription } from 'rxjs';
-import { annotationsOf, failure, type ExecuteOptions, type LlmTool, type ToolMessage, type ToolProvider } from '../client/bridge.js';
-import type { InputHook, InputHooks, InputRequest } from '../client/input-hooks.js';
+import { annotationsOf, failure, type ExecuteOptions, type LlmTool, type ToolMessage, type ToolProvider } from '../tools/bridge.js';
+import type { InputHook, InputHooks, InputRequest } from '../protocol/input-request.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult, ToolProgress } from '../protocol/types.js';

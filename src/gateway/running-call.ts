@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { InputRequest } from '../client/input-hooks.js';
+import type { InputRequest } from '../protocol/input-request.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject } from '../util/values.js';
 

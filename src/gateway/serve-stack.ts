@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import type { ToolProvider } from '../client/bridge.js';
+import type { ToolProvider } from '../tools/bridge.js';
 import type { McpClient } from '../client/mcp-client.js';
-import type { InputRequest } from '../client/input-hooks.js';
+import type { InputRequest } from '../protocol/input-request.js';
 import type { TokenStore } from '../auth/auth-options.js';
 import { isSecureUrl } from '../auth/oauth-http.js';
 import type { HttpServerEntry, ServerConfig, ServerEntry } from '../config/server-config.js';
@@ -17,7 +17,7 @@ import { Policy } from '../providers/policy/policy.js';
 import { Reasons } from '../providers/reasons.js';
 import { Registry } from '../providers/registry.js';
 import { Gateway } from './gateway.js';
-import type { PolicyFile } from './policy-file.js';
+import type { PolicyFile } from '../providers/policy/policy-file.js';
 
 /** What `buildServeStack` is given. */
 export interface ServeStackOptions {

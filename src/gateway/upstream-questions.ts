@@ -1,4 +1,4 @@
-import type { InputRequest } from '../client/input-hooks.js';
+import type { InputRequest } from '../protocol/input-request.js';
 import { isObject } from '../util/values.js';
 import { spelledOut } from './shown-text.js';
 

@@ -1,5 +1,5 @@
 import { firstValueFrom, type Subscription } from 'rxjs';
-import type { InputHooks } from '../client/input-hooks.js';
+import type { InputHooks } from '../protocol/input-request.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { isObject, messageOf } from '../util/values.js';
 import { answerTooDeep, MAX_ANSWER_DEPTH } from './argument-bounds.js';

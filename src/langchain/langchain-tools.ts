@@ -1,11 +1,11 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
-import type { LlmToolCall, ToolProvider } from '../client/bridge.js';
-import { CallGatherer } from '../client/call-gatherer.js';
-import { pickTools } from '../client/pick-tools.js';
-import type { ToolNames } from '../client/tool-names.js';
-import { resultBudgetOf } from '../client/result-budget.js';
+import type { LlmToolCall, ToolProvider } from '../tools/bridge.js';
+import { CallGatherer } from '../tools/call-gatherer.js';
+import { pickTools } from '../tools/pick-tools.js';
+import type { ToolNames } from '../tools/tool-names.js';
+import { resultBudgetOf } from '../tools/result-budget.js';
 
 /** Options of `langchainTools`. */
 export interface LangchainToolsOptions {

@@ -1,8 +1,8 @@
 import { firstValueFrom, type Subscription } from 'rxjs';
-import { SERVER_ANNOTATIONS } from '../client/annotation-trust.js';
-import { failure, type ExecuteOptions, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../client/bridge.js';
+import { SERVER_ANNOTATIONS } from '../tools/annotation-trust.js';
+import { failure, type ExecuteOptions, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../tools/bridge.js';
 import { McpClient, type ConnectHttpOptions, type ConnectStdioOptions } from '../client/mcp-client.js';
-import type { ToolsForLlmOptions } from '../client/tool-names.js';
+import type { ToolsForLlmOptions } from '../tools/tool-names.js';
 import type { ServerEntry } from '../config/server-config.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';

@@ -1,6 +1,6 @@
-import { annotationsOf, SERVER_ANNOTATIONS, serverAnnotationsOf, TRUSTED_BATCH, type TrustedBatchOptions } from '../client/annotation-trust.js';
-import { failure, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
-import { NameMapper, type ToolsForLlmOptions } from '../client/tool-names.js';
+import { annotationsOf, SERVER_ANNOTATIONS, serverAnnotationsOf, TRUSTED_BATCH, type TrustedBatchOptions } from '../tools/annotation-trust.js';
+import { failure, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../tools/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';

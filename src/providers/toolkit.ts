@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../client/bridge.js';
-import { NameMapper, type ToolsForLlmOptions } from '../client/tool-names.js';
+import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../tools/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
 import { messageOf } from '../util/values.js';

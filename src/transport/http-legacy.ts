@@ -3,7 +3,7 @@ import { McpProtocolError, unreadableAnswer } from '../errors/protocol-errors.js
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { buildNotification, buildRequest, cancelledNotification } from '../protocol/request.js';
-import type { FetchResponse } from './sse.js';
+import type { FetchResponse } from '../http/fetch-like.js';
 import { type HttpSink, type HttpWire, isEventStream, type StreamCursor, whatIsSent } from './http-wire.js';
 import { type ReconnectBackoff, STABLE_STREAM_MS } from './reconnect-backoff.js';
 import { type AbortLike, LightAbort } from '../util/light-abort.js';

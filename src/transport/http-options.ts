@@ -1,6 +1,6 @@
 import type { AuthOptions } from '../auth/auth-options.js';
 import type { ReconnectOptions } from './reconnect-backoff.js';
-import type { FetchLike } from './sse.js';
+import type { FetchLike } from '../http/fetch-like.js';
 
 /** Which HTTP transport a server speaks: found out by trying (`auto`), or named. */
 export type HttpTransportKind = 'auto' | 'streamable-http' | 'sse';

@@ -1,12 +1,13 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError, unreadableAnswer } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
+import { MessageTooLongError, readText } from '../http/body.js';
 import { decodeLine, type JsonRpcMessage, type JsonRpcRequest, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { cancelledNotification } from '../protocol/request.js';
 import { pause } from '../util/pause.js';
 import { type HttpSink, type HttpWire, isEventStream, whatIsSent } from './http-wire.js';
 import { type ReconnectBackoff, STABLE_STREAM_MS } from './reconnect-backoff.js';
-import { MessageTooLongError, readSse, readText } from './sse.js';
+import { readSse } from './sse.js';
 
 /** The most of a response body read when it is not what was asked for (a refusal, an acceptance). */
 const BODY_LIMIT = 64 * 1024;

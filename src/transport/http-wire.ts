@@ -8,7 +8,9 @@ import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { decodeLine, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
 import type { HttpTransportOptions } from './http-options.js';
-import { DeadlinePassed, type FetchLike, type FetchResponse, MessageTooLongError, readSse, readText } from './sse.js';
+import { MessageTooLongError, readText } from '../http/body.js';
+import { DeadlinePassed, type FetchLike, type FetchResponse } from '../http/fetch-like.js';
+import { readSse } from './sse.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
 import { type AbortLike, toAbortSignal } from '../util/light-abort.js';
@@ -353,7 +355,7 @@ export class HttpWire {
     this.fetchImpl ??= (async () => {
       if (this.options.fetch) return this.options.fetch;
       if (typeof process !== 'undefined' && process.versions?.node) {
-        const [http, https, url, { NodeHttpFetch }] = await Promise.all([import('node:http'), import('node:https'), import('node:url'), import('./node-http-fetch.js')]);
+        const [http, https, url, { NodeHttpFetch }] = await Promise.all([import('node:http'), import('node:https'), import('node:url'), import('../http/node-http-fetch.js')]);
         const node = new NodeHttpFetch({ http, https, url }, this.options.persistent !== false);
         this.node = node;
         return node.fetch;

@@ -1,4 +1,4 @@
-import type { ToolProvider } from '../../../src/client/bridge.js';
+import type { ToolProvider } from '../../../src/tools/bridge.js';
 import { toolsForAnthropic } from '../../../src/formats/anthropic-messages.js';
 import { openAIParameters } from '../../../src/formats/openai-strict.js';
 

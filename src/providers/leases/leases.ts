@@ -1,5 +1,5 @@
-import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
-import { NameMapper, type ToolsForLlmOptions } from '../../client/tool-names.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../tools/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../../tools/tool-names.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';

@@ -1,6 +1,6 @@
-import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../client/bridge.js';
-import { NameMapper, type ToolsForLlmOptions } from '../../client/tool-names.js';
-import type { InputRequest } from '../../client/input-hooks.js';
+import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../tools/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../../tools/tool-names.js';
+import type { InputRequest } from '../../protocol/input-request.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
@@ -9,7 +9,7 @@ import type { GrantsStore } from './grants-store.js';
 import { commonDirectory, DEFAULT_LOCATION_KEYS, locationsOf, segments } from './paths.js';
 import { type CallFacts, deniesOutright, type PolicyRule, strongest, validateRule } from './rules.js';
 import { messageOf } from '../../util/values.js';
-import { callerOf, type ToolCaller } from '../../client/tool-visibility.js';
+import { callerOf, type ToolCaller } from '../../tools/tool-visibility.js';
 
 /** A question for the human about one tool call. */
 export interface PermissionQuestion {

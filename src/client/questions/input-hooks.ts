@@ -1,0 +1,139 @@
+import { catchError, defaultIfEmpty, defer, map, type Observable, of, take } from 'rxjs';
+import { z } from 'zod';
+import type { InputHooks, InputRequest } from '../../protocol/input-request.js';
+import type { ClientCapabilities } from '../../protocol/types.js';
+import { observableOf } from '../../util/observable-of.js';
+import { isObject, messageOf } from '../../util/values.js';
+
+interface Kind {
+  hook: keyof InputHooks;
+  capability: 'elicitation' | 'sampling' | 'roots';
+  /** What the client answers when it declines; `undefined` where the protocol has no decline shape. */
+  decline: Record<string, unknown> | undefined;
+  /** The shape a hook's answer must have. */
+  result: z.ZodType;
+  /** Whether the request must carry params. */
+  needsParams: boolean;
+  /** What becomes of a valid answer before it is sent, given the request's params. */
+  finish?: (answer: Record<string, unknown>, params: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const KINDS: Record<string, Kind> = {
+  'elicitation/create': {
+    hook: 'onElicit',
+    capability: 'elicitation',
+    decline: { action: 'decline' },
+    result: z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() }),
+    needsParams: true,
+    finish: withDefaults,
+  },
+  'sampling/createMessage': {
+    hook: 'onSample',
+    capability: 'sampling',
+    // Sampling has no "no" answer: a declined question is left out of inputResponses.
+    decline: undefined,
+    result: z.looseObject({ role: z.string(), content: z.unknown(), model: z.string() }),
+    needsParams: true,
+  },
+  'roots/list': {
+    hook: 'onListRoots',
+    capability: 'roots',
+    decline: { roots: [] },
+    result: z.looseObject({ roots: z.array(z.looseObject({ uri: z.string() })) }),
+    needsParams: false,
+  },
+};
+
+/** The capabilities the set hooks amount to: elicitation is declared form-mode only. */
+export function capabilitiesOf(hooks: InputHooks): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (hooks.onElicit) capabilities.elicitation = { form: {} };
+  if (hooks.onSample) capabilities.sampling = {};
+  if (hooks.onListRoots) capabilities.roots = {};
+  return capabilities;
+}
+
+/** The capability a server question needs, or `undefined` for a method this client does not serve. */
+export function capabilityFor(method: string): Kind['capability'] | undefined {
+  return Object.hasOwn(KINDS, method) ? KINDS[method]?.capability : undefined;
+}
+
+/**
+ * Asks the matching hook one question and emits exactly one value: the
+ * answer, the decline shape, or `undefined` (declined with no shape). Never
+ * errors; every way of declining other than an unset hook is reported
+ * through `warn`. `key` is the question's key in an `input_required` round,
+ * passed on to the hook as `InputRequest.key`.
+ */
+export function askHook(
+  request: { method?: unknown; params?: unknown },
+  hooks: InputHooks,
+  warn: (message: string) => void,
+  label: string,
+  key?: string,
+): Observable<Record<string, unknown> | undefined> {
+  // Own keys only: a server's method named "constructor" is no kind of question.
+  const kind = typeof request.method === 'string' && Object.hasOwn(KINDS, request.method) ? KINDS[request.method] : undefined;
+  if (!kind) {
+    warn(`declined ${label}: unknown input method ${JSON.stringify(request.method)}`);
+    return of(undefined);
+  }
+  const params = request.params ?? (kind.needsParams ? undefined : {});
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    warn(`declined ${label}: ${request.method as string} came without params`);
+    return of(kind.decline);
+  }
+  const asked: InputRequest = { method: request.method as string, params: params as Record<string, unknown>, ...(key === undefined ? {} : { key }) };
+  const hook = hooks[kind.hook];
+  if (!hook) return of(kind.decline);
+  return defer(() => observableOf(hook(asked))).pipe(
+    take(1),
+    map((answer) => {
+      const checked = kind.result.safeParse(answer);
+      if (!checked.success) {
+        warn(`declined ${label}: ${kind.hook} answered with something that is not a valid ${request.method as string} result`);
+        return kind.decline;
+      }
+      const valid = checked.data as Record<string, unknown>;
+      const finished = kind.finish ? kind.finish(valid, asked.params) : valid;
+      if (writable(finished)) return finished;
+      warn(`declined ${label}: the answer cannot be written as JSON (a cycle, a BigInt or nesting too deep, perhaps from a default the server gave)`);
+      return kind.decline;
+    }),
+    defaultIfEmpty(kind.decline),
+    catchError((error: unknown) => {
+      warn(`declined ${label}: ${kind.hook} failed: ${messageOf(error)}`);
+      return of(kind.decline);
+    }),
+  );
+}
+
+/**
+ * An accepted form answer with the schema's `default` filled in for every
+ * field the answer left out (SEP-1034): a form shows the default, and a person
+ * who submits it unchanged has chosen it.
+ */
+function withDefaults(answer: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
+  const properties = isObject(params.requestedSchema) ? params.requestedSchema.properties : undefined;
+  if (answer.action !== 'accept' || !isObject(properties)) return answer;
+  const content = isObject(answer.content) ? answer.content : {};
+  const defaults = Object.entries(properties).flatMap(([field, schema]) =>
+    isObject(schema) && schema.default !== undefined && (!Object.hasOwn(content, field) || content[field] === undefined)
+      ? [[field, schema.default] as const]
+      : [],
+  );
+  return defaults.length === 0 ? answer : { ...answer, content: { ...content, ...Object.fromEntries(defaults) } };
+}
+
+// An answer travels as JSON, written where the server's question is answered:
+// what JSON.stringify cannot write (a cycle, a BigInt, a value nested past the
+// stack, which a server's own form default can be) would throw there, outside
+// any call, and leave the question unanswered.
+function writable(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,63 @@
+import { filter, map, mergeMap, type Observable, of, type Subscription, takeUntil } from 'rxjs';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import type { ClientCapabilities } from '../../protocol/types.js';
+import { ErrorCode } from '../../protocol/versions.js';
+import type { InputHooks } from '../../protocol/input-request.js';
+import { askHook, capabilityFor } from './input-hooks.js';
+
+/** What answering a legacy server's requests needs. */
+export interface ServerRequestContext {
+  requests$: Observable<JsonRpcRequest>;
+  notifications$: Observable<JsonRpcNotification>;
+  send(message: JsonRpcResponse): void;
+  /** The hooks that answer this request: the client's own, or those of the call it belongs to. */
+  hooksFor(request: JsonRpcRequest): InputHooks;
+  declared: ClientCapabilities;
+  warn(message: string): void;
+}
+
+/** The 2025-11-25 error for a sampling request the user turned down. */
+const SAMPLING_REJECTED = -1;
+
+/**
+ * Answers the requests a legacy-era server sends: `ping` with `{}`;
+ * `elicitation/create`, `sampling/createMessage` and `roots/list` through the
+ * same hooks the modern input loop uses (the client's, or those of the call
+ * the request belongs to: see `CallInputs`); anything else, or a question for
+ * a capability the client did not declare, with an error rather than silence.
+ * A request the server cancels (`notifications/cancelled`) stops its hook and
+ * gets no answer. Questions are served concurrently.
+ */
+export function serveServerRequests(context: ServerRequestContext): Subscription {
+  const cancelled$ = context.notifications$.pipe(
+    filter((notification) => notification.method === 'notifications/cancelled'),
+    map((notification) => notification.params?.requestId),
+  );
+  return context.requests$
+    .pipe(
+      mergeMap((request) =>
+        answer(request, context).pipe(takeUntil(cancelled$.pipe(filter((id) => id === request.id)))),
+      ),
+    )
+    .subscribe({ next: (response) => context.send(response), error: () => undefined });
+}
+
+function answer(request: JsonRpcRequest, context: ServerRequestContext): Observable<JsonRpcResponse> {
+  const { id, method } = request;
+  const fail = (code: number, message: string): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: { code, message } });
+  if (method === 'ping') return of({ jsonrpc: '2.0', id, result: {} });
+  const capability = capabilityFor(method);
+  if (capability === undefined) {
+    context.warn(`the server asked for ${JSON.stringify(method)}, which this client does not serve`);
+    return of(fail(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+  }
+  if (context.declared[capability] === undefined) {
+    context.warn(`the server asked for ${JSON.stringify(method)}, but the client did not declare ${capability}`);
+    return of(fail(ErrorCode.MethodNotFound, `The client did not declare the ${capability} capability`));
+  }
+  return askHook(request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`).pipe(
+    map((result): JsonRpcResponse =>
+      result === undefined ? fail(SAMPLING_REJECTED, 'User rejected sampling request') : { jsonrpc: '2.0', id, result },
+    ),
+  );
+}

@@ -1,0 +1,62 @@
+// The questions a server may ask a client, and the hooks that answer them:
+// the types every layer shares (the engine asks them, the tool kit and the
+// providers pass them through), kept below both.
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { isObject } from '../util/values.js';
+
+/** A question a server asks the client: an elicitation, a sampling request or a roots listing. */
+export interface InputRequest {
+  /** `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+  method: string;
+  /** The request's params, as the server sent them. */
+  params: Record<string, unknown>;
+  /**
+   * The key the server filed the question under in a 2026-07-28
+   * `input_required` round's `inputRequests` (untrusted, as the server sent
+   * it); absent for a 2025-11-25 server's own request, which has none. A
+   * proxy asking its own host can reuse it, so the host sees the key the
+   * server chose.
+   */
+  key?: string;
+}
+
+/**
+ * Answers one server question with the body of the matching result
+ * (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`): directly, as a
+ * Promise, or as an Observable whose first value is the answer. Throwing,
+ * rejecting, erroring, completing empty or answering with something that is
+ * not an object declines. When the call that asked is cancelled, the
+ * Observable is unsubscribed.
+ */
+export type InputHook = (request: InputRequest) => unknown;
+
+/** The hooks a client serves server questions with. Which are set is what the client declares. */
+export interface InputHooks {
+  /** Answers `elicitation/create` (form mode) with an `ElicitResult`; fields an accepted answer leaves out get the schema's `default`. */
+  onElicit?: InputHook;
+  /** Answers `sampling/createMessage` with a `CreateMessageResult`. */
+  onSample?: InputHook;
+  /** Answers `roots/list` with a `ListRootsResult`. */
+  onListRoots?: InputHook;
+}
+
+/**
+ * Checks a call's own `onProgress` and `input` (a batch's too: `label` says
+ * whose), which a caller may have built from data.
+ *
+ * @throws McpClientError for an `onProgress` that is not a function, or an `input` that is not an object of hook functions.
+ */
+export function checkCallHooks(options: { onProgress?: unknown; input?: unknown }, label = 'option'): void {
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') throw new McpClientError(`${label} onProgress must be a function`);
+  const { input } = options;
+  if (input === undefined) return;
+  if (!isObject(input)) throw new McpClientError(`${label} input must be an object of hooks (onElicit, onSample, onListRoots)`);
+  for (const key of Object.keys(input)) {
+    if (!INPUT_HOOK_KEYS.includes(key)) throw new McpClientError(`${label} input has an unknown hook: ${JSON.stringify(key)}`);
+  }
+  for (const name of INPUT_HOOK_KEYS) {
+    if (input[name] !== undefined && typeof input[name] !== 'function') throw new McpClientError(`${label} input.${name} must be a function`);
+  }
+}
+
+const INPUT_HOOK_KEYS = ['onElicit', 'onSample', 'onListRoots'];
