@@ -179,7 +179,7 @@ describe('server/tools §Tool: clients MUST consider tool annotations untrusted 
 
   it("lets `rxmcp serve` pass a read of only the servers the file trusts, and asks about the others' reads", async () => {
     const folder = realpathSync(mkdtempSync(join(tmpdir(), 'rxmcp-trust-')));
-    const fsServer = { command: process.execPath, args: [join(__dirname, '..', '..', 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), folder], cwd: folder };
+    const fsServer = { command: process.execPath, args: [join(__dirname, '..', '..', '..', 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), folder], cwd: folder };
     const config = normalizeServerConfig({ mcpServers: { fs: fsServer, fsx: fsServer } });
     // No rules: Policy.defaultRules(), whose read allow leans on readOnlyHint.
     const policy = parse({ trustAnnotations: ['fs', 'ghost'] });
@@ -206,7 +206,7 @@ describe('server/tools §Tool: clients MUST consider tool annotations untrusted 
 
   it('trusts a server whose name is a prototype key as it trusts any other (found by an attack review)', async () => {
     const folder = realpathSync(mkdtempSync(join(tmpdir(), 'rxmcp-trust-')));
-    const fsServer = { command: process.execPath, args: [join(__dirname, '..', '..', 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), folder], cwd: folder };
+    const fsServer = { command: process.execPath, args: [join(__dirname, '..', '..', '..', 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), folder], cwd: folder };
     // As a config file spells it: JSON, where `__proto__` is an ordinary key.
     const config = normalizeServerConfig(JSON.parse(`{"mcpServers":{"__proto__":${JSON.stringify(fsServer)}}}`));
     const stack = await buildServeStack({ config, policy: parse({ trustAnnotations: ['__proto__'] }), tokenStore: new MemoryTokenStore(), onWarn: () => undefined });
