@@ -1,9 +1,98 @@
+// A 2026-07-28 tools/call may repeat arguments in Mcp-Param-* headers, and the SDK checks those only for
+// tools registered on an McpServer; the gateway serves its provider's tools itself, so the check is here:
+// the kept input schemas that say which tools declare such headers, and the comparison of headers and body.
+import type { LlmTool, ToolProvider } from '../tools/bridge.js';
 import { isObject } from '../util/values.js';
 
 /** How deep into `properties` an `x-mcp-header` declaration is looked for; a schema is untrusted. */
 const MAX_DEPTH = 32;
 const PRIMITIVE = new Set(['string', 'integer', 'boolean', 'number']);
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/**
+ * The gateway's check of `Mcp-Param-{Name}` headers, before a request
+ * reaches the SDK: a 2026-07-28 tools/call whose headers disagree with its
+ * arguments is answered 400, -32020.
+ *
+ * It keeps each tool's input schema when it declares such headers (null when
+ * it declares none), by name, as the provider last listed them (at a
+ * tools/list, at the first POST after a list change, or when a call names a
+ * tool not kept), dropped when an upstream's tools change. A call to a tool
+ * that declares none then reads no body twice and walks no catalogue. Only
+ * schemas are kept: tools/list and every call still go through the provider.
+ */
+export class ParamHeaders {
+  private schemas: Promise<Map<string, unknown>> | undefined;
+  private generation = 0;
+
+  constructor(private readonly provider: ToolProvider) {}
+
+  /** The provider's tools, read now; what a host is shown is what its calls are checked against. */
+  async readTools(): Promise<LlmTool[]> {
+    const generation = this.generation;
+    const listed = await this.provider.toolsForLlm();
+    // A list change since the read leaves nothing kept.
+    if (generation === this.generation) this.schemas = Promise.resolve(headerSchemasOf(listed));
+    return listed;
+  }
+
+  /** Forgets the kept schemas: an upstream's tools changed. */
+  toolsChanged(): void {
+    this.generation++;
+    this.schemas = undefined;
+  }
+
+  /** The 400 (-32020) answer to a tools/call whose headers and body disagree, or `undefined` to serve it. */
+  async refuse(request: Request): Promise<Response | undefined> {
+    if (request.method !== 'POST') return undefined;
+    // The SDK refuses a request whose Mcp-Method or Mcp-Name header disagrees with its body, so these headers
+    // may tell which requests have nothing to check: another method, or a kept tool that declares no headers.
+    // A request without them, a Base64-encoded name or a name not kept is read as before.
+    const method = request.headers.get('mcp-method');
+    if (method !== null && method !== 'tools/call') return undefined;
+    const named = request.headers.get('mcp-name');
+    if (method !== null && named !== null && !named.startsWith('=?base64?') && (await this.kept()).get(named) === null) return undefined;
+    let message: unknown;
+    try {
+      message = await request.clone().json();
+    } catch {
+      return undefined;
+    }
+    if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params) || typeof message.params.name !== 'string') return undefined;
+    const { name, arguments: args } = message.params;
+    const schema = await this.schemaOf(name);
+    const mismatch = schema === null ? undefined : paramHeaderMismatch(schema, args, request.headers);
+    if (mismatch === undefined) return undefined;
+    const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32020, message: `Bad Request: the request headers and body disagree: ${mismatch}` } }), {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    });
+  }
+
+  // The kept schema of a tool; a name not kept has the provider listed again. Null for a tool that declares
+  // no headers, is not listed, or when the listing fails (nothing to check against).
+  private async schemaOf(name: string): Promise<unknown> {
+    const kept = await this.kept();
+    if (kept.has(name)) return kept.get(name);
+    return (await this.kept(true)).get(name) ?? null;
+  }
+
+  // The kept schemas (empty when the provider's listing fails: nothing to check against).
+  private kept(again = false): Promise<Map<string, unknown>> {
+    if (again) this.schemas = undefined;
+    if (!this.schemas) {
+      const generation = this.generation;
+      const reading = this.provider.toolsForLlm().then((tools) => headerSchemasOf(tools));
+      this.schemas = reading;
+      // A listing that failed is not kept: the next request reads the provider again.
+      reading.catch(() => {
+        if (this.schemas === reading && this.generation === generation) this.schemas = undefined;
+      });
+    }
+    return this.schemas.catch(() => new Map<string, unknown>());
+  }
+}
 
 /**
  * The 2026-07-28 Streamable HTTP check of a `tools/call`'s `Mcp-Param-{Name}`
@@ -80,4 +169,15 @@ function valueAt(root: unknown, path: string[]): unknown {
     node = node[key];
   }
   return node;
+}
+
+// Each listed tool's input schema when it declares Mcp-Param headers, else null, by name (the first tool of a name, as a lookup by name finds).
+function headerSchemasOf(tools: LlmTool[]): Map<string, unknown> {
+  const kept = new Map<string, unknown>();
+  for (const tool of tools) {
+    const name = tool.function?.name;
+    if (typeof name !== 'string' || kept.has(name)) continue;
+    kept.set(name, declaresParamHeaders(tool.function.parameters) ? tool.function.parameters : null);
+  }
+  return kept;
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
  * Seals and opens the `requestState` a gateway hands a downstream host when
@@ -41,4 +41,22 @@ export class RequestStateSeal {
 /** An unguessable handle for a parked call. */
 export function newHandle(): string {
   return randomBytes(18).toString('base64url');
+}
+
+/**
+ * What a sealed requestState is bound to: the host, the method and the
+ * request's own parameters (all but the answers, the state and `_meta`,
+ * which a retry changes), as a digest. Parameters too deep to write out bind
+ * to nothing a retry can match.
+ */
+export function requestBinding(principal: string, method: string, params: Record<string, unknown>): string {
+  const own: Record<string, unknown> = {};
+  for (const key of Object.keys(params)) if (key !== 'inputResponses' && key !== 'requestState' && key !== '_meta') own[key] = params[key];
+  let text: string;
+  try {
+    text = JSON.stringify([principal, method, own]);
+  } catch {
+    text = randomUUID();
+  }
+  return createHash('sha256').update(text).digest('base64url');
 }

@@ -3,8 +3,7 @@ import type { InputHooks } from '../protocol/input-request.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { isObject, messageOf } from '../util/values.js';
 import { answerTooDeep, MAX_ANSWER_DEPTH } from './argument-bounds.js';
-import type { SdkContext, SdkServer } from './sdk-server.js';
-import type { ServerSdk } from './server-sdk.js';
+import type { SdkContext, SdkServer, ServerSdk } from './server-sdk.js';
 import type { Upstreams } from './upstreams.js';
 
 /** The most characters of an upstream message passed on in an error. */

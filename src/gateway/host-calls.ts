@@ -1,0 +1,280 @@
+// What happens between a host's tools/call (or a forwarded prompts/get, resources/read) and its answer:
+// the provider stack runs the call, and every question on the way (a Policy asking permission, an upstream
+// server eliciting, sampling or listing roots) goes back to that same host in rounds of input_required,
+// while its progress is relayed. The serving side hands each request here.
+import { failure, type ExecuteOptions, type ToolMessage, type ToolProvider } from '../tools/bridge.js';
+import type { InputHook, InputHooks, InputRequest } from '../protocol/input-request.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
+import type { CallToolResult, ToolProgress } from '../protocol/types.js';
+import type { PolicyQuestion } from '../providers/policy/policy.js';
+import { isObject, messageOf } from '../util/values.js';
+import { answerTooDeep, argumentsTooLarge, MAX_ANSWER_DEPTH } from './argument-bounds.js';
+import type { BusyHosts } from './busy-hosts.js';
+import { HostGrants } from './host-grants.js';
+import { ParkedCalls } from './parked-calls.js';
+import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
+import { ProgressRelay } from './progress-relay.js';
+import { requestBinding } from './request-state.js';
+import { CAPABILITY, type HostRequest, type RoundOutcome, RunningCall } from './running-call.js';
+import type { SdkContext, ServerSdk } from './server-sdk.js';
+import type { Upstreams } from './upstreams.js';
+import { imitatesPermissionForm, underServerName } from './upstream-questions.js';
+
+/** What `HostCalls` is given by the gateway. */
+export interface HostCallsOptions {
+  provider: ToolProvider;
+  upstreams: Upstreams;
+  /** The hosts with a request in flight, counted by the serving side. */
+  busy: BusyHosts;
+  /** `GatewayOptions.sharedGrants`. */
+  sharedGrants: boolean;
+  onWarn: (message: string) => void;
+}
+
+/**
+ * The calls hosts make through the gateway, from their first round to their
+ * result: each is run once by the provider stack, parked while its host is
+ * asked something, and resumed by the host's retry. Answers and "always"
+ * grants are bound to the host that made the call.
+ */
+export class HostCalls {
+  private readonly provider: ToolProvider;
+  private readonly upstreams: Upstreams;
+  private readonly busy: BusyHosts;
+  private readonly sharedGrants: boolean;
+  private readonly onWarn: (message: string) => void;
+  private readonly calls = new Map<string, RunningCall<unknown>>();
+  private readonly parked: ParkedCalls;
+  private readonly hostGrants = new HostGrants();
+  private readonly relays = new WeakMap<RunningCall<unknown>, ProgressRelay>();
+  // The capability a 2026-07-28 host lacked for an upstream question its call asked: that call ends in -32021.
+  private readonly missing = new WeakMap<RunningCall<CallToolResult>, string>();
+
+  constructor(options: HostCallsOptions) {
+    this.provider = options.provider;
+    this.upstreams = options.upstreams;
+    this.busy = options.busy;
+    this.sharedGrants = options.sharedGrants;
+    this.onWarn = options.onWarn;
+    this.parked = new ParkedCalls((call, reason) => {
+      call.abandon(reason);
+      this.busy.linger(call.principal);
+      this.calls.delete(call.id);
+    });
+  }
+
+  /** `Gateway#ask`: a Policy's question, put to the host whose call it is (see there). */
+  ask(question: PolicyQuestion): Promise<unknown> {
+    if (question?.kind === 'elicitation') {
+      const running = [...this.calls.values()].filter((call) => call.current && call.hostCan(question.method));
+      const [only] = running;
+      const request = { method: question.method, params: question.params };
+      if (running.length !== 1 || !only || this.busyHosts() > 1 || imitatesPermissionForm(request)) return Promise.resolve({ action: 'decline' });
+      return only.ask(underServerName(request, undefined));
+    }
+    const call = question?.kind === 'permission' ? this.calls.get(question.call?.id) : undefined;
+    if (!call || question?.kind !== 'permission') {
+      return Promise.reject(new McpClientError('no host made this call through the gateway, so there is nobody to ask'));
+    }
+    const key = permissionKey(question);
+    const permitted = call.permitted;
+    if (permitted?.key === key) {
+      // Once: the answer is to this question, for this request.
+      call.permitted = undefined;
+      const answer = permissionAnswer(permitted.answer);
+      return Promise.resolve(this.sharedGrants ? answer : this.hostGrants.keep(call.principal, question, answer));
+    }
+    const kept = this.sharedGrants ? undefined : this.hostGrants.decide(call.principal, question);
+    if (kept) return Promise.resolve(kept);
+    if (!call.hostCan('elicitation/create')) {
+      return Promise.reject(new McpClientError('the MCP host declared no elicitation, so it could not be asked'));
+    }
+    call.permission = { key, request: { method: 'elicitation/create', params: permissionForm(question, this.sharedGrants) } };
+    return Promise.reject(new McpClientError('the question was put to the MCP host'));
+  }
+
+  /** Forgets a host that went away (its connection or session was its identity): its "always" answers go with it. */
+  forgetHost(principal: string): void {
+    this.hostGrants.forget(principal);
+  }
+
+  /** Cancels every call waiting for an answer: the gateway closed. */
+  close(): void {
+    this.parked.close();
+  }
+
+  /** Serves one round of a host's tools/call: the result, or an `input_required` for the host to answer on its retry. */
+  async callTool(sdk: ServerSdk, host: HostRequest, params: Record<string, unknown>, ctx: SdkContext): Promise<unknown> {
+    // Worked out only for a request that brings a state or is answered with one: most calls are neither.
+    let bound: string | undefined;
+    const binding = (): string => (bound ??= requestBinding(host.principal, 'tools/call', params));
+    const state = ctx.mcpReq.requestState();
+    let start: ((host: HostRequest) => RunningCall<CallToolResult>) | undefined;
+    let permitted: RunningCall<unknown>['permitted'];
+    if (typeof state === 'string') {
+      const handle = this.parked.open(sdk, state, binding());
+      const key = this.parked.questionIn(handle);
+      if (key !== undefined) {
+        // The retry of a call whose permission question this host was put: its answer to that question alone is read.
+        const given = host.inputResponses;
+        if (given && Object.hasOwn(given, key) && this.parked.firstAnswer(state)) permitted = { key, answer: given[key] };
+      } else {
+        start = (retry) => this.parked.resume(sdk, handle, retry, 'tools/call');
+      }
+    }
+    if (!start) {
+      const name = params.name;
+      const args = params.arguments ?? {};
+      if (typeof name !== 'string' || !isObject(args)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'tools/call needs a name and an arguments object');
+      const tooLarge = argumentsTooLarge(args);
+      if (tooLarge) return { content: [{ type: 'text', text: tooLarge }], isError: true };
+      // A 2026-07-28 request carries its capabilities with it; a 2025-era host declared them at initialize.
+      const modern = ctx.mcpReq.envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] !== undefined;
+      start = (first) => this.start(sdk, name, args, first, modern, permitted);
+    }
+    const outcome = await this.round(sdk, host, binding, 'tools/call', start);
+    if ('reply' in outcome) return outcome.reply;
+    const missing = this.missing.get(outcome.call);
+    if (missing !== undefined) {
+      throw new sdk.MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { [missing]: {} } },
+        `The tool needs the ${JSON.stringify(missing)} capability, which this request's client capabilities do not declare`,
+      );
+    }
+    const permission = outcome.call.permission;
+    if (permission) {
+      // The answer counts only on this host's retry of this very call: the state seals the question to both.
+      const requestState = this.parked.sealQuestion(permission.key, binding());
+      return sdk.inputRequired({ inputRequests: { [permission.key]: permission.request } as never, requestState });
+    }
+    if (answerTooDeep(outcome.done)) return { content: [{ type: 'text', text: `The result nests deeper than ${MAX_ANSWER_DEPTH} levels, so it was not passed on` }], isError: true };
+    return outcome.done;
+  }
+
+  /**
+   * Serves one round of a forwarded prompts/get or resources/read: `run`
+   * does the upstream work once, its questions reaching the host in rounds
+   * as a tool call's do. `request.server` is the prefix of the server asked.
+   */
+  async forward<T>(
+    sdk: ServerSdk,
+    host: HostRequest,
+    ctx: SdkContext,
+    method: string,
+    request: { params: Record<string, unknown>; server: string | undefined },
+    run: (input: InputHooks, signal: AbortSignal) => Promise<T>,
+  ): Promise<unknown> {
+    const binding = (): string => requestBinding(host.principal, method, request.params);
+    const state = ctx.mcpReq.requestState();
+    // A state sealed for a tools/call (a permission question's too) does not open here: the method is in its binding.
+    const handle = typeof state === 'string' ? this.parked.open(sdk, state, binding()) : undefined;
+    const outcome = await this.round<{ value: T } | { error: unknown }>(sdk, host, binding, method, (first) => {
+      if (handle !== undefined) return this.parked.resume(sdk, handle, first, method);
+      const call = new RunningCall<{ value: T } | { error: unknown }>(first);
+      const ask = this.upstreamAsk(request.server, (question) => call.ask(question));
+      call.begin(() => run({ onElicit: ask, onSample: ask, onListRoots: ask }, call.controller.signal).then((value) => ({ value }), (error: unknown) => ({ error })));
+      return call;
+    });
+    if ('reply' in outcome) return outcome.reply;
+    if ('error' in outcome.done) throw outcome.done.error;
+    return outcome.done.value;
+  }
+
+  // One downstream round of a request whose upstream work may ask the host:
+  // the call started, or resumed by the host's retry, runs until it ends or
+  // has questions; then it is parked and the host gets input_required.
+  private async round<T>(sdk: ServerSdk, host: HostRequest, binding: () => string, method: string, start: (host: HostRequest) => RunningCall<T>): Promise<{ reply: unknown } | { done: T; call: RunningCall<T> }> {
+    const call = start(host);
+    let outcome: RoundOutcome<T>;
+    try {
+      outcome = await call.next();
+    } finally {
+      // The last progress of the round reaches the host ahead of the round's answer.
+      this.relays.get(call as RunningCall<unknown>)?.end();
+      this.relays.delete(call as RunningCall<unknown>);
+      call.detach();
+    }
+    if ('ask' in outcome) return { reply: this.parked.park(sdk, call, method, binding, outcome.ask) };
+    this.calls.delete(call.id);
+    return { done: outcome.done, call };
+  }
+
+  private start(sdk: ServerSdk, name: string, args: Record<string, unknown>, host: HostRequest, modern: boolean, permitted: RunningCall<unknown>['permitted']): RunningCall<CallToolResult> {
+    const call = new RunningCall<CallToolResult>(host);
+    call.permitted = permitted;
+    this.calls.set(call.id, call as RunningCall<unknown>);
+    // The 2026-07-28 spec has a server that needs an undeclared capability refuse the request (-32021)
+    // rather than go on without it: the upstream call is cancelled and the host told what to declare.
+    // A 2025-era host has no such error, so its question is declined and the call goes on.
+    const ask = this.upstreamAsk(this.upstreams.prefixOf(name, 'name'), (request) => {
+      const capability = CAPABILITY[request.method];
+      if (modern && capability !== undefined && !call.hostCan(request.method) && !this.missing.has(call)) {
+        this.missing.set(call, capability);
+        call.controller.abort();
+        this.busy.linger(call.principal);
+      }
+      return call.ask(request);
+    });
+    call.begin(async () => {
+      let raw: CallToolResult | undefined;
+      const options: ExecuteOptions = {
+        signal: call.controller.signal,
+        onResult: (id, result) => {
+          if (id === call.id) raw = result;
+        },
+        onProgress: (progress) => {
+          if (progress.toolCallId === call.id) this.progress(call, progress);
+        },
+        input: { onElicit: ask, onSample: ask, onListRoots: ask },
+      };
+      let message: ToolMessage | undefined;
+      try {
+        [message] = await this.provider.executeToolCalls([{ id: call.id, type: 'function', function: { name, arguments: args } }], options);
+      } catch (error) {
+        message = failure(call.id, messageOf(error));
+      }
+      // A result the SDK would not write out as one (malformed blocks) goes as the text it flattens to.
+      if (raw && sdk.isCallToolResult(raw)) return raw;
+      const answer = message ?? failure(call.id, 'the provider gave no answer for this call');
+      return {
+        content: [{ type: 'text', text: answer.content }],
+        isError: answer.is_error,
+        ...(answer.structured_content === undefined ? {} : { structuredContent: answer.structured_content as Record<string, unknown> }),
+      };
+    });
+    return call;
+  }
+
+  // Coalesced (latest value, bounded rate): an upstream server flooding progress cannot flood the host.
+  private progress(call: RunningCall<unknown>, progress: ToolProgress): void {
+    const host = call.current;
+    if (host?.progressToken === undefined) return;
+    const params: Record<string, unknown> = { progressToken: host.progressToken, progress: progress.progress };
+    if (progress.total !== undefined) params.total = progress.total;
+    if (progress.message !== undefined) params.message = progress.message;
+    let relay = this.relays.get(call);
+    if (!relay) this.relays.set(call, (relay = new ProgressRelay()));
+    relay.push(() => {
+      host.notify({ method: 'notifications/progress', params }).catch((error: unknown) => this.onWarn(`progress could not be sent: ${messageOf(error)}`));
+    });
+  }
+
+  // An upstream server's question on its way to the call's host: one shaped like the permission form is refused; a
+  // 2025-era one (which the wire may tie to no call) is declined while another host has any request in flight,
+  // since it may be that host's; an elicitation says which server asks (`server`, the prefix of its tools).
+  private upstreamAsk(server: string | undefined, ask: (request: InputRequest) => Promise<unknown>): InputHook {
+    return (request) => {
+      const refused = imitatesPermissionForm(request);
+      if (refused) return Promise.reject(new McpClientError(refused));
+      if (request.key === undefined && this.busyHosts() > 1) {
+        return Promise.reject(new McpClientError('more than one host has a request in flight, and the server tied its question to no call, so it was declined'));
+      }
+      return ask(underServerName(request, server));
+    };
+  }
+
+  // How many hosts have a request in flight, a call waiting for their answer, or a request given up whose server may still ask.
+  private busyHosts(): number {
+    return this.busy.count(this.parked.principals());
+  }
+}
