@@ -25,12 +25,14 @@ export interface CatalogueContext {
   outputs: OutputSchemas;
   /** True once the client is closing: a cached list is then no longer handed out. */
   isClosing(): boolean;
-  /** The client's `listTools`. */
+  /** The client: what a batch of a model's calls lists and calls, and the owner of the tools it runs (see `ToolSource.owner`). */
+  owner: CatalogueOwner;
+}
+
+/** What the catalogue calls back on its client. */
+export interface CatalogueOwner {
   listTools(): Observable<Tool[]>;
-  /** The client's `callTool`. */
   callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Observable<CallToolResult>;
-  /** The client, as the owner of the tools a batch runs (see `ToolSource.owner`). */
-  owner: object;
 }
 
 /**
@@ -96,13 +98,13 @@ export class Catalogue {
     const { settings, owner } = this.context;
     return runToolCalls(
       {
-        catalogue: () => firstValueFrom(this.context.listTools()),
+        catalogue: () => firstValueFrom(owner.listTools()),
         call: (name, args, { toolCallId, signal, onProgress, input }) => {
           const given: CallToolOptions = { toolCallId };
           if (signal) given.signal = signal;
           if (input) given.input = input;
           if (onProgress) given.onProgress = ({ progressToken: _token, ...report }) => onProgress({ toolCallId, ...report });
-          return firstValueFrom(this.context.callTool(name, args, given));
+          return firstValueFrom(owner.callTool(name, args, given));
         },
         concurrency: settings.toolConcurrency,
         trustAnnotations: settings.trustAnnotations,

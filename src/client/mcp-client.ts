@@ -1,4 +1,4 @@
-import { BehaviorSubject, catchError, defer, distinctUntilChanged, EMPTY, firstValueFrom, map, NEVER, Observable, of, share, startWith, type Subscription, switchMap, tap, throwError } from 'rxjs';
+import { catchError, EMPTY, firstValueFrom, map, NEVER, type Observable, of, startWith, switchMap, throwError } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
@@ -6,21 +6,8 @@ import { buildRequest } from '../protocol/request.js';
 import { promptPage, resourcePage, resourceTemplatePage, toolPage } from '../protocol/page-shapes.js';
 import { callToolResultSchema, completeResultSchema, getPromptResultSchema, readResourceResultSchema } from '../protocol/schemas.js';
 import type {
-  CallToolResult,
-  ClientCapabilities,
-  CompleteResult,
-  CompletionReference,
-  GetPromptResult,
-  ListenFilter,
-  LogMessage,
-  ProgressEvent,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  ServerDescription,
-  Tool,
-  ToolAnnotations,
+  CallToolResult, ClientCapabilities, CompleteResult, CompletionReference, GetPromptResult, ListenFilter, LogMessage, ProgressEvent,
+  Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerDescription, Tool, ToolAnnotations,
 } from '../protocol/types.js';
 import type { Task, TaskEvent } from '../protocol/tasks.js';
 import { ErrorCode } from '../protocol/versions.js';
@@ -36,6 +23,7 @@ import { SERVER_ANNOTATIONS, withoutHints } from '../tools/annotation-trust.js';
 import type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage } from '../tools/bridge.js';
 import { ResultCache } from './cache.js';
 import { Catalogue } from './catalogue.js';
+import { Connection, type ConnectionState } from './connection.js';
 import { CallInputs } from './calls/call-inputs.js';
 import { CallPipeline } from './calls/call-pipeline.js';
 import { CallStarter, NO_CALL_OPTIONS } from './calls/call-starter.js';
@@ -44,33 +32,20 @@ import { OutputSchemas } from './calls/output-schemas.js';
 import { Correlator } from './correlator.js';
 import { listenLegacy, listenModern, ResourceSubscriptions } from './listen.js';
 import {
-  CALL_KEYS as CALL,
-  type CallOptions,
-  type CallToolAsTaskOptions,
-  type CallToolOptions,
-  type ClientOptions,
-  type CompleteOptions,
-  type InputCallOptions,
-  type ListOptions,
-  type McpClientOptions,
-  resolveOptions,
-  type ResumeTaskOptions,
-  splitOptions,
-  type Settings,
+  CALL_KEYS as CALL, type CallOptions, type CallToolAsTaskOptions, type CallToolOptions, type ClientOptions, type CompleteOptions,
+  type InputCallOptions, type ListOptions, type McpClientOptions, resolveOptions, type ResumeTaskOptions, splitOptions, type Settings,
 } from './options.js';
-import { serveServerRequests } from './questions/server-requests.js';
-import { probe, type Session } from './session.js';
-import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
+import { logOf, progressOf, ProgressTokens } from './streams.js';
 import { TaskCalls } from './tasks/task-calls.js';
+
+// Declared beside the connection whose state it names; exported here with the client's other types.
+export type { ConnectionState } from './connection.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
 export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {
   /** Start the server again when it exits unexpectedly (off by default). */
   restart?: RestartOptions;
 }
-
-/** Where a connection stands, for a user interface: see `McpClient.state$`. */
-export type ConnectionState = 'starting' | 'ready' | 'restarting' | 'closed';
 
 /** Options of `McpClient.connectHttp`: the client's own, and the HTTP transport's. */
 export interface ConnectHttpOptions extends ClientOptions, HttpTransportOptions {}
@@ -165,18 +140,10 @@ export class McpClient {
   private readonly correlator: Correlator;
   private readonly calls: CallPipeline;
   private readonly tasks: TaskCalls;
-  private readonly outputs: OutputSchemas;
+  private readonly connection: Connection;
   private readonly starter: CallStarter;
   private readonly catalogue: Catalogue;
-  private session: Session | undefined;
-  private readonly cache = new ResultCache();
-  private readonly deadlines = new Deadlines();
-  private readonly tokens = new ProgressTokens();
-  private readonly inputs: CallInputs;
   private readonly resourceSubscriptions = new ResourceSubscriptions();
-  private readonly state = new BehaviorSubject<ConnectionState>('starting');
-  private watching: Subscription | undefined;
-  private closing: Promise<void> | undefined;
 
   /**
    * @throws McpClientError for an unknown option, a transport option given with a ready `transport`, or a bad value.
@@ -184,85 +151,50 @@ export class McpClient {
    */
   constructor(options: McpClientOptions) {
     const settings = resolveOptions(options, TRANSPORT_OPTION_KEYS, VERSION);
-    this.settings = settings;
-    this.transport = options.transport;
-    this.declaredCapabilities = settings.declaredCapabilities;
-    this.correlator = new Correlator(this.transport, settings.warn, settings.maxPendingRequests);
+    const { transport } = options;
+    const correlator = new Correlator(transport, settings.warn, settings.maxPendingRequests);
     // A wire that reads lists of its own keeps to the same bounds.
-    this.transport.limitLists?.(settings.listLimits);
-    this.calls = new CallPipeline(this.correlator, this.cache, settings);
-    this.inputs = new CallInputs(settings.hooks);
-    this.outputs = new OutputSchemas(settings.validateStructuredContent);
-    this.notifications$ = this.correlator.notifications$;
-    this.progress$ = progressOf(this.notifications$);
-    this.log$ = logOf(this.notifications$);
-    this.tasks = new TaskCalls({
+    transport.limitLists?.(settings.listLimits);
+    const cache = new ResultCache();
+    const deadlines = new Deadlines();
+    const tokens = new ProgressTokens();
+    const calls = new CallPipeline(correlator, cache, settings);
+    const inputs = new CallInputs(settings.hooks);
+    const outputs = new OutputSchemas(settings.validateStructuredContent);
+    const notifications$ = correlator.notifications$;
+    const progress$ = progressOf(notifications$);
+    this.settings = settings;
+    this.transport = transport;
+    this.correlator = correlator;
+    this.calls = calls;
+    this.declaredCapabilities = settings.declaredCapabilities;
+    this.notifications$ = notifications$;
+    this.progress$ = progress$;
+    this.log$ = logOf(notifications$);
+    const listTools = () => this.listTools();
+    const tasks = new TaskCalls({
       settings,
-      notifications$: this.notifications$,
+      notifications$,
       request: (session, method, params, input) =>
-        this.correlator.request(method, (id) => {
+        correlator.request(method, (id) => {
           input?.requests.add(id);
           return buildRequest(id, method, params, session.stamp);
         }),
-      callTool: (session, params, meta, input) => this.calls.run(session, 'tools/call', params, meta, callToolResultSchema, false, true, input),
+      callTool: (session, params, meta, input) => calls.run(session, 'tools/call', params, meta, callToolResultSchema, false, true, input),
       run: (method, options, allowed, body) => this.starter.run(method, options, allowed, body),
       toolCall: (options, body) => this.starter.toolCall(options, body),
-      listTools: () => this.listTools(),
-      outputCheck: (session, name) => this.outputs.checkFor(session, name),
+      listTools,
+      outputCheck: (session, name) => outputs.checkFor(session, name),
     });
-
-    // One probe shared by every caller waiting for it. If they all leave, the
-    // unfinished probe is abandoned (share's reference count) and the next
-    // call starts afresh; a failed probe is not kept either. The verdict, once
-    // reached, is kept until the connection ends or its server restarts.
-    const probing$ = defer(() => {
-      this.watch();
-      return probe({
-        ...settings,
-        // HTTP+SSE carries only the handshake era: no server there knows server/discover.
-        era: settings.era ?? (this.transport.wire === 'sse' ? 'legacy' : undefined),
-        clientCapabilities: settings.declaredCapabilities,
-        handshakeTimeoutMs: settings.requestTimeoutMs,
-        after: (ms) => new Observable<void>((subscriber) => this.deadlines.add(ms, () => subscriber.next())),
-        request: (method, build, sendOptions) => this.correlator.request(method, build, sendOptions),
-        notify: (message) => this.correlator.send(message),
-      });
-    }).pipe(
-      tap((session) => {
-        this.session = session;
-        this.state.next('ready');
-      }),
-      share(),
-    );
-    const isClosing = (): boolean => this.closing !== undefined;
-    const { calls, cache, deadlines, inputs, outputs, tasks, tokens, progress$ } = this;
-    this.starter = new CallStarter({ settings, isClosing, currentSession: () => this.session, probing$, deadlines, calls, outputs, inputs, tokens, progress$ });
-    this.catalogue = new Catalogue({
-      settings,
-      starter: this.starter,
-      calls,
-      cache,
-      tasks,
-      outputs,
-      isClosing,
-      listTools: () => this.listTools(),
-      callTool: (name, args, given) => this.callTool(name, args, given),
-      owner: this,
-    });
-
-    this.state$ = this.state.pipe(distinctUntilChanged());
-    this.auth$ = this.transport.auth$ ?? NEVER;
-    // A person signing in is not the server being slow: call budgets wait.
-    this.transport.auth$?.subscribe((auth) => (auth.state === 'signing-in' ? this.deadlines.pause() : this.deadlines.resume()));
-    const ended = () => this.setClosed();
-    this.notifications$.subscribe({ error: ended, complete: ended });
-    // A fresh server process knows nothing of the old session: forget it, and
-    // what was cached from it. The next call probes again.
-    this.transport.restarts$?.subscribe(() => {
-      this.session = undefined;
-      this.cache.clear();
-      this.state.next('restarting');
-    });
+    this.tasks = tasks;
+    const connection = new Connection({ settings, transport, correlator, notifications$, cache, deadlines, inputs, tokens, tasks, outputs });
+    this.connection = connection;
+    this.state$ = connection.state$;
+    this.auth$ = transport.auth$ ?? NEVER;
+    const isClosing = (): boolean => connection.closing !== undefined;
+    const starter = new CallStarter({ settings, isClosing, currentSession: () => connection.session, probing$: connection.probing$, deadlines, calls, outputs, inputs, tokens, progress$ });
+    this.starter = starter;
+    this.catalogue = new Catalogue({ settings, starter, calls, cache, tasks, outputs, isClosing, owner: this });
   }
 
   /**
@@ -471,7 +403,7 @@ export class McpClient {
       // A listener torn down by a restart has nothing to undo on the new
       // server, and must not send it requests before the new probe.
       request: (method: string, build: (id: RequestId) => JsonRpcRequest) =>
-        this.state.value === 'restarting' ? EMPTY : this.correlator.request(method, build),
+        this.connection.restarting ? EMPTY : this.correlator.request(method, build),
       warn: this.settings.warn,
     };
     const open = this.starter.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL, (session) =>
@@ -493,38 +425,6 @@ export class McpClient {
    * `killGraceMs` each). Idempotent; safe on a connection whose server died.
    */
   close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.setClosed();
-      this.correlator.close();
-      this.watching?.unsubscribe();
-      this.cache.clear();
-      this.deadlines.clear();
-      await this.transport.close();
-    })();
-    return this.closing;
-  }
-
-  private setClosed(): void {
-    if (this.state.value === 'closed') return;
-    this.state.next('closed');
-    this.state.complete();
-  }
-
-  // Started with the first call: answers a legacy server's questions, and
-  // feeds onLog, onProgress and cache invalidation from the notifications.
-  private watch(): void {
-    if (this.watching) return;
-    const { declaredCapabilities, onLog, onProgress, warn } = this.settings;
-    this.watching = serveServerRequests({
-      requests$: this.correlator.serverRequests$,
-      notifications$: this.notifications$,
-      send: (message) => this.correlator.send(message),
-      hooksFor: (request) => this.inputs.hooksFor(this.transport.carrierOf?.(request)),
-      declared: declaredCapabilities,
-      warn,
-    });
-    this.watching.add(watchNotifications({ notifications$: this.notifications$, cache: this.cache, tokens: this.tokens, onLog, onProgress, warn }));
-    this.watching.add(this.tasks.watch());
-    this.watching.add(this.outputs.watch(this.notifications$));
+    return this.connection.close();
   }
 }
