@@ -1,48 +1,13 @@
-import {
-  BehaviorSubject,
-  catchError,
-  defer,
-  distinctUntilChanged,
-  EMPTY,
-  filter,
-  finalize,
-  firstValueFrom,
-  map,
-  NEVER,
-  Observable,
-  of,
-  share,
-  startWith,
-  switchMap,
-  type Subscriber,
-  type Subscription,
-  tap,
-  type TeardownLogic,
-  throwError,
-} from 'rxjs';
+import { catchError, EMPTY, firstValueFrom, map, NEVER, type Observable, of, startWith, switchMap, throwError } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
-import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildRequest } from '../protocol/request.js';
-import { type PageShape, promptPage, resourcePage, resourceTemplatePage, toolPage } from '../protocol/page-shapes.js';
+import { promptPage, resourcePage, resourceTemplatePage, toolPage } from '../protocol/page-shapes.js';
 import { callToolResultSchema, completeResultSchema, getPromptResultSchema, readResourceResultSchema } from '../protocol/schemas.js';
 import type {
-  CallToolResult,
-  ClientCapabilities,
-  CompleteResult,
-  CompletionReference,
-  GetPromptResult,
-  ListenFilter,
-  LogMessage,
-  ProgressEvent,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  ServerDescription,
-  Tool,
-  ToolAnnotations,
+  CallToolResult, ClientCapabilities, CompleteResult, CompletionReference, GetPromptResult, ListenFilter, LogMessage, ProgressEvent,
+  Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerDescription, Tool, ToolAnnotations,
 } from '../protocol/types.js';
 import type { Task, TaskEvent } from '../protocol/tasks.js';
 import { ErrorCode } from '../protocol/versions.js';
@@ -51,48 +16,30 @@ import { HTTP_OPTION_KEYS, type HttpTransportOptions } from '../transport/http-o
 import { HttpTransport } from '../transport/http-transport.js';
 import { RestartingTransport, type RestartOptions } from '../transport/restarting-transport.js';
 import type { Transport } from '../transport/transport.js';
-import { checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
-import { quote } from '../util/quote.js';
-import { messageOf } from '../util/values.js';
 import { VERSION } from '../version.js';
-import { ResultCache } from './cache.js';
-import { checkCallHooks } from '../protocol/input-request.js';
-import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
+import type { ToolsForLlmOptions } from '../tools/tool-names.js';
 import { SERVER_ANNOTATIONS, withoutHints } from '../tools/annotation-trust.js';
-import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ExecuteOptions } from '../tools/bridge.js';
-import { type CallInput, CallInputs } from './calls/call-inputs.js';
+import type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage } from '../tools/bridge.js';
+import { ResultCache } from './cache.js';
+import { Catalogue } from './catalogue.js';
+import { Connection, type ConnectionState } from './connection.js';
+import { CallInputs } from './calls/call-inputs.js';
 import { CallPipeline } from './calls/call-pipeline.js';
-import { BodyCall, type CallBounds } from './calls/call-guard.js';
-import { Correlator } from './correlator.js';
+import { CallStarter, NO_CALL_OPTIONS } from './calls/call-starter.js';
 import { Deadlines } from './calls/deadlines.js';
+import { OutputSchemas } from './calls/output-schemas.js';
+import { Correlator } from './correlator.js';
 import { listenLegacy, listenModern, ResourceSubscriptions } from './listen.js';
 import {
-  CALL_KEYS as CALL,
-  CALL_TOOL_KEYS as CALL_TOOL,
-  type CallOptions,
-  type CallToolAsTaskOptions,
-  type CallToolOptions,
-  checkCallOptions,
-  type ClientOptions,
-  type CompleteOptions,
-  INPUT_CALL_KEYS as INPUT_CALL,
-  type InputCallOptions,
-  type ListOptions,
-  type McpClientOptions,
-  resolveOptions,
-  type ResumeTaskOptions,
-  splitOptions,
-  type Settings,
+  CALL_KEYS as CALL, type CallOptions, type CallToolAsTaskOptions, type CallToolOptions, type ClientOptions, type CompleteOptions,
+  type InputCallOptions, type ListOptions, type McpClientOptions, resolveOptions, type ResumeTaskOptions, splitOptions, type Settings,
 } from './options.js';
-import { OutputSchemas } from './calls/output-schemas.js';
-import { walkPages } from './pagination.js';
-import { serveServerRequests } from './questions/server-requests.js';
-import { probe, type Session } from './session.js';
-import { logOf, progressOf, ProgressTokens, watchNotifications } from './streams.js';
+import { logOf, progressOf, ProgressTokens } from './streams.js';
 import { TaskCalls } from './tasks/task-calls.js';
-import { startToolCall, ToolCall, type ToolCallHost } from './calls/tool-call.js';
-import { hasUnreadableVisibility, visibleTools } from '../tools/tool-visibility.js';
+
+// Declared beside the connection whose state it names; exported here with the client's other types.
+export type { ConnectionState } from './connection.js';
 
 /** Options of `McpClient.connectStdio`: the client's own, and the stdio transport's. */
 export interface ConnectStdioOptions extends ClientOptions, StdioTransportOptions {
@@ -100,24 +47,11 @@ export interface ConnectStdioOptions extends ClientOptions, StdioTransportOption
   restart?: RestartOptions;
 }
 
-/** Where a connection stands, for a user interface: see `McpClient.state$`. */
-export type ConnectionState = 'starting' | 'ready' | 'restarting' | 'closed';
-
 /** Options of `McpClient.connectHttp`: the client's own, and the HTTP transport's. */
 export interface ConnectHttpOptions extends ClientOptions, HttpTransportOptions {}
 
 const CONNECT_STDIO_KEYS = [...STDIO_OPTION_KEYS, 'restart'];
 const TRANSPORT_OPTION_KEYS = [...CONNECT_STDIO_KEYS, ...HTTP_OPTION_KEYS];
-
-const LIST = [...CALL, 'refresh'];
-
-/** With `resetTimeoutOnProgress` and no `maxTotalTimeoutMs`, a call ends after this many of its budgets, progress or not. */
-const PROGRESS_CAP_BUDGETS = 10;
-// A tool call's options when it is given none: one shared, frozen object
-// rather than a fresh `{}` (56 bytes) on the path every call takes.
-const NO_CALL_OPTIONS: CallToolOptions = Object.freeze({});
-
-type Meta = Record<string, unknown> | undefined;
 
 /**
  * A client for one MCP server, of either protocol era.
@@ -206,23 +140,10 @@ export class McpClient {
   private readonly correlator: Correlator;
   private readonly calls: CallPipeline;
   private readonly tasks: TaskCalls;
-  private readonly outputs: OutputSchemas;
-  private readonly probing$: Observable<Session>;
-  private session: Session | undefined;
-  private readonly cache = new ResultCache();
-  private readonly deadlines = new Deadlines();
-  private readonly tokens = new ProgressTokens();
-  private readonly inputs: CallInputs;
+  private readonly connection: Connection;
+  private readonly starter: CallStarter;
+  private readonly catalogue: Catalogue;
   private readonly resourceSubscriptions = new ResourceSubscriptions();
-  private readonly names = new NameMapper();
-  private readonly state = new BehaviorSubject<ConnectionState>('starting');
-  private watching: Subscription | undefined;
-  private closing: Promise<void> | undefined;
-  // What every bounded call reads of this client, one object for all of them.
-  private readonly host: ToolCallHost;
-  // The bounds of a call given no options: the client's budget, nothing else.
-  private readonly plainBounds: CallBounds;
-  private unreadableWarned = '';
 
   /**
    * @throws McpClientError for an unknown option, a transport option given with a ready `transport`, or a bad value.
@@ -230,79 +151,50 @@ export class McpClient {
    */
   constructor(options: McpClientOptions) {
     const settings = resolveOptions(options, TRANSPORT_OPTION_KEYS, VERSION);
-    this.settings = settings;
-    this.transport = options.transport;
-    this.declaredCapabilities = settings.declaredCapabilities;
-    this.correlator = new Correlator(this.transport, settings.warn, settings.maxPendingRequests);
+    const { transport } = options;
+    const correlator = new Correlator(transport, settings.warn, settings.maxPendingRequests);
     // A wire that reads lists of its own keeps to the same bounds.
-    this.transport.limitLists?.(settings.listLimits);
-    this.calls = new CallPipeline(this.correlator, this.cache, settings);
-    this.inputs = new CallInputs(settings.hooks);
-    this.outputs = new OutputSchemas(settings.validateStructuredContent);
-    this.notifications$ = this.correlator.notifications$;
-    this.progress$ = progressOf(this.notifications$);
-    this.log$ = logOf(this.notifications$);
-    this.tasks = new TaskCalls({
+    transport.limitLists?.(settings.listLimits);
+    const cache = new ResultCache();
+    const deadlines = new Deadlines();
+    const tokens = new ProgressTokens();
+    const calls = new CallPipeline(correlator, cache, settings);
+    const inputs = new CallInputs(settings.hooks);
+    const outputs = new OutputSchemas(settings.validateStructuredContent);
+    const notifications$ = correlator.notifications$;
+    const progress$ = progressOf(notifications$);
+    this.settings = settings;
+    this.transport = transport;
+    this.correlator = correlator;
+    this.calls = calls;
+    this.declaredCapabilities = settings.declaredCapabilities;
+    this.notifications$ = notifications$;
+    this.progress$ = progress$;
+    this.log$ = logOf(notifications$);
+    const listTools = () => this.listTools();
+    const tasks = new TaskCalls({
       settings,
-      notifications$: this.notifications$,
+      notifications$,
       request: (session, method, params, input) =>
-        this.correlator.request(method, (id) => {
+        correlator.request(method, (id) => {
           input?.requests.add(id);
           return buildRequest(id, method, params, session.stamp);
         }),
-      callTool: (session, params, meta, input) => this.calls.run(session, 'tools/call', params, meta, callToolResultSchema, false, true, input),
-      run: (method, options, allowed, body) => this.run(method, options, allowed, body),
-      toolCall: (options, body) => this.toolCall(options, body),
-      listTools: () => this.listTools(),
-      outputCheck: (session, name) => this.outputs.checkFor(session, name),
+      callTool: (session, params, meta, input) => calls.run(session, 'tools/call', params, meta, callToolResultSchema, false, true, input),
+      run: (method, options, allowed, body) => this.starter.run(method, options, allowed, body),
+      toolCall: (options, body) => this.starter.toolCall(options, body),
+      listTools,
+      outputCheck: (session, name) => outputs.checkFor(session, name),
     });
-
-    // One probe shared by every caller waiting for it. If they all leave, the
-    // unfinished probe is abandoned (share's reference count) and the next
-    // call starts afresh; a failed probe is not kept either. The verdict, once
-    // reached, is kept until the connection ends or its server restarts.
-    this.probing$ = defer(() => {
-      this.watch();
-      return probe({
-        ...settings,
-        // HTTP+SSE carries only the handshake era: no server there knows server/discover.
-        era: settings.era ?? (this.transport.wire === 'sse' ? 'legacy' : undefined),
-        clientCapabilities: settings.declaredCapabilities,
-        handshakeTimeoutMs: settings.requestTimeoutMs,
-        after: (ms) => new Observable<void>((subscriber) => this.deadlines.add(ms, () => subscriber.next())),
-        request: (method, build, sendOptions) => this.correlator.request(method, build, sendOptions),
-        notify: (message) => this.correlator.send(message),
-      });
-    }).pipe(
-      tap((session) => {
-        this.session = session;
-        this.state.next('ready');
-      }),
-      share(),
-    );
-    this.plainBounds = Object.freeze(this.bounds(NO_CALL_OPTIONS, undefined, undefined));
-    this.host = new ClientHost(
-      () => this.closing !== undefined,
-      () => this.session,
-      this.probing$,
-      this.deadlines,
-      this.calls,
-      this.outputs,
-    );
-
-    this.state$ = this.state.pipe(distinctUntilChanged());
-    this.auth$ = this.transport.auth$ ?? NEVER;
-    // A person signing in is not the server being slow: call budgets wait.
-    this.transport.auth$?.subscribe((auth) => (auth.state === 'signing-in' ? this.deadlines.pause() : this.deadlines.resume()));
-    const ended = () => this.setClosed();
-    this.notifications$.subscribe({ error: ended, complete: ended });
-    // A fresh server process knows nothing of the old session: forget it, and
-    // what was cached from it. The next call probes again.
-    this.transport.restarts$?.subscribe(() => {
-      this.session = undefined;
-      this.cache.clear();
-      this.state.next('restarting');
-    });
+    this.tasks = tasks;
+    const connection = new Connection({ settings, transport, correlator, notifications$, cache, deadlines, inputs, tokens, tasks, outputs });
+    this.connection = connection;
+    this.state$ = connection.state$;
+    this.auth$ = transport.auth$ ?? NEVER;
+    const isClosing = (): boolean => connection.closing !== undefined;
+    const starter = new CallStarter({ settings, isClosing, currentSession: () => connection.session, probing$: connection.probing$, deadlines, calls, outputs, inputs, tokens, progress$ });
+    this.starter = starter;
+    this.catalogue = new Catalogue({ settings, starter, calls, cache, tasks, outputs, isClosing, owner: this });
   }
 
   /**
@@ -311,7 +203,7 @@ export class McpClient {
    * the probe; later ones replay its verdict.
    */
   describe(options: CallOptions = {}): Observable<ServerDescription> {
-    return this.run('describe', options, CALL, (session) => {
+    return this.starter.run('describe', options, CALL, (session) => {
       const { wire } = this.transport;
       return of(wire === undefined ? session.description : { ...session.description, wire });
     });
@@ -319,22 +211,22 @@ export class McpClient {
 
   /** Lists every tool, following pages to the end (within `maxListPages` and `maxListItems`; past them, or on a repeated cursor, `McpProtocolError`). */
   listTools(options: ListOptions = {}): Observable<Tool[]> {
-    return this.list<Tool>('tools/list', 'tools', toolPage, options);
+    return this.catalogue.list<Tool>('tools/list', 'tools', toolPage, options);
   }
 
   /** Lists every resource, following pages to the end (within `maxListPages` and `maxListItems`; past them, or on a repeated cursor, `McpProtocolError`). */
   listResources(options: ListOptions = {}): Observable<Resource[]> {
-    return this.list<Resource>('resources/list', 'resources', resourcePage, options);
+    return this.catalogue.list<Resource>('resources/list', 'resources', resourcePage, options);
   }
 
   /** Lists every resource template, following pages to the end (within `maxListPages` and `maxListItems`; past them, or on a repeated cursor, `McpProtocolError`). */
   listResourceTemplates(options: ListOptions = {}): Observable<ResourceTemplate[]> {
-    return this.list<ResourceTemplate>('resources/templates/list', 'resourceTemplates', resourceTemplatePage, options);
+    return this.catalogue.list<ResourceTemplate>('resources/templates/list', 'resourceTemplates', resourceTemplatePage, options);
   }
 
   /** Lists every prompt, following pages to the end (within `maxListPages` and `maxListItems`; past them, or on a repeated cursor, `McpProtocolError`). */
   listPrompts(options: ListOptions = {}): Observable<Prompt[]> {
-    return this.list<Prompt>('prompts/list', 'prompts', promptPage, options);
+    return this.catalogue.list<Prompt>('prompts/list', 'prompts', promptPage, options);
   }
 
   /**
@@ -352,7 +244,7 @@ export class McpClient {
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_CALL_OPTIONS): Observable<CallToolResult> {
     if (this.settings.tasks) return this.tasks.callTool(name, args, options);
-    return this.beginToolCall<CallToolResult>(options, { name, arguments: args });
+    return this.starter.beginToolCall<CallToolResult>(options, { name, arguments: args });
   }
 
   /**
@@ -402,14 +294,14 @@ export class McpClient {
 
   /** Reads a resource by URI; a server that asks for input first is answered through the hooks (`input`, or the client's). */
   readResource(uri: string, options: InputCallOptions = {}): Observable<ReadResourceResult> {
-    return this.asking('resources/read', options, (session, input) =>
+    return this.starter.asking('resources/read', options, (session, input) =>
       this.calls.run<ReadResourceResult>(session, 'resources/read', { uri }, options.meta, readResourceResultSchema, false, false, input),
     );
   }
 
   /** Renders a prompt with its arguments; a server that asks for input first is answered through the hooks (`input`, or the client's). */
   getPrompt(name: string, args: Record<string, string> = {}, options: InputCallOptions = {}): Observable<GetPromptResult> {
-    return this.asking('prompts/get', options, (session, input) =>
+    return this.starter.asking('prompts/get', options, (session, input) =>
       this.calls.run<GetPromptResult>(session, 'prompts/get', { name, arguments: args }, options.meta, getPromptResultSchema, false, false, input),
     );
   }
@@ -421,7 +313,7 @@ export class McpClient {
     options: CompleteOptions = {},
   ): Observable<CompleteResult> {
     const params = options.context ? { ref, argument, context: options.context } : { ref, argument };
-    return this.run('completion/complete', options, [...CALL, 'context'], (session) =>
+    return this.starter.run('completion/complete', options, [...CALL, 'context'], (session) =>
       this.calls.run<CompleteResult>(session, 'completion/complete', params, options.meta, completeResultSchema),
     );
   }
@@ -434,7 +326,7 @@ export class McpClient {
    * or older server does it say the server is alive. Any other failure errors.
    */
   ping(options: CallOptions = {}): Observable<boolean> {
-    return this.run('ping', options, CALL, (session) =>
+    return this.starter.run('ping', options, CALL, (session) =>
       this.correlator.request('ping', (id) => buildRequest(id, 'ping', undefined, session.stamp, options.meta)).pipe(
         map(() => true),
         catchError((error: unknown) =>
@@ -471,8 +363,7 @@ export class McpClient {
    * @throws McpClientError (as a rejection) for an invalid `options.names`.
    */
   async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
-    const tools = await firstValueFrom(this.listTools());
-    return this.names.show(toLlmTools(visibleTools(tools, 'model')), options.names);
+    return this.catalogue.forLlm(await firstValueFrom(this.listTools()), options.names);
   }
 
   /**
@@ -487,24 +378,7 @@ export class McpClient {
    * as `callTool`'s `input` does.
    */
   executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
-    return runToolCalls(
-      {
-        catalogue: () => firstValueFrom(this.listTools()),
-        call: (name, args, { toolCallId, signal, onProgress, input }) => {
-          const given: CallToolOptions = { toolCallId };
-          if (signal) given.signal = signal;
-          if (input) given.input = input;
-          if (onProgress) given.onProgress = ({ progressToken: _token, ...report }) => onProgress({ toolCallId, ...report });
-          return firstValueFrom(this.callTool(name, args, given));
-        },
-        concurrency: this.settings.toolConcurrency,
-        trustAnnotations: this.settings.trustAnnotations,
-        names: this.names,
-        owner: this,
-      },
-      calls,
-      options,
-    );
+    return this.catalogue.execute(calls, options);
   }
 
   /**
@@ -529,10 +403,10 @@ export class McpClient {
       // A listener torn down by a restart has nothing to undo on the new
       // server, and must not send it requests before the new probe.
       request: (method: string, build: (id: RequestId) => JsonRpcRequest) =>
-        this.state.value === 'restarting' ? EMPTY : this.correlator.request(method, build),
+        this.connection.restarting ? EMPTY : this.correlator.request(method, build),
       warn: this.settings.warn,
     };
-    const open = this.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL, (session) =>
+    const open = this.starter.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL, (session) =>
       session.description.era === 'modern'
         ? listenModern(context, session.stamp, wanted)
         : listenLegacy(context, session.stamp, wanted, this.resourceSubscriptions),
@@ -551,230 +425,6 @@ export class McpClient {
    * `killGraceMs` each). Idempotent; safe on a connection whose server died.
    */
   close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.setClosed();
-      this.correlator.close();
-      this.watching?.unsubscribe();
-      this.cache.clear();
-      this.deadlines.clear();
-      await this.transport.close();
-    })();
-    return this.closing;
-  }
-
-  private run<T>(
-    method: string,
-    options: CallOptions,
-    allowed: readonly string[],
-    body: (session: Session) => Observable<T>,
-    bounds: Omit<CallBounds, 'timeoutMs' | 'signal'> = {},
-  ): Observable<T> {
-    checkCallOptions(options, allowed);
-    return this.bounded<T>(method, options, (session, subscriber) => body(session).subscribe(subscriber), bounds.activity$, bounds.maxTotalTimeoutMs);
-  }
-
-  // A call other than a tool call that may ask for input: with hooks of its
-  // own, filed (as a tool call's are) for its whole life.
-  private asking<T>(method: string, options: InputCallOptions, body: (session: Session, input: CallInput | undefined) => Observable<T>): Observable<T> {
-    checkCallOptions(options, INPUT_CALL);
-    checkCallHooks(options);
-    const { input } = options;
-    const call = (filed?: CallInput): Observable<T> => this.bounded<T>(method, options, (session, subscriber) => body(session, filed).subscribe(subscriber));
-    if (!input) return call();
-    return defer(() => {
-      const filed = this.inputs.open(input);
-      return call(filed).pipe(finalize(() => this.inputs.close(filed)));
-    });
-  }
-
-  // A call whose options are checked: bounded, and begun once the era is known.
-  private bounded<T>(
-    method: string,
-    options: CallOptions,
-    begin: (session: Session, subscriber: Subscriber<T>) => TeardownLogic,
-    activity$?: Observable<unknown>,
-    maxTotalTimeoutMs?: number,
-  ): Observable<T> {
-    return new BodyCall<T>(this.host, method, this.bounds(options, activity$, maxTotalTimeoutMs), begin);
-  }
-
-  // A call's bounds from its options.
-  private bounds(options: CallOptions, activity$: Observable<unknown> | undefined, maxTotalTimeoutMs: number | undefined): CallBounds {
-    const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, this.settings.requestTimeoutMs);
-    // A budget that progress restarts still ends: by default at ten budgets in all.
-    const cap = maxTotalTimeoutMs ?? (activity$ ? PROGRESS_CAP_BUDGETS * timeoutMs : undefined);
-    return { timeoutMs, signal: options.signal, activity$, maxTotalTimeoutMs: cap };
-  }
-
-  // The shared part of every tool call, tasks or not: options, and the
-  // progress token minted when progress is wanted but none was given.
-  private toolCall<T>(options: CallToolOptions, body: (session: Session, meta: Meta, input: CallInput | undefined) => Observable<T>): Observable<T> {
-    return this.beginToolCall<T>(options, (session, meta, subscriber, input) => body(session, meta, input).subscribe(subscriber));
-  }
-
-  // The same, for a call begun straight into the subscriber. Given a plain
-  // tool call's `params` rather than a function, the call that needs nothing
-  // minted or filed per subscription (the common case) is one object, with
-  // no closure made for the paths it does not take.
-  private beginToolCall<T>(
-    options: CallToolOptions,
-    body: ((session: Session, meta: Meta, subscriber: Subscriber<T>, input: CallInput | undefined) => TeardownLogic) | Record<string, unknown>,
-  ): Observable<T> {
-    // No options (the shared empty object): nothing to check or work out.
-    if (options === NO_CALL_OPTIONS && typeof body !== 'function') return new ToolCall(this.host, this.plainBounds, body, undefined) as Observable<unknown> as Observable<T>;
-    const { progressToken, toolCallId, resetTimeoutOnProgress, maxTotalTimeoutMs, meta, task, onProgress, input } = options;
-    checkCallOptions(options, CALL_TOOL);
-    checkCallHooks(options);
-    checkDuration('maxTotalTimeoutMs', maxTotalTimeoutMs, 0);
-    if (task !== undefined && !this.settings.tasks) throw new McpClientError('option task needs the client option tasks: true');
-    // A token of our own when the caller gave none but progress is wanted;
-    // minted per subscription and forgotten when the call ends.
-    const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress || onProgress);
-    if (typeof body !== 'function' && !wantsToken && !onProgress && !input) {
-      const activity$ = resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === progressToken)) : undefined;
-      const bounds = this.bounds(options, activity$, maxTotalTimeoutMs);
-      return new ToolCall(this.host, bounds, body, progressToken === undefined ? meta : { ...meta, progressToken }) as Observable<unknown> as Observable<T>;
-    }
-    const begin =
-      typeof body === 'function'
-        ? body
-        : (session: Session, meta: Meta, subscriber: Subscriber<T>, input: CallInput | undefined): TeardownLogic =>
-            startToolCall(this.host, session, body, meta, subscriber as Subscriber<CallToolResult>, input);
-    const call = (token: string | number | undefined, filed?: CallInput): Observable<T> =>
-      this.bounded<T>(
-        'tools/call',
-        options,
-        (session, subscriber) => begin(session, token === undefined ? meta : { ...meta, progressToken: token }, subscriber, filed),
-        resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
-        maxTotalTimeoutMs,
-      );
-    if (!wantsToken && !onProgress && !input) return call(progressToken);
-    return defer(() => {
-      const token = wantsToken ? this.tokens.mint(toolCallId) : progressToken;
-      // Filed for the call's whole life, task included: see CallInputs for who answers what.
-      const filed = input && this.inputs.open(input);
-      const heard = onProgress && this.progress$.pipe(filter((event) => event.progressToken === token)).subscribe((event) => this.tell(onProgress, event));
-      return call(token, filed).pipe(
-        finalize(() => {
-          if (wantsToken) this.tokens.release(token as string);
-          if (filed) this.inputs.close(filed);
-          heard?.unsubscribe();
-        }),
-      );
-    });
-  }
-
-  // A call's own progress listener that throws is reported, and the call goes on.
-  private tell(onProgress: (progress: ProgressEvent) => void, event: ProgressEvent): void {
-    try {
-      onProgress(event);
-    } catch (error) {
-      this.settings.warn(`onProgress of a call threw: ${messageOf(error)}`);
-    }
-  }
-
-  // A tool hidden from everybody for a value nobody could read would
-  // puzzle its user: said in one warning however many there are, and not
-  // repeated for every fetch of the same catalogue.
-  private warnUnreadableVisibility(tools: readonly Tool[]): void {
-    // Most tools carry no _meta: the common case allocates nothing.
-    if (!tools.some(hasUnreadableVisibility)) {
-      this.unreadableWarned = '';
-      return;
-    }
-    const hidden = tools.filter(hasUnreadableVisibility).map((tool) => quote(tool.name));
-    const named = hidden.slice(0, 5).join(', ') + (hidden.length > 5 ? ', …' : '');
-    const warning = `${hidden.length} tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: ${named}`;
-    if (warning !== this.unreadableWarned) {
-      this.unreadableWarned = warning;
-      this.settings.warn(warning);
-    }
-  }
-
-  private list<T>(method: string, key: string, schema: PageShape, options: ListOptions): Observable<T[]> {
-    const refresh = options.refresh === true;
-    checkCallOptions(options, LIST);
-    // The options are checked above, once: bounded directly rather than through run().
-    const fetch = this.bounded<T[]>(method, options, (session, subscriber) => {
-      if (refresh) this.cache.dropMethod(method);
-      const pages: string[] = [];
-      const learn = method === 'tools/list' ? this.tasks.learner(session) : undefined;
-      const learnOutputs = method === 'tools/list' ? this.outputs.learner(session) : undefined;
-      const gathered = (all: T[]): void => {
-        this.cache.storeList(method, all, pages);
-        learn?.(all as Tool[]);
-        learnOutputs?.(all as Tool[]);
-        if (method === 'tools/list') this.warnUnreadableVisibility(all as Tool[]);
-      };
-      return walkPages<T>(
-        subscriber,
-        method,
-        key,
-        this.settings.listLimits,
-        (cursor, observer) => {
-          const params = cursor === undefined ? undefined : { cursor };
-          const pageKey = ResultCache.key(method, params);
-          pages.push(pageKey);
-          return this.calls.beginPage(session, method, params, options.meta, schema, pageKey, refresh, observer);
-        },
-        gathered,
-      );
-    });
-    // A forced list never reads the cache: no stage for it.
-    if (refresh) return fetch;
-    // A whole list still fresh in the cache is handed out at once.
-    return defer(() => {
-      const kept = this.closing || options.signal?.aborted ? undefined : this.cache.list(method);
-      return kept ? of(kept.slice() as T[]) : fetch;
-    });
-  }
-
-  private setClosed(): void {
-    if (this.state.value === 'closed') return;
-    this.state.next('closed');
-    this.state.complete();
-  }
-
-  // Started with the first call: answers a legacy server's questions, and
-  // feeds onLog, onProgress and cache invalidation from the notifications.
-  private watch(): void {
-    if (this.watching) return;
-    const { declaredCapabilities, onLog, onProgress, warn } = this.settings;
-    this.watching = serveServerRequests({
-      requests$: this.correlator.serverRequests$,
-      notifications$: this.notifications$,
-      send: (message) => this.correlator.send(message),
-      hooksFor: (request) => this.inputs.hooksFor(this.transport.carrierOf?.(request)),
-      declared: declaredCapabilities,
-      warn,
-    });
-    this.watching.add(watchNotifications({ notifications$: this.notifications$, cache: this.cache, tokens: this.tokens, onLog, onProgress, warn }));
-    this.watching.add(this.tasks.watch());
-    this.watching.add(this.outputs.watch(this.notifications$));
-  }
-}
-
-/**
- * What every bounded call reads of its client, one object for all of them.
- * A class, not an object literal with getters: V8 optimises reads of such a
- * literal's members into its generic property lookup, which four reads on
- * every call paid for.
- */
-class ClientHost implements ToolCallHost {
-  constructor(
-    private readonly isClosing: () => boolean,
-    private readonly currentSession: () => Session | undefined,
-    readonly probing$: Observable<Session>,
-    readonly deadlines: Deadlines,
-    readonly calls: CallPipeline,
-    readonly outputs: OutputSchemas,
-  ) {}
-
-  get closing(): boolean {
-    return this.isClosing();
-  }
-
-  get session(): Session | undefined {
-    return this.currentSession();
+    return this.connection.close();
   }
 }

@@ -12,6 +12,7 @@ import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
 import type { InputHook, InputHooks } from '../protocol/input-request.js';
 import { capabilitiesOf } from './questions/input-hooks.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './calls/call-budget.js';
 
 /** Options of the client itself, whatever the transport. */
 export interface ClientOptions {
@@ -357,7 +358,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     era: options.era,
     clientInfo: { name: options.clientName ?? 'rxmcp', version: options.clientVersion ?? version },
     probeTimeoutMs: checkDuration('probeTimeoutMs', options.probeTimeoutMs, 5000),
-    requestTimeoutMs: checkDuration('requestTimeoutMs', options.requestTimeoutMs, 60000),
+    requestTimeoutMs: checkDuration('requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
     maxInputRounds: checkCount('maxInputRounds', options.maxInputRounds, 8),
     hooks,
     declaredCapabilities: options.tasks ? withTasks(declared) : declared,

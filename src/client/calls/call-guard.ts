@@ -1,20 +1,9 @@
 import { config, mergeMap, Observable, type Observer, Subscriber, Subscription, take, type TeardownLogic, type Unsubscribable } from 'rxjs';
 import { McpCancelledError, McpTimeoutError } from '../../errors/call-errors.js';
 import { McpTransportClosedError } from '../../errors/transport-errors.js';
+import type { CallBounds } from './call-budget.js';
 import type { Deadline, Deadlines } from './deadlines.js';
 import type { Session } from '../session.js';
-
-/** How a call is bounded. */
-export interface CallBounds {
-  /** The budget in milliseconds; 0 = none. */
-  timeoutMs: number;
-  /** The caller's signal. */
-  signal?: AbortSignal;
-  /** Restarts the budget at each emission (progress reports for the call). */
-  activity$?: Observable<unknown>;
-  /** A hard cap on the whole call, whatever the activity; 0 or absent = none. */
-  maxTotalTimeoutMs?: number;
-}
 
 /** What a bounded call needs of its client, read when a subscription starts. */
 export interface CallHost {
@@ -136,6 +125,13 @@ export class BodyCall<T> extends BoundedCall<T> {
  * One subscription's bounds. It is its own deadline, abort listener and
  * teardown, so that bounding a call (every call is) costs one object rather
  * than a closure per bound: in a burst of calls each one counts.
+ *
+ * One of two routes to a deadline. Every call takes this one except a plain
+ * tool call (a budget and nothing else: no signal, no progress restarting
+ * it, no total cap, no output to check) on a session already found: there
+ * the pipeline's `TimedExchange` is its own deadline (see `ToolCall`), so
+ * that the agent loop's usual call keeps one object while it waits, not an
+ * exchange and a guard. Both enforce budgets worked out in `call-budget.ts`.
  */
 class Guard implements Deadline, Unsubscribable {
   at = 0;

@@ -217,7 +217,17 @@ class Exchange extends PendingRequest implements Unsubscribable {
   }
 }
 
-/** An exchange that is also its call's deadline: it fails the call with `McpTimeoutError` once `timeoutMs` (0 = none) runs out. */
+/**
+ * An exchange that is also its call's deadline: it fails the call with
+ * `McpTimeoutError` once `timeoutMs` (0 = none) runs out.
+ *
+ * One of two routes to a deadline. Only a plain tool call takes it (a budget
+ * and nothing else, on a session already found: see `ToolCall`); every other
+ * call is bounded by the guard in `call-guard.ts`. The second route is a
+ * measure of performance: the agent loop's usual call then keeps one object
+ * while it waits, not an exchange and a guard. Both enforce budgets worked
+ * out in `call-budget.ts`.
+ */
 class TimedExchange extends Exchange implements Deadline {
   at = 0;
   newer: Deadline | undefined = undefined;

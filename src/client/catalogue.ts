@@ -1,0 +1,136 @@
+import { defer, firstValueFrom, type Observable, of } from 'rxjs';
+import type { PageShape } from '../protocol/page-shapes.js';
+import type { CallToolResult, Tool } from '../protocol/types.js';
+import { type ExecuteOptions, type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage } from '../tools/bridge.js';
+import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
+import { hasUnreadableVisibility, visibleTools } from '../tools/tool-visibility.js';
+import { quote } from '../util/quote.js';
+import { ResultCache } from './cache.js';
+import type { CallPipeline } from './calls/call-pipeline.js';
+import type { CallStarter } from './calls/call-starter.js';
+import type { OutputSchemas } from './calls/output-schemas.js';
+import { CALL_KEYS, type CallToolOptions, checkCallOptions, type ListOptions, type Settings } from './options.js';
+import { walkPages } from './pagination.js';
+import type { TaskCalls } from './tasks/task-calls.js';
+
+const LIST_KEYS = [...CALL_KEYS, 'refresh'];
+
+/** What the catalogue needs from its client. */
+export interface CatalogueContext {
+  settings: Pick<Settings, 'listLimits' | 'warn' | 'toolConcurrency' | 'trustAnnotations'>;
+  starter: CallStarter;
+  calls: CallPipeline;
+  cache: ResultCache;
+  tasks: TaskCalls;
+  outputs: OutputSchemas;
+  /** True once the client is closing: a cached list is then no longer handed out. */
+  isClosing(): boolean;
+  /** The client: what a batch of a model's calls lists and calls, and the owner of the tools it runs (see `ToolSource.owner`). */
+  owner: CatalogueOwner;
+}
+
+/** What the catalogue calls back on its client. */
+export interface CatalogueOwner {
+  listTools(): Observable<Tool[]>;
+  callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Observable<CallToolResult>;
+}
+
+/**
+ * How the client reads the server's catalogue: the lists, page by page and
+ * through the cache, with what a tools list teaches the task and output
+ * checks; and the tools as a model sees them, under the names it was shown,
+ * with the calls it makes run back against the server. The client owns one.
+ */
+export class Catalogue {
+  // The shown names of the last catalogue given to a model, to read its calls back.
+  private readonly names = new NameMapper();
+  private unreadableWarned = '';
+
+  constructor(private readonly context: CatalogueContext) {}
+
+  /** Every item of a list, following its pages to the end, from the cache while a whole list there is fresh. */
+  list<T>(method: string, key: string, schema: PageShape, options: ListOptions): Observable<T[]> {
+    const { starter, cache, calls, tasks, outputs, settings } = this.context;
+    const refresh = options.refresh === true;
+    checkCallOptions(options, LIST_KEYS);
+    // The options are checked above, once: bounded directly rather than through run().
+    const fetch = starter.bounded<T[]>(method, options, (session, subscriber) => {
+      if (refresh) cache.dropMethod(method);
+      const pages: string[] = [];
+      const learn = method === 'tools/list' ? tasks.learner(session) : undefined;
+      const learnOutputs = method === 'tools/list' ? outputs.learner(session) : undefined;
+      const gathered = (all: T[]): void => {
+        cache.storeList(method, all, pages);
+        learn?.(all as Tool[]);
+        learnOutputs?.(all as Tool[]);
+        if (method === 'tools/list') this.warnUnreadableVisibility(all as Tool[]);
+      };
+      return walkPages<T>(
+        subscriber,
+        method,
+        key,
+        settings.listLimits,
+        (cursor, observer) => {
+          const params = cursor === undefined ? undefined : { cursor };
+          const pageKey = ResultCache.key(method, params);
+          pages.push(pageKey);
+          return calls.beginPage(session, method, params, options.meta, schema, pageKey, refresh, observer);
+        },
+        gathered,
+      );
+    });
+    // A forced list never reads the cache: no stage for it.
+    if (refresh) return fetch;
+    // A whole list still fresh in the cache is handed out at once.
+    return defer(() => {
+      const kept = this.context.isClosing() || options.signal?.aborted ? undefined : cache.list(method);
+      return kept ? of(kept.slice() as T[]) : fetch;
+    });
+  }
+
+  /** `McpClient.toolsForLlm` once the tools are listed: those meant for the model, under the names `names` asks for. */
+  forLlm(tools: readonly Tool[], names: ToolsForLlmOptions['names']): LlmTool[] {
+    return this.names.show(toLlmTools(visibleTools(tools, 'model')), names);
+  }
+
+  /** See `McpClient.executeToolCalls`. */
+  execute(calls: LlmToolCall[], options: ExecuteOptions): Promise<ToolMessage[]> {
+    const { settings, owner } = this.context;
+    return runToolCalls(
+      {
+        catalogue: () => firstValueFrom(owner.listTools()),
+        call: (name, args, { toolCallId, signal, onProgress, input }) => {
+          const given: CallToolOptions = { toolCallId };
+          if (signal) given.signal = signal;
+          if (input) given.input = input;
+          if (onProgress) given.onProgress = ({ progressToken: _token, ...report }) => onProgress({ toolCallId, ...report });
+          return firstValueFrom(owner.callTool(name, args, given));
+        },
+        concurrency: settings.toolConcurrency,
+        trustAnnotations: settings.trustAnnotations,
+        names: this.names,
+        owner,
+      },
+      calls,
+      options,
+    );
+  }
+
+  // A tool hidden from everybody for a value nobody could read would
+  // puzzle its user: said in one warning however many there are, and not
+  // repeated for every fetch of the same catalogue.
+  private warnUnreadableVisibility(tools: readonly Tool[]): void {
+    // Most tools carry no _meta: the common case allocates nothing.
+    if (!tools.some(hasUnreadableVisibility)) {
+      this.unreadableWarned = '';
+      return;
+    }
+    const hidden = tools.filter(hasUnreadableVisibility).map((tool) => quote(tool.name));
+    const named = hidden.slice(0, 5).join(', ') + (hidden.length > 5 ? ', …' : '');
+    const warning = `${hidden.length} tool(s) kept from the model and from apps, their _meta.ui.visibility unreadable: ${named}`;
+    if (warning !== this.unreadableWarned) {
+      this.unreadableWarned = warning;
+      this.context.settings.warn(warning);
+    }
+  }
+}

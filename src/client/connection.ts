@@ -1,0 +1,133 @@
+import { BehaviorSubject, defer, distinctUntilChanged, Observable, share, type Subscription, tap } from 'rxjs';
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
+import type { Transport } from '../transport/transport.js';
+import type { ResultCache } from './cache.js';
+import type { CallInputs } from './calls/call-inputs.js';
+import type { Deadlines } from './calls/deadlines.js';
+import type { OutputSchemas } from './calls/output-schemas.js';
+import type { Correlator } from './correlator.js';
+import type { Settings } from './options.js';
+import { serveServerRequests } from './questions/server-requests.js';
+import { probe, type Session } from './session.js';
+import { type ProgressTokens, watchNotifications } from './streams.js';
+import type { TaskCalls } from './tasks/task-calls.js';
+
+/** Where a connection stands, for a user interface: see `McpClient.state$`. */
+export type ConnectionState = 'starting' | 'ready' | 'restarting' | 'closed';
+
+/** What a connection needs from its client. */
+export interface ConnectionContext {
+  settings: Settings;
+  transport: Transport;
+  correlator: Correlator;
+  notifications$: Observable<JsonRpcNotification>;
+  cache: ResultCache;
+  deadlines: Deadlines;
+  inputs: CallInputs;
+  tokens: ProgressTokens;
+  tasks: TaskCalls;
+  outputs: OutputSchemas;
+}
+
+/**
+ * One client's connection over its life: the probe every call waits on, the
+ * session it finds (forgotten when the server restarts), where the
+ * connection stands, the watchers begun with the first call, and the close.
+ * The client owns one.
+ */
+export class Connection {
+  /** The session, once the era is known; undefined again after a restart. */
+  session: Session | undefined = undefined;
+  /** Set once `close()` was called: what it is waiting for. */
+  closing: Promise<void> | undefined = undefined;
+  /** The shared probe that finds the session. */
+  readonly probing$: Observable<Session>;
+  /** See `McpClient.state$`. */
+  readonly state$: Observable<ConnectionState>;
+  private readonly state = new BehaviorSubject<ConnectionState>('starting');
+  private watching: Subscription | undefined = undefined;
+
+  constructor(private readonly context: ConnectionContext) {
+    const { settings, transport, correlator, deadlines, cache } = context;
+    // One probe shared by every caller waiting for it. If they all leave, the
+    // unfinished probe is abandoned (share's reference count) and the next
+    // call starts afresh; a failed probe is not kept either. The verdict, once
+    // reached, is kept until the connection ends or its server restarts.
+    this.probing$ = defer(() => {
+      this.watch();
+      return probe({
+        ...settings,
+        // HTTP+SSE carries only the handshake era: no server there knows server/discover.
+        era: settings.era ?? (transport.wire === 'sse' ? 'legacy' : undefined),
+        clientCapabilities: settings.declaredCapabilities,
+        handshakeTimeoutMs: settings.requestTimeoutMs,
+        after: (ms) => new Observable<void>((subscriber) => deadlines.add(ms, () => subscriber.next())),
+        request: (method, build, sendOptions) => correlator.request(method, build, sendOptions),
+        notify: (message) => correlator.send(message),
+      });
+    }).pipe(
+      tap((session) => {
+        this.session = session;
+        this.state.next('ready');
+      }),
+      share(),
+    );
+
+    this.state$ = this.state.pipe(distinctUntilChanged());
+    // A person signing in is not the server being slow: call budgets wait.
+    transport.auth$?.subscribe((auth) => (auth.state === 'signing-in' ? deadlines.pause() : deadlines.resume()));
+    const ended = () => this.setClosed();
+    context.notifications$.subscribe({ error: ended, complete: ended });
+    // A fresh server process knows nothing of the old session: forget it, and
+    // what was cached from it. The next call probes again.
+    transport.restarts$?.subscribe(() => {
+      this.session = undefined;
+      cache.clear();
+      this.state.next('restarting');
+    });
+  }
+
+  /** True between a server's restart and the next successful probe. */
+  get restarting(): boolean {
+    return this.state.value === 'restarting';
+  }
+
+  /** See `McpClient.close`. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const { correlator, cache, deadlines, transport } = this.context;
+      this.setClosed();
+      correlator.close();
+      this.watching?.unsubscribe();
+      cache.clear();
+      deadlines.clear();
+      await transport.close();
+    })();
+    return this.closing;
+  }
+
+  private setClosed(): void {
+    if (this.state.value === 'closed') return;
+    this.state.next('closed');
+    this.state.complete();
+  }
+
+  // Started with the first call: answers a legacy server's questions, and
+  // feeds onLog, onProgress and cache invalidation from the notifications.
+  private watch(): void {
+    if (this.watching) return;
+    const { settings, correlator, notifications$, transport, inputs, cache, tokens, tasks, outputs } = this.context;
+    const { declaredCapabilities, onLog, onProgress, warn } = settings;
+    this.watching = serveServerRequests({
+      requests$: correlator.serverRequests$,
+      notifications$,
+      send: (message) => correlator.send(message),
+      hooksFor: (request) => inputs.hooksFor(transport.carrierOf?.(request)),
+      declared: declaredCapabilities,
+      warn,
+    });
+    this.watching.add(watchNotifications({ notifications$, cache, tokens, onLog, onProgress, warn }));
+    this.watching.add(tasks.watch());
+    this.watching.add(outputs.watch(notifications$));
+  }
+}
