@@ -47,7 +47,7 @@ function wrap(answer: (sent: Sent, index: number) => FetchResponse, options: { w
 
 describe('a fetch that signs in', () => {
   it('signs in on a 401 and sends the same request again, body and all, with the token and no redirects', async () => {
-    const { authorized, sent } = wrap((request, index) => (index === 0 ? refusal() : json(200, { ok: true })));
+    const { authorized, sent } = wrap((_request, index) => (index === 0 ? refusal() : json(200, { ok: true })));
     const states: AuthState[] = [];
     authorized.state$.subscribe((state) => states.push(state));
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
@@ -55,10 +55,10 @@ describe('a fetch that signs in', () => {
 
     expect(response.status).toBe(200);
     expect(sent).toHaveLength(2);
-    expect(sent[0].init).toEqual({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body, redirect: 'follow', timeoutMs: 1234 });
+    expect(sent[0]?.init).toEqual({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body, redirect: 'follow', timeoutMs: 1234 });
     // The retry is the request as it was, with the credentials; a token goes only to the URL it was issued for.
-    expect(sent[1].url).toBe(MCP);
-    expect(sent[1].init).toEqual({ method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer token-1' }, body, redirect: 'error', timeoutMs: 1234 });
+    expect(sent[1]?.url).toBe(MCP);
+    expect(sent[1]?.init).toEqual({ method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer token-1' }, body, redirect: 'error', timeoutMs: 1234 });
     expect(states).toEqual([{ state: 'signed-in' }]);
     authorized.close();
   });
