@@ -1,9 +1,8 @@
 import { shownUrl } from '../util/shown-url.js';
 import type { Observable } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
-import { OAuthSession } from '../auth/oauth-session.js';
+import { AuthorizedFetch } from '../auth/authorized-fetch.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
-import { McpAuthError } from '../errors/auth-errors.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { decodeLine, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
@@ -13,14 +12,12 @@ import { DeadlinePassed, type FetchLike, type FetchResponse } from '../http/fetc
 import { readSse } from './sse.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
-import { type AbortLike, toAbortSignal } from '../util/light-abort.js';
+import type { AbortLike } from '../util/light-abort.js';
 import { checkCount, checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { warnHook } from '../util/warn-hook.js';
 import { DEFAULT_MAX_RECONNECT_DELAY_MS, DEFAULT_RECONNECT_ATTEMPTS, ReconnectBackoff } from './reconnect-backoff.js';
 
-/** Sign-ins one request may go through before its refusal is final: a sign-in, then up to two step-ups. */
-const MAX_AUTH_ROUNDS = 3;
 /** How long a response may take to start, unless connectTimeoutMs says otherwise. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 30000;
 /** Redirects one request follows before it fails. */
@@ -44,6 +41,22 @@ export interface WireRequest {
   url?: string;
   headers: Record<string, string>;
   body?: string;
+}
+
+/**
+ * What `fetch` hands the sign-in for `send`: the request, and what only
+ * the wire reads (the clock, whether it is for the endpoint, which a
+ * redirect may move). The sign-in sets `redirect` to `'error'` when a
+ * token goes along.
+ */
+interface SendInit {
+  method: WireRequest['method'];
+  headers: Record<string, string>;
+  body: string | undefined;
+  signal: AbortLike;
+  redirect: 'follow' | 'error';
+  timeoutMs: number;
+  toEndpoint: boolean;
 }
 
 /** Where an SSE stream got to: the last event id and the server's `retry` advice, for resuming it. */
@@ -79,7 +92,8 @@ export class HttpWire {
   /** rxmcp's own requests on Node, when the caller gave no fetch: its connections close with the wire, and it keeps the clock itself. */
   private node: { close(): void; fetch: FetchLike } | undefined;
 
-  private readonly auth: OAuthSession | undefined;
+  /** The fetch that signs in, wrapped around `send`, when `auth` is set. */
+  private readonly signIn: AuthorizedFetch | undefined;
 
   /** How long to wait for a response to start (0 = no limit). */
   readonly connectTimeoutMs: number;
@@ -95,7 +109,15 @@ export class HttpWire {
       maxDelayMs: checkTimerDuration('reconnect.maxDelayMs', reconnect.maxDelayMs, DEFAULT_MAX_RECONNECT_DELAY_MS),
     };
     this.connectTimeoutMs = checkTimerDuration('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
-    this.auth = options.auth ? new OAuthSession(options.auth, new URL(options.url), () => this.loadFetch()) : undefined;
+    this.signIn = options.auth
+      ? new AuthorizedFetch(this.sendInit, {
+          auth: options.auth,
+          serverUrl: new URL(options.url),
+          signInFetch: () => this.loadFetch(),
+          drain: (response) => this.text(response),
+          where: (url, init) => ((init as unknown as SendInit).toEndpoint ? this.endpoint : url),
+        })
+      : undefined;
   }
 
   /** The endpoint every request goes to: the URL given, or where a redirect within its origin led. */
@@ -130,53 +152,36 @@ export class HttpWire {
 
   /**
    * Sends one request and resolves once its response starts, within
-   * `connectTimeoutMs` (or `timeoutMs` when given).
+   * `connectTimeoutMs` (or `timeoutMs` when given). With `auth` it goes
+   * through the sign-in wrapped around `send`, which may send it again
+   * after signing in (each try with a clock of its own, none while signing in).
    *
    * @throws the signal's reason when it aborts first.
    * @throws McpNetworkError when the server cannot be reached in time.
+   * @throws McpAuthError when signing in fails or the server still refuses.
    */
   async fetch(request: WireRequest, signal: AbortLike, timeoutMs = this.connectTimeoutMs): Promise<FetchResponse> {
-    if (!this.auth) return this.send(request, signal, timeoutMs);
-    // Signing in runs code that takes a real AbortSignal.
-    const aborted = toAbortSignal(signal);
-    // Each refusal is answered by signing in (or refreshing, or asking for
-    // more scopes) and the request is sent again; a few rounds at most, as a
-    // server that keeps refusing will not change its mind.
-    // Ending a session is no reason to ask a person to sign in: DELETE takes the token as it is.
-    const renew = request.method !== 'DELETE';
-    let nonceRetried = false;
-    for (let round = 0; ; ) {
-      const url = request.url ?? this.endpoint;
-      const { token, headers: credentials } = await this.auth.credentials(request.method, url, aborted, renew);
-      // A token goes only to the URL it was issued for: no redirects with one.
-      const response = await this.send({ ...request, headers: { ...request.headers, ...credentials } }, signal, timeoutMs, token === undefined);
-      const challenge = this.auth.challengeOf(response.headers.get('www-authenticate'));
-      const nonce = this.auth.rememberNonce(url, response.headers.get('dpop-nonce'));
-      if (response.status === 401 && challenge.error === 'use_dpop_nonce') {
-        await this.text(response).catch(() => undefined);
-        // RFC 9449 §9: the proof needs the server's nonce; one more try with it, as a new sign-in would not help.
-        if (!nonce || nonceRetried) throw new McpAuthError('request', `${shownUrl(this.url)} asks for a DPoP nonce${nonce ? ' again after one retry with it' : ' without giving a usable one'}`);
-        nonceRetried = true;
-        continue;
-      }
-      const refused = response.status === 401 || (response.status === 403 && challenge.error === 'insufficient_scope');
-      if (!refused || !renew) return response;
-      await this.text(response).catch(() => undefined);
-      if (++round > MAX_AUTH_ROUNDS) {
-        throw new McpAuthError('request', `${shownUrl(this.url)} still refuses the request (HTTP ${response.status}${challenge.error ? ` ${JSON.stringify(challenge.error.slice(0, 64))}` : ''}) after signing in`);
-      }
-      await this.auth.answer({ status: response.status as 401 | 403, challenge, sentToken: token }, aborted);
-    }
+    if (!this.signIn) return this.send(request, signal, timeoutMs);
+    const init: SendInit = { method: request.method, headers: request.headers, body: request.body, signal, redirect: 'follow', timeoutMs, toEndpoint: request.url === undefined };
+    return this.signIn.fetch(request.url ?? this.endpoint, init as unknown as Record<string, unknown>);
   }
 
   /** Where signing in stands, when the transport signs in. */
   get auth$(): Observable<AuthState> | undefined {
-    return this.auth?.state$;
+    return this.signIn?.state$;
   }
 
+  // The fetch the sign-in wraps: `send`, with what `fetch` put in init. A
+  // request to the endpoint goes wherever the endpoint is when it is sent.
+  private readonly sendInit: FetchLike = (url, init) => {
+    const { method, headers, body, signal, redirect, timeoutMs, toEndpoint } = init as unknown as SendInit;
+    return this.send({ method, url: toEndpoint ? undefined : url, headers, body }, signal, timeoutMs, redirect !== 'error');
+  };
+
   // One request, following redirects within the endpoint's origin (none when
-  // it carries a token). The clock runs over all hops; the endpoint moves to
-  // where the last one led.
+  // `follow` is false: the sign-in asks so when a token goes along, as a
+  // token goes only to the URL it was issued for). The clock runs over all
+  // hops; the endpoint moves to where the last one led.
   private async send(request: WireRequest, signal: AbortLike, timeoutMs: number, follow = true): Promise<FetchResponse> {
     const fetchImpl = this.loaded ?? (await this.loadFetch());
     // rxmcp's own requests keep the clock themselves (one timer, no
@@ -344,7 +349,7 @@ export class HttpWire {
 
   /** Lets go of kept-alive connections. */
   close(): void {
-    this.auth?.close();
+    this.signIn?.close();
     this.node?.close();
   }
 
