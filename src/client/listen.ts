@@ -1,8 +1,12 @@
-import { catchError, EMPTY, filter, ignoreElements, merge, Observable } from 'rxjs';
+import { catchError, EMPTY, filter, ignoreElements, merge, Observable, startWith, switchMap } from 'rxjs';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildRequest, type Stamp } from '../protocol/request.js';
 import type { ListenFilter } from '../protocol/types.js';
+import { refuseUnknown } from '../util/refuse-unknown.js';
 import { messageOf } from '../util/values.js';
+import type { CallStarter } from './calls/call-starter.js';
+import type { Correlator } from './correlator.js';
+import { CALL_KEYS, type CallOptions } from './options.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
@@ -122,3 +126,45 @@ export function listenLegacy(
   });
 }
 
+
+/** What a `Listener` is built from: the client's streams and parts. */
+export interface ListenerParts {
+  notifications$: Observable<JsonRpcNotification>;
+  correlator: Correlator;
+  starter: CallStarter;
+  warn(message: string): void;
+  /** Whether the connection is between a crash and its next probe. */
+  isRestarting(): boolean;
+  /** The transport's restarts, for a transport that restarts. */
+  restarts$: Observable<unknown> | undefined;
+}
+
+/** `McpClient#listen`: one stream of change notifications, in either era, opened again after each restart. */
+export class Listener {
+  private readonly subscriptions = new ResourceSubscriptions();
+  private readonly context: ListenContext;
+
+  constructor(private readonly parts: ListenerParts) {
+    this.context = {
+      notifications$: parts.notifications$,
+      // A listener torn down by a restart has nothing to undo on the new
+      // server, and must not send it requests before the new probe.
+      request: (method, build) => (parts.isRestarting() ? EMPTY : parts.correlator.request(method, build)),
+      warn: parts.warn,
+    };
+  }
+
+  listen(wanted: ListenFilter, options: CallOptions): Observable<JsonRpcNotification> {
+    refuseUnknown(wanted, ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions']);
+    const open = this.parts.starter.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL_KEYS, (session) =>
+      session.description.era === 'modern'
+        ? listenModern(this.context, session.stamp, wanted)
+        : listenLegacy(this.context, session.stamp, wanted, this.subscriptions),
+    );
+    // After a restart the stream is opened again on the fresh server; the
+    // restart is announced before the old request fails, so that failure
+    // never reaches the subscriber.
+    const { restarts$ } = this.parts;
+    return restarts$ ? restarts$.pipe(startWith(undefined), switchMap(() => open)) : open;
+  }
+}

@@ -1,7 +1,7 @@
-import { catchError, EMPTY, firstValueFrom, map, NEVER, type Observable, of, startWith, switchMap, throwError } from 'rxjs';
+import { catchError, firstValueFrom, map, NEVER, type Observable, of, throwError } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
-import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
+import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import { buildRequest } from '../protocol/request.js';
 import { promptPage, resourcePage, resourceTemplatePage, toolPage } from '../protocol/page-shapes.js';
 import { callToolResultSchema, completeResultSchema, getPromptResultSchema, readResourceResultSchema } from '../protocol/schemas.js';
@@ -16,7 +16,6 @@ import { HTTP_OPTION_KEYS, type HttpTransportOptions } from '../transport/http-o
 import { HttpTransport } from '../transport/http-transport.js';
 import { RestartingTransport, type RestartOptions } from '../transport/restarting-transport.js';
 import type { Transport } from '../transport/transport.js';
-import { refuseUnknown } from '../util/refuse-unknown.js';
 import { VERSION } from '../version.js';
 import type { ToolsForLlmOptions } from '../tools/tool-names.js';
 import { SERVER_ANNOTATIONS, withoutHints } from '../tools/annotation-trust.js';
@@ -30,7 +29,7 @@ import { CallStarter, NO_CALL_OPTIONS } from './calls/call-starter.js';
 import { Deadlines } from './calls/deadlines.js';
 import { OutputSchemas } from './calls/output-schemas.js';
 import { Correlator } from './correlator.js';
-import { listenLegacy, listenModern, ResourceSubscriptions } from './listen.js';
+import { Listener } from './listen.js';
 import {
   CALL_KEYS as CALL, type CallOptions, type CallToolAsTaskOptions, type CallToolOptions, type ClientOptions, type CompleteOptions,
   type InputCallOptions, type ListOptions, type McpClientOptions, resolveOptions, type ResumeTaskOptions, splitOptions, type Settings,
@@ -143,7 +142,7 @@ export class McpClient {
   private readonly connection: Connection;
   private readonly starter: CallStarter;
   private readonly catalogue: Catalogue;
-  private readonly resourceSubscriptions = new ResourceSubscriptions();
+  private readonly listener: Listener;
 
   /**
    * @throws McpClientError for an unknown option, a transport option given with a ready `transport`, or a bad value.
@@ -195,6 +194,7 @@ export class McpClient {
     const starter = new CallStarter({ settings, isClosing, currentSession: () => connection.session, probing$: connection.probing$, deadlines, calls, outputs, inputs, tokens, progress$ });
     this.starter = starter;
     this.catalogue = new Catalogue({ settings, starter, calls, cache, tasks, outputs, isClosing, owner: this });
+    this.listener = new Listener({ notifications$, correlator, starter, warn: settings.warn, isRestarting: () => connection.restarting, restarts$: transport.restarts$ });
   }
 
   /**
@@ -397,25 +397,7 @@ export class McpClient {
    * ```
    */
   listen(wanted: ListenFilter, options: CallOptions = {}): Observable<JsonRpcNotification> {
-    refuseUnknown(wanted, ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions']);
-    const context = {
-      notifications$: this.notifications$,
-      // A listener torn down by a restart has nothing to undo on the new
-      // server, and must not send it requests before the new probe.
-      request: (method: string, build: (id: RequestId) => JsonRpcRequest) =>
-        this.connection.restarting ? EMPTY : this.correlator.request(method, build),
-      warn: this.settings.warn,
-    };
-    const open = this.starter.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL, (session) =>
-      session.description.era === 'modern'
-        ? listenModern(context, session.stamp, wanted)
-        : listenLegacy(context, session.stamp, wanted, this.resourceSubscriptions),
-    );
-    // After a restart the stream is opened again on the fresh server; the
-    // restart is announced before the old request fails, so that failure
-    // never reaches the subscriber.
-    const restarts$ = this.transport.restarts$;
-    return restarts$ ? restarts$.pipe(startWith(undefined), switchMap(() => open)) : open;
+    return this.listener.listen(wanted, options);
   }
 
   /**
