@@ -8,7 +8,7 @@ import { cancelledNotification } from '../protocol/request.js';
 import { LineFramer, LineTooLongError } from './line-framer.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { DEFAULT_MAX_MESSAGE, type RequestFailure, type Transport } from './transport.js';
-import { checkTimerDuration } from '../util/checks.js';
+import { checkSize, checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { keysOf } from '../util/option-keys.js';
 import { messageOf } from '../util/values.js';
@@ -113,6 +113,7 @@ export class StdioTransport implements Transport {
     }
     refuseNul(options);
     checkTimerDuration('killGraceMs', options.killGraceMs, KILL_GRACE_MS);
+    checkSize('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE);
     this.options = options;
   }
 
