@@ -29,7 +29,8 @@ export async function readText(response: FetchResponse, limit: number): Promise<
       text += decoder.decode(chunk, STREAMING);
     }
   }
-  if (strings !== undefined && bytes + strings.count(text, true) > limit) throw new MessageTooLongError(limit);
+  // A high surrogate held back from the count, its pair never having come.
+  if (strings !== undefined && bytes + strings.most(text) > limit && bytes + strings.count(text, true) > limit) throw new MessageTooLongError(limit);
   text += decoder.decode();
   return text.charCodeAt(0) === BOM ? text.slice(1) : text;
 }
