@@ -120,4 +120,30 @@ describe('client options', () => {
       expect(() => new McpClient({ transport: new FakeTransport(), extensions: { 'com.example/big': { n: 1n } } })).toThrow(McpClientError);
     });
   });
+
+  describe('maxMessageBytes', () => {
+    const bad: unknown[] = [0, -1, 1.5, NaN, Infinity, '10', null];
+    it.each(bad)('refuses %p for a stdio server, naming the option', (value) => {
+      const build = () => McpClient.connectStdio({ command: 'srv', maxMessageBytes: value as number });
+      expect(build).toThrow(McpClientError);
+      expect(build).toThrow(/^option maxMessageBytes must be a whole number of bytes, 1 or more; got /);
+    });
+
+    it.each(bad)('refuses %p for a stdio server that restarts, naming the option', (value) => {
+      expect(() => McpClient.connectStdio({ command: 'srv', restart: { maxAttempts: 1 }, maxMessageBytes: value as number })).toThrow(/option maxMessageBytes must be/);
+    });
+
+    it.each(bad)('refuses %p for an HTTP server, naming the option', (value) => {
+      const build = () => McpClient.connectHttp({ url: 'http://127.0.0.1:9/mcp', maxMessageBytes: value as number });
+      expect(build).toThrow(McpClientError);
+      expect(build).toThrow(/^option maxMessageBytes must be a whole number of bytes, 1 or more; got /);
+    });
+
+    it('takes a whole number of bytes, 1 or more', async () => {
+      for (const maxMessageBytes of [1, 4096, 64 * 1024 * 1024]) {
+        await McpClient.connectStdio({ command: 'srv', maxMessageBytes }).close();
+        await McpClient.connectHttp({ url: 'http://127.0.0.1:9/mcp', maxMessageBytes }).close();
+      }
+    });
+  });
 });

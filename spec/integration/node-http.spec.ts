@@ -42,13 +42,14 @@ describe('HTTP requests on Node without a fetch of the caller', () => {
     }
   });
 
-  it('measures a plain answer in characters against maxMessageBytes, not in bytes', async () => {
+  it('measures a plain answer in bytes against maxMessageBytes, not in characters', async () => {
     const mcp = McpClient.connectHttp({ url: server.url, maxMessageBytes: 100_000 });
     try {
-      // 90,000 characters in 270,000 bytes: within the limit.
-      const [wide] = (await firstValueFrom(mcp.callTool('wide-text', { chars: 90_000 }))).content as Array<{ text: string }>;
-      expect(wide?.text).toBe('✓'.repeat(90_000));
-      await expect(firstValueFrom(mcp.callTool('wide-text', { chars: 110_000 }))).rejects.toThrow(/sent a message longer than maxMessageBytes \(100000\)/);
+      // 30,000 characters in 90,000 bytes: within the limit.
+      const [wide] = (await firstValueFrom(mcp.callTool('wide-text', { chars: 30_000 }))).content as Array<{ text: string }>;
+      expect(wide?.text).toBe('✓'.repeat(30_000));
+      // 40,000 characters, within the limit as characters, in 120,000 bytes: over it.
+      await expect(firstValueFrom(mcp.callTool('wide-text', { chars: 40_000 }))).rejects.toThrow(/sent a message longer than maxMessageBytes \(100000\)/);
       expect((await firstValueFrom(mcp.callTool('wide-text', { chars: 3 }))).content).toEqual([{ type: 'text', text: '✓✓✓' }]);
     } finally {
       await mcp.close();

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { keysOf } from '../util/option-keys.js';
 
 /** The tokens rxmcp keeps for one server, as a `TokenStore` holds them. */
 export interface StoredTokens {
@@ -203,20 +204,20 @@ export type AuthState =
   | { state: 'failed'; error: Error };
 
 /** The option names `auth` understands. */
-export const AUTH_OPTION_KEYS: readonly string[] = [
-  'clientId',
-  'clientSecret',
-  'clientMetadataUrl',
-  'clientMetadata',
-  'redirectUrl',
-  'scope',
-  'grant',
-  'privateKeyJwt',
-  'tokenStore',
-  'issuer',
-  'allowPrivateNetwork',
-  'authorize',
-  'enterprise',
-  'workloadIdentity',
-  'dpop',
-];
+export const AUTH_OPTION_KEYS = keysOf<AuthOptions>({
+  clientId: true,
+  clientSecret: true,
+  clientMetadataUrl: true,
+  clientMetadata: true,
+  redirectUrl: true,
+  scope: true,
+  grant: true,
+  privateKeyJwt: true,
+  tokenStore: true,
+  issuer: true,
+  allowPrivateNetwork: true,
+  authorize: true,
+  enterprise: true,
+  workloadIdentity: true,
+  dpop: true,
+});

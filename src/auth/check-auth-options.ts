@@ -1,15 +1,16 @@
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { isObject } from '../util/values.js';
-import { AUTH_OPTION_KEYS, type AuthOptions } from './auth-options.js';
+import { AUTH_OPTION_KEYS, type AuthOptions, type EnterpriseAuth, type WorkloadIdentityAuth } from './auth-options.js';
 import { dpopKeyProblem } from './dpop-key.js';
 import { zoneOf } from './network-zone.js';
 import { isSecureUrl } from './oauth-http.js';
 import { isTokenSource } from './token-source.js';
 
-const ENTERPRISE_KEYS: readonly string[] = ['tokenEndpoint', 'clientId', 'clientSecret', 'idToken'];
-const WORKLOAD_KEYS: readonly string[] = ['jwt'];
+const ENTERPRISE_KEYS = keysOf<EnterpriseAuth>({ tokenEndpoint: true, clientId: true, clientSecret: true, idToken: true });
+const WORKLOAD_KEYS = keysOf<WorkloadIdentityAuth>({ jwt: true });
 
 /**
  * Checks the `auth` option when the transport is made, so a mistake shows at

@@ -99,7 +99,7 @@ export class OAuthHttp {
       return { status: response.status, body: parseObject(await readText(response, MAX_BODY)), dpopNonce: response.headers.get('dpop-nonce') };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      if (error instanceof MessageTooLongError) throw new McpAuthError(step, `${url.origin}${url.pathname} answered with more than ${MAX_BODY} characters`);
+      if (error instanceof MessageTooLongError) throw new McpAuthError(step, `${url.origin}${url.pathname} answered with more than ${MAX_BODY} bytes`);
       const reason = bounded.timedOut ? `no answer within ${EXCHANGE_TIMEOUT_MS} ms` : (error as Error).message;
       throw new McpAuthError(step, `cannot reach ${url.origin}${url.pathname}: ${reason}`, { cause: error });
     } finally {

@@ -3,6 +3,7 @@ import { tokenStoreKey } from '../auth/token-store-key.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { isObject } from '../util/values.js';
 
 /** Which of the browser's storages a `BrowserTokenStore` uses, and under what prefix. */
@@ -16,7 +17,7 @@ export interface BrowserTokenStoreOptions {
   namespace?: string;
 }
 
-const OPTION_KEYS: readonly string[] = ['storage', 'namespace'];
+const OPTION_KEYS = keysOf<BrowserTokenStoreOptions>({ storage: true, namespace: true });
 const FORMAT = 'rxmcp-tokens';
 const VERSION = 1;
 /** An entry longer than this is not one rxmcp wrote. */

@@ -4,6 +4,7 @@ import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { isObject } from '../util/values.js';
 import { isAnswerAt, ownRedirectUrl, parseAnswer, SIGN_IN_MESSAGE_TYPE } from './sign-in-page.js';
 
@@ -55,7 +56,7 @@ export interface PopupSignIn {
   readonly waiting: boolean;
 }
 
-const OPTION_KEYS: readonly string[] = ['redirectUrl', 'features', 'timeoutMs', 'closedPollMs'];
+const OPTION_KEYS = keysOf<PopupSignInOptions>({ redirectUrl: true, features: true, timeoutMs: true, closedPollMs: true });
 const FEATURES = 'popup,width=520,height=720';
 const TIMEOUT_MS = 300_000;
 const CLOSED_POLL_MS = 500;

@@ -4,6 +4,7 @@ import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { isObject } from '../util/values.js';
 import { isAnswerAt, MAX_ANSWER_CHARS, ownRedirectUrl, scrubAddress } from './sign-in-page.js';
 
@@ -38,7 +39,7 @@ export interface RedirectSignIn {
   readonly returning: boolean;
 }
 
-const OPTION_KEYS: readonly string[] = ['redirectUrl', 'maxAgeMs'];
+const OPTION_KEYS = keysOf<RedirectSignInOptions>({ redirectUrl: true, maxAgeMs: true });
 const MAX_AGE_MS = 600_000;
 const PREFIX = 'rxmcp:pending-sign-in:';
 /** How many sign-ins a tab keeps at once; the oldest go first. */

@@ -1,6 +1,7 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { checkCount, checkDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { warnHook } from '../util/warn-hook.js';
 import { quote } from '../util/quote.js';
 import { isObject, messageOf } from '../util/values.js';
@@ -206,60 +207,98 @@ export interface CompleteOptions extends CallOptions {
   context?: { arguments?: Record<string, string> };
 }
 
-export const CLIENT_OPTION_KEYS: readonly string[] = [
-  'clientName',
-  'clientVersion',
-  'protocolVersions',
-  'era',
-  'probeTimeoutMs',
-  'requestTimeoutMs',
-  'clientCapabilities',
-  'onElicit',
-  'onSample',
-  'onListRoots',
-  'maxInputRounds',
-  'logLevel',
-  'onLog',
-  'onProgress',
-  'toolConcurrency',
-  'trustAnnotations',
-  'maxPendingRequests',
-  'maxListPages',
-  'maxListItems',
-  'tasks',
-  'extensions',
-  'validateStructuredContent',
-  'onWarn',
-];
+/** The option names of the client itself (`ClientOptions`). */
+export const CLIENT_OPTION_KEYS = keysOf<ClientOptions>({
+  clientName: true,
+  clientVersion: true,
+  protocolVersions: true,
+  era: true,
+  probeTimeoutMs: true,
+  requestTimeoutMs: true,
+  clientCapabilities: true,
+  onElicit: true,
+  onSample: true,
+  onListRoots: true,
+  maxInputRounds: true,
+  logLevel: true,
+  onLog: true,
+  onProgress: true,
+  toolConcurrency: true,
+  trustAnnotations: true,
+  maxPendingRequests: true,
+  maxListPages: true,
+  maxListItems: true,
+  tasks: true,
+  extensions: true,
+  validateStructuredContent: true,
+  onWarn: true,
+});
 
 const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 const FUNCTION_OPTIONS = ['onElicit', 'onSample', 'onListRoots', 'onLog', 'onProgress', 'onWarn'] as const;
 
-const CALL_OPTION_KEYS = [
-  'timeoutMs',
-  'signal',
-  'meta',
-  'progressToken',
-  'toolCallId',
-  'resetTimeoutOnProgress',
-  'maxTotalTimeoutMs',
-  'refresh',
-  'context',
-  'task',
-  'detach',
-  'onProgress',
-  'input',
-];
+// Every option some call takes: one that another call takes is refused as
+// not applying to this call rather than as unknown.
+const CALL_OPTION_KEYS = keysOf<CallToolAsTaskOptions & ResumeTaskOptions & InputCallOptions & ListOptions & CompleteOptions>({
+  timeoutMs: true,
+  signal: true,
+  meta: true,
+  progressToken: true,
+  toolCallId: true,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeoutMs: true,
+  refresh: true,
+  context: true,
+  task: true,
+  detach: true,
+  onProgress: true,
+  input: true,
+});
 
 /** The options every call takes. */
-export const CALL_KEYS: readonly string[] = ['timeoutMs', 'signal', 'meta'];
+export const CALL_KEYS = keysOf<CallOptions>({ timeoutMs: true, signal: true, meta: true });
 
 /** The options of `readResource` and `getPrompt`. */
-export const INPUT_CALL_KEYS: readonly string[] = [...CALL_KEYS, 'input'];
+export const INPUT_CALL_KEYS = keysOf<InputCallOptions>({ timeoutMs: true, signal: true, meta: true, input: true });
 
 /** The options of `callTool`. */
-export const CALL_TOOL_KEYS: readonly string[] = [...CALL_KEYS, 'progressToken', 'toolCallId', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs', 'task', 'onProgress', 'input'];
+export const CALL_TOOL_KEYS = keysOf<CallToolOptions>({
+  timeoutMs: true,
+  signal: true,
+  meta: true,
+  progressToken: true,
+  toolCallId: true,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeoutMs: true,
+  task: true,
+  onProgress: true,
+  input: true,
+});
+
+/** The options of `callToolAsTask`. */
+export const CALL_TOOL_AS_TASK_KEYS = keysOf<CallToolAsTaskOptions>({
+  timeoutMs: true,
+  signal: true,
+  meta: true,
+  progressToken: true,
+  toolCallId: true,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeoutMs: true,
+  task: true,
+  onProgress: true,
+  input: true,
+  detach: true,
+});
+
+/** The options of `resumeTask`. */
+export const RESUME_TASK_KEYS = keysOf<ResumeTaskOptions>({ timeoutMs: true, signal: true, meta: true, detach: true });
+
+/** The options of the list calls. */
+export const LIST_KEYS = keysOf<ListOptions>({ timeoutMs: true, signal: true, meta: true, refresh: true });
+
+/** The options of `complete`. */
+export const COMPLETE_KEYS = keysOf<CompleteOptions>({ timeoutMs: true, signal: true, meta: true, context: true });
 
 
 /** Checks the per-call options. */

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { McpClientError } from '../errors/mcp-client-error.js';
+import { keysOf } from '../util/option-keys.js';
+import { refuseUnknown } from '../util/refuse-unknown.js';
 
 /** The checks a gateway's HTTP face makes before a request reaches MCP. */
 export interface HttpGuardOptions {
@@ -29,7 +31,7 @@ export interface HttpGuardOptions {
   allowedOrigins?: string[];
 }
 
-const GUARD_KEYS = ['bearerToken', 'allowedHosts', 'allowedOrigins'];
+const GUARD_KEYS = keysOf<HttpGuardOptions>({ bearerToken: true, allowedHosts: true, allowedOrigins: true });
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 /** The guard's checks, compiled once. */
@@ -50,9 +52,7 @@ export function isLoopbackHost(host: string): boolean {
  * @throws McpClientError for an unknown or malformed option (the token is never quoted).
  */
 export function httpGuard(options: HttpGuardOptions = {}, port?: number): HttpGuard {
-  for (const key of Object.keys(options)) {
-    if (!GUARD_KEYS.includes(key)) throw new McpClientError(`unknown option: ${key}`);
-  }
+  refuseUnknown(options, GUARD_KEYS);
   const { bearerToken, allowedHosts, allowedOrigins } = options;
   if (bearerToken !== undefined && (typeof bearerToken !== 'string' || bearerToken.length < 16 || /\s/.test(bearerToken))) {
     throw new McpClientError('option bearerToken must be a string of at least 16 characters without spaces');

@@ -3,26 +3,69 @@
 // cross-fetch), or any async iterable of chunks (rxmcp's own node:http
 // requests).
 import type { FetchResponse } from './fetch-like.js';
+import { utf8Length } from '../util/utf8-length.js';
 
-/** A whole body as text, refusing to hold more than `limit` characters. */
+/**
+ * A whole body as text, refusing one of more than `limit` bytes. Bytes are
+ * counted as they come, before they are decoded; a body handed out as
+ * strings is counted in their UTF-8 bytes, lazily (see `StringBytes`).
+ */
 export async function readText(response: FetchResponse, limit: number): Promise<string> {
   if (response.body === null || response.body === undefined || limit === Infinity) return response.text();
   if (response.textWithin) return response.textWithin(limit);
   const decoder = new TextDecoder();
   let text = '';
+  let bytes = 0;
+  let strings: StringBytes | undefined;
   for await (const chunk of chunksOf(response.body)) {
-    text += textOf(chunk, decoder);
-    if (text.length > limit) throw new MessageTooLongError(limit);
+    if (typeof chunk === 'string') {
+      text += chunk;
+      strings ??= new StringBytes(text.length - chunk.length);
+      // A UTF-16 unit is at least one byte: a text longer than the limit is over it, counted or not.
+      if (text.length > limit || (bytes + strings.most(text) > limit && bytes + strings.count(text) > limit)) throw new MessageTooLongError(limit);
+    } else {
+      bytes += chunk.byteLength;
+      if (bytes > limit) throw new MessageTooLongError(limit);
+      text += decoder.decode(chunk, STREAMING);
+    }
   }
+  // A high surrogate held back from the count, its pair never having come.
+  if (strings !== undefined && bytes + strings.most(text) > limit && bytes + strings.count(text, true) > limit) throw new MessageTooLongError(limit);
   text += decoder.decode();
   return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+}
+
+/**
+ * The UTF-8 bytes of the text a body handed out as strings, counted only
+ * when the most they could be passes the limit: a body well within it is
+ * never counted, and no character is counted twice.
+ */
+class StringBytes {
+  private bytes = 0;
+
+  /** `counted`: where in the text the strings began (a body hands out strings or bytes, not both). */
+  constructor(private counted: number) {}
+
+  /** The most bytes the text could take: those counted, and 3 for each UTF-16 unit not yet. */
+  most(text: string): number {
+    return this.bytes + 3 * (text.length - this.counted);
+  }
+
+  /** The bytes of the text, counted up to its end (short of a high surrogate whose pair may be in the next chunk, unless `last`). */
+  count(text: string, last = false): number {
+    let end = text.length;
+    if (!last && end > this.counted && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    this.bytes += utf8Length(text, this.counted, end);
+    this.counted = end;
+    return this.bytes;
+  }
 }
 
 /** A message (a body, or one SSE event) longer than the transport's limit. */
 export class MessageTooLongError extends Error {
   override name = 'MessageTooLongError';
   constructor(readonly limit: number) {
-    super(`a message longer than ${limit} characters`);
+    super(`a message longer than ${limit} bytes`);
   }
 }
 

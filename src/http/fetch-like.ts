@@ -15,7 +15,7 @@ export interface FetchResponse {
   headers: { get(name: string): string | null };
   body: unknown;
   text(): Promise<string>;
-  /** The whole body as text within `limit` characters, when the fetch can read it more cheaply than chunk by chunk (rxmcp's own node:http requests). */
+  /** The whole body as text within `limit` bytes, when the fetch can read it more cheaply than chunk by chunk (rxmcp's own node:http requests). */
   textWithin?(limit: number): Promise<string>;
 }
 

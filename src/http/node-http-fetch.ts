@@ -200,34 +200,38 @@ class NodeBody implements AsyncIterable<string> {
   }
 
   /**
-   * The whole body as text, refusing more than `limit` characters (the rest
-   * is then drained). Read by its 'data' events, decoded by the stream
-   * itself: a stream's async iterator and a TextDecoder per chunk cost more
-   * than the rest of reading a small JSON answer. What is held is the text
-   * so far, never more than `limit` characters and a chunk.
+   * The whole body as text, refusing more than `limit` bytes (the rest is
+   * then drained). Read by its 'data' events as bytes, counted as they come
+   * and decoded once at the end: a stream's async iterator and a TextDecoder
+   * per chunk cost more than the rest of reading a small JSON answer. What is
+   * held is the bytes so far, never more than `limit` and a chunk.
    */
   readAll(limit: number): Promise<string> {
     const { stream } = this;
     return new Promise((resolve, reject) => {
       // Cut off (aborted) before its reader came: its events are over.
       if (stream.destroyed) return reject(stream.errored ?? new Error(CLOSED_EARLY));
-      stream.setEncoding('utf8');
-      let text = '';
+      const chunks: Buffer[] = [];
+      let bytes = 0;
       const settle = (): void => {
         stream.off('data', onData);
         stream.off('end', onEnd);
         stream.off('error', onError);
         stream.off('close', onClose);
       };
-      const onData = (chunk: string): void => {
-        text += chunk;
-        if (text.length <= limit) return;
+      const onData = (chunk: Buffer): void => {
+        bytes += chunk.length;
+        if (bytes <= limit) {
+          chunks.push(chunk);
+          return;
+        }
         settle();
         this.drain();
         reject(new MessageTooLongError(limit));
       };
       const onEnd = (): void => {
         settle();
+        const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes)).toString('utf8');
         // As a TextDecoder reads it: a byte order mark is not part of the text.
         resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
       };

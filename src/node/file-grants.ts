@@ -7,6 +7,7 @@ import { validateGrant } from '../providers/policy/grants.js';
 import type { GrantsStore } from '../providers/policy/grants-store.js';
 import type { PolicyRule } from '../providers/policy/rules.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { isObject } from '../util/values.js';
 import { inTurn } from './file-turns.js';
 
@@ -16,7 +17,7 @@ export interface FileGrantsOptions {
   path: string;
 }
 
-const OPTION_KEYS = ['path'];
+const OPTION_KEYS = keysOf<FileGrantsOptions>({ path: true });
 const FORMAT = 'rxmcp-grants';
 const VERSION = 1;
 /** The largest grants file read (4 MiB): tens of thousands of grants. */

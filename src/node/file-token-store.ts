@@ -9,6 +9,7 @@ import { tokenStoreKey } from '../auth/token-store-key.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { inTurn } from './file-turns.js';
 
 /** Where a `FileTokenStore` keeps its files. */
@@ -23,7 +24,7 @@ export interface FileTokenStoreOptions {
   directory?: string;
 }
 
-const OPTION_KEYS: readonly string[] = ['directory'];
+const OPTION_KEYS = keysOf<FileTokenStoreOptions>({ directory: true });
 
 /** Whether file modes and owners mean anything here (not on Windows). */
 const POSIX = process.platform !== 'win32';

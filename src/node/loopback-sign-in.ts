@@ -6,6 +6,7 @@ import { McpAuthError } from '../errors/auth-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { checkCount, checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 
 /** How `loopbackSignIn` listens, and how it sends a person to sign in. */
 export interface LoopbackSignInOptions {
@@ -44,7 +45,7 @@ export interface LoopbackSignIn {
   close(): Promise<void>;
 }
 
-const OPTION_KEYS: readonly string[] = ['port', 'path', 'open', 'print', 'timeoutMs'];
+const OPTION_KEYS = keysOf<LoopbackSignInOptions>({ port: true, path: true, open: true, print: true, timeoutMs: true });
 const TIMEOUT_MS = 300_000;
 
 /** One subscription to `authorize`, waiting for its redirect. */

@@ -3,6 +3,7 @@
 // providers pass them through), kept below both.
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject } from '../util/values.js';
+import { keysOf } from '../util/option-keys.js';
 
 /** A question a server asks the client: an elicitation, a sampling request or a roots listing. */
 export interface InputRequest {
@@ -59,4 +60,4 @@ export function checkCallHooks(options: { onProgress?: unknown; input?: unknown 
   }
 }
 
-const INPUT_HOOK_KEYS = ['onElicit', 'onSample', 'onListRoots'];
+const INPUT_HOOK_KEYS = keysOf<InputHooks>({ onElicit: true, onSample: true, onListRoots: true });

@@ -4,6 +4,7 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpStoreError } from '../errors/store-errors.js';
 import { checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { messageOf } from '../util/values.js';
 
 /**
@@ -49,7 +50,7 @@ export function luaScript(source: string): LuaScript {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
-const OPTION_KEYS = ['client', 'url', 'namespace', 'timeoutMs'];
+const OPTION_KEYS = keysOf<RedisStoreOptions>({ client: true, url: true, namespace: true, timeoutMs: true });
 const DEFAULT_TIMEOUT_MS = 2000;
 const MAX_RECONNECT_DELAY_MS = 1000;
 

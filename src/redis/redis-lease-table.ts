@@ -3,12 +3,16 @@ import { McpStoreError } from '../errors/store-errors.js';
 import type { Lease, LeaseRefusal, LeaseStore } from '../providers/leases/lease-store.js';
 import { ACQUIRE, CONFLICT, COVERS, LEASE_KEYS, RELEASE } from './lease-scripts.js';
 import { RedisConnection, type RedisStoreOptions } from './redis-connection.js';
+import { keysOf } from '../util/option-keys.js';
 
 /** Options of `RedisLeaseTable`. */
 export interface RedisLeaseTableOptions extends RedisStoreOptions {
   /** How long a lease lasts when nobody says otherwise, in seconds (default 300). */
   defaultTtlSeconds?: number;
 }
+
+// The options of its own, beside the connection's (which RedisConnection checks).
+const OWN_KEYS = keysOf<Omit<RedisLeaseTableOptions, keyof RedisStoreOptions>>({ defaultTtlSeconds: true });
 
 /**
  * The lease table of one workspace, kept in Redis so that agents in several
@@ -51,7 +55,7 @@ export class RedisLeaseTable implements LeaseStore {
       throw new McpClientError(`RedisLeaseTable: option defaultTtlSeconds must be a positive number of seconds; got ${JSON.stringify(ttl)}`);
     }
     this.defaultTtlSeconds = ttl;
-    this.redis = new RedisConnection('RedisLeaseTable', ['defaultTtlSeconds'], options);
+    this.redis = new RedisConnection('RedisLeaseTable', OWN_KEYS, options);
     this.keys = LEASE_KEYS.map((name) => this.redis.key(name));
   }
 

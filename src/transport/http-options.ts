@@ -1,6 +1,7 @@
 import type { AuthOptions } from '../auth/auth-options.js';
 import type { ReconnectOptions } from './reconnect-backoff.js';
 import type { FetchLike } from '../http/fetch-like.js';
+import { keysOf } from '../util/option-keys.js';
 
 /** Which HTTP transport a server speaks: found out by trying (`auto`), or named. */
 export type HttpTransportKind = 'auto' | 'streamable-http' | 'sse';
@@ -28,7 +29,7 @@ export interface HttpTransportOptions {
   persistent?: boolean;
   /** Called with problems that were papered over, such as a tool rejected for a bad `x-mcp-header`. */
   onWarn?: (message: string) => void;
-  /** The largest message (a JSON body, or one SSE event) the server may send, in characters (default 64 MiB). */
+  /** The largest message (a JSON body, or one SSE event) the server may send, in bytes of UTF-8 as received (default 64 MiB); a longer one fails with McpProtocolError. */
   maxMessageBytes?: number;
   /** How a 2025-11-25 server's dropped streams are re-opened, and how soon a new HTTP+SSE session follows a dropped one: see docs/transports.md. */
   reconnect?: ReconnectOptions;
@@ -44,4 +45,15 @@ export interface HttpTransportOptions {
 }
 
 /** The option names `HttpTransport` understands. */
-export const HTTP_OPTION_KEYS: readonly string[] = ['url', 'headers', 'fetch', 'connectTimeoutMs', 'persistent', 'onWarn', 'maxMessageBytes', 'reconnect', 'auth', 'httpTransport'];
+export const HTTP_OPTION_KEYS = keysOf<HttpTransportOptions>({
+  url: true,
+  headers: true,
+  fetch: true,
+  connectTimeoutMs: true,
+  persistent: true,
+  onWarn: true,
+  maxMessageBytes: true,
+  reconnect: true,
+  auth: true,
+  httpTransport: true,
+});

@@ -5,6 +5,7 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import type { ListLimits } from '../protocol/list-walk.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { checkSize } from '../util/checks.js';
 import { LegacyHttp } from './http-legacy.js';
 import { ModernHttp } from './http-modern.js';
 import type { Wire } from '../protocol/types.js';
@@ -12,7 +13,7 @@ import { McpHttpError } from '../errors/transport-errors.js';
 import { HTTP_OPTION_KEYS, type HttpTransportKind, type HttpTransportOptions } from './http-options.js';
 import { SseHttp } from './http-sse.js';
 import { type HttpSink, HttpWire } from './http-wire.js';
-import type { RequestFailure, Transport } from './transport.js';
+import { DEFAULT_MAX_MESSAGE, type RequestFailure, type Transport } from './transport.js';
 
 const PROTOCOL_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'];
 const KINDS: readonly HttpTransportKind[] = ['auto', 'streamable-http', 'sse'];
@@ -74,6 +75,7 @@ export class HttpTransport implements Transport {
       throw new McpClientError(`option url must be an http or https URL; got ${JSON.stringify(options.url)}`);
     }
     if (options.auth !== undefined) checkAuthOptions(options.auth, url, options.headers);
+    checkSize('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE);
     this.kind = options.httpTransport ?? 'auto';
     if (!KINDS.includes(this.kind)) {
       throw new McpClientError(`option httpTransport must be one of ${KINDS.map((kind) => JSON.stringify(kind)).join(', ')}; got ${JSON.stringify(options.httpTransport)}`);

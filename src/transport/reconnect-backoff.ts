@@ -1,4 +1,5 @@
 import { LONGEST_TIMER_MS } from '../util/checks.js';
+import { keysOf } from '../util/option-keys.js';
 
 /** How the 2025-11-25 binding paces re-opening an SSE stream the server dropped, and HTTP+SSE a new session after a dropped one. */
 export interface ReconnectOptions {
@@ -14,6 +15,9 @@ export interface ReconnectOptions {
    */
   maxDelayMs?: number;
 }
+
+/** The option names of `reconnect`. */
+export const RECONNECT_OPTION_KEYS = keysOf<ReconnectOptions>({ maxAttempts: true, maxDelayMs: true });
 
 /** No server's `retry` advice brings the client back sooner than this. */
 export const RECONNECT_FLOOR_MS = 500;

@@ -5,6 +5,7 @@ import { McpServerGoneError } from '../errors/transport-errors.js';
 import { type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { checkCount, checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 import type { RequestFailure, Transport } from './transport.js';
 import { DEFAULT_MAX_RECONNECT_DELAY_MS, STABLE_STREAM_MS } from './reconnect-backoff.js';
@@ -20,6 +21,8 @@ export interface RestartOptions {
    */
   delayMs?: number;
 }
+
+const RESTART_OPTION_KEYS = keysOf<RestartOptions>({ maxAttempts: true, delayMs: true });
 
 /**
  * A stdio transport that starts its server again when it exits
@@ -60,7 +63,7 @@ export class RestartingTransport implements Transport {
     private readonly options: StdioTransportOptions,
     private readonly restart: RestartOptions,
   ) {
-    refuseUnknown(restart, ['maxAttempts', 'delayMs']);
+    refuseUnknown(restart, RESTART_OPTION_KEYS);
     if (restart.maxAttempts === undefined) throw new McpClientError('option restart needs maxAttempts');
     checkCount('restart.maxAttempts', restart.maxAttempts, 0);
     checkTimerDuration('restart.delayMs', restart.delayMs, 0);

@@ -1,6 +1,7 @@
 // Reading an HTTP response body as Server-Sent Events, whatever fetch
 // produced it (see http/body.ts).
 import { BOM, chunksOf, MessageTooLongError, textOf } from '../http/body.js';
+import { longerInUtf8 } from '../util/utf8-length.js';
 
 /** One Server-Sent Event: its data, and its id and type when the server gave them. */
 export interface SseEvent {
@@ -12,7 +13,7 @@ export interface SseEvent {
 
 /** How to read an SSE body. */
 export interface SseOptions {
-  /** The most characters one event may take (default: no limit). */
+  /** The most bytes one event's data may take in UTF-8 (default: no limit). */
   limit?: number;
   /** Called with each `retry` advice the server sends, in milliseconds. */
   onRetry?: (ms: number) => void;
@@ -33,12 +34,14 @@ export async function* readSse(body: unknown, options: SseOptions = {}): AsyncGe
   const limit = options.limit ?? Infinity;
   const ready: SseEvent[] = [];
   // The parser measures what it holds for the event under way (its data so
-  // far and the line not yet ended), comments and keep-alives left out; an
-  // event that arrived whole in one chunk is measured as it comes out.
+  // far and the line not yet ended), comments and keep-alives left out, in
+  // UTF-16 units: as each unit is at least a byte, what it refuses is over
+  // the limit in bytes too. Each event is measured in bytes as it comes out,
+  // which also catches one that arrived whole in one chunk.
   let tooLong = false;
   const parser = createParser({
     onEvent: (event) => {
-      if (event.data.length > limit) tooLong = true;
+      if (longerInUtf8(event.data, limit)) tooLong = true;
       const read: SseEvent = { data: event.data };
       if (event.id !== undefined) read.id = event.id;
       if (event.event !== undefined) read.event = event.event;

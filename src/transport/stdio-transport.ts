@@ -8,8 +8,9 @@ import { cancelledNotification } from '../protocol/request.js';
 import { LineFramer, LineTooLongError } from './line-framer.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { DEFAULT_MAX_MESSAGE, type RequestFailure, type Transport } from './transport.js';
-import { checkTimerDuration } from '../util/checks.js';
+import { checkSize, checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
+import { keysOf } from '../util/option-keys.js';
 import { messageOf } from '../util/values.js';
 import { warnHook } from '../util/warn-hook.js';
 
@@ -38,18 +39,18 @@ export interface StdioTransportOptions {
 }
 
 /** The option names `StdioTransport` understands. */
-export const STDIO_OPTION_KEYS: readonly string[] = [
-  'command',
-  'args',
-  'env',
-  'cwd',
-  'inheritEnv',
-  'onStderr',
-  'killGraceMs',
-  'stderrLines',
-  'onWarn',
-  'maxMessageBytes',
-];
+export const STDIO_OPTION_KEYS = keysOf<StdioTransportOptions>({
+  command: true,
+  args: true,
+  env: true,
+  cwd: true,
+  inheritEnv: true,
+  onStderr: true,
+  killGraceMs: true,
+  stderrLines: true,
+  onWarn: true,
+  maxMessageBytes: true,
+});
 
 const MAX_STDERR_LINE = 2000;
 /** The longest stderr line `onStderr` is given, in bytes; the rest of a longer one is dropped. */
@@ -112,6 +113,7 @@ export class StdioTransport implements Transport {
     }
     refuseNul(options);
     checkTimerDuration('killGraceMs', options.killGraceMs, KILL_GRACE_MS);
+    checkSize('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE);
     this.options = options;
   }
 

@@ -32,3 +32,12 @@ export function checkCount(name: string, value: unknown, fallback: number): numb
   }
   return value;
 }
+
+/** Validates a size option: a whole number of bytes, 1 or more (0 would refuse every message). */
+export function checkSize(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new McpClientError(`option ${name} must be a whole number of bytes, 1 or more; got ${typeof value === 'number' ? String(value) : JSON.stringify(value)}`);
+  }
+  return value;
+}

@@ -5,11 +5,12 @@ import { readTask, type Task, type TaskEvent } from '../../protocol/tasks.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
 import {
   CALL_KEYS,
-  CALL_TOOL_KEYS,
+  CALL_TOOL_AS_TASK_KEYS,
   type CallOptions,
   type CallToolAsTaskOptions,
   type CallToolOptions,
   checkCallOptions,
+  RESUME_TASK_KEYS,
   type ResumeTaskOptions,
   type Settings,
 } from '../options.js';
@@ -39,9 +40,6 @@ export interface TaskCallsContext {
   outputCheck(session: Session, name: string): OutputCheck | undefined;
 }
 
-const CALL_TOOL_AS_TASK = [...CALL_TOOL_KEYS, 'detach'];
-const RESUME_TASK = [...CALL_KEYS, 'detach'];
-
 /**
  * The client's task calls (`McpClient.callToolAsTask`, `resumeTask`,
  * `cancelTask`, `listTasks`, and `callTool` under the client option
@@ -67,7 +65,7 @@ export class TaskCalls {
   /** See `McpClient.callToolAsTask`. */
   callToolAsTask(name: string, args: Record<string, unknown>, options: CallToolAsTaskOptions): Observable<TaskEvent> {
     const { detach, ...rest } = options;
-    checkCallOptions(options, CALL_TOOL_AS_TASK);
+    checkCallOptions(options, CALL_TOOL_AS_TASK_KEYS);
     return this.withTasks('tools/call', () =>
       this.context.toolCall(rest, (session, meta, input) => this.toolTask(session, name, args, meta, rest.task, detach === true, input)),
     );
@@ -76,7 +74,7 @@ export class TaskCalls {
   /** See `McpClient.resumeTask`. */
   resumeTask(taskId: string, options: ResumeTaskOptions): Observable<TaskEvent> {
     const { detach, ...rest } = options;
-    checkCallOptions(options, RESUME_TASK);
+    checkCallOptions(options, RESUME_TASK_KEYS);
     return this.withTasks('tasks/get', () =>
       this.context.run('tasks/get', rest, CALL_KEYS, (session) => {
         const context = this.taskContext(session);

@@ -3,6 +3,7 @@ import { NameMapper, type ToolsForLlmOptions } from '../../tools/tool-names.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
+import { keysOf } from '../../util/option-keys.js';
 import { DEFAULT_LOCATION_KEYS, locationsOf, segments } from '../policy/paths.js';
 import type { LeaseRefusal, LeaseStore } from './lease-store.js';
 import { isStrings, messageOf } from '../../util/values.js';
@@ -29,7 +30,17 @@ export interface LeasesOptions {
   cancelled?: () => boolean;
 }
 
-const OPTION_KEYS = ['inner', 'table', 'agentId', 'roots', 'concurrent', 'enforcedTools', 'onWaitBegin', 'onWaitEnd', 'cancelled'];
+const OPTION_KEYS = keysOf<LeasesOptions>({
+  inner: true,
+  table: true,
+  agentId: true,
+  roots: true,
+  concurrent: true,
+  enforcedTools: true,
+  onWaitBegin: true,
+  onWaitEnd: true,
+  cancelled: true,
+});
 
 /** Mutating tools by default: the seed's `fs_*` names, and server-filesystem's with and without an `fs_` prefix. */
 export const DEFAULT_ENFORCED_TOOLS: readonly string[] = [

@@ -4,8 +4,9 @@ import { stripJsonComments } from '../../config/jsonc.js';
 import { McpConfigError } from '../../errors/config-errors.js';
 import { Policy } from './policy.js';
 import { segments } from './paths.js';
-import { type PolicyRule, validateRule } from './rules.js';
+import { type PolicyRule, RULE_KEYS, validateRule } from './rules.js';
 import { isObject, messageOf } from '../../util/values.js';
+import { keysOf } from '../../util/option-keys.js';
 
 /** The largest policy file read, in bytes (1 MiB): thousands of rules, short of exhausting memory. */
 export const MAX_POLICY_BYTES = 1024 * 1024;
@@ -14,9 +15,23 @@ const MAX_ITEMS = 10_000;
 /** The Redis namespace `rxmcp serve` keeps its grants and leases under when the file names none. */
 export const DEFAULT_REDIS_NAMESPACE = 'rxmcp-serve';
 
-const KEYS = new Set(['rules', 'roots', 'leases', 'redis', 'grantsFile', 'locationKeys', 'caseInsensitivePaths', 'trustAnnotations']);
-const RULE_KEYS = new Set(['tool', 'decision', 'under', 'command', 'args', 'argsAny', 'check', 'host', 'readOnly', 'note', 'severity']);
-const REDIS_KEYS = new Set(['url', 'namespace']);
+// The keys a file may have: those of the PolicyFile it reads into, less `source` (where it came from, not written in it).
+const KEYS: ReadonlySet<string> = new Set(
+  keysOf<Omit<PolicyFile, 'source'>>({
+    rules: true,
+    roots: true,
+    leases: true,
+    redis: true,
+    grantsFile: true,
+    // One host's "always" binding every host is a choice the file makes.
+    sharedGrants: true,
+    locationKeys: true,
+    caseInsensitivePaths: true,
+    trustAnnotations: true,
+  }),
+);
+const RULE_KEY_SET: ReadonlySet<string> = new Set(RULE_KEYS);
+const REDIS_KEYS: ReadonlySet<string> = new Set(keysOf<NonNullable<PolicyFile['redis']>>({ url: true, namespace: true }));
 
 /** A policy file, read and checked: what `rxmcp serve` builds its `Policy` (and `Leases`) from. */
 export interface PolicyFile {
@@ -119,9 +134,6 @@ export function parsePolicyFile(text: string, source: string, baseDir: string = 
   return file;
 }
 
-// One host's "always" binding every host is a choice the file makes (`sharedGrants`), kept apart from the keys above.
-KEYS.add('sharedGrants');
-
 type Fail = (key: string | undefined, reason: string) => never;
 
 function rulesOf(value: unknown, fail: Fail): PolicyRule[] {
@@ -134,7 +146,7 @@ function rulesOf(value: unknown, fail: Fail): PolicyRule[] {
     // true/false, or lists of text, and the messages name the key.
     const copy: Record<string, unknown> = {};
     for (const name of Object.keys(rule)) {
-      if (!RULE_KEYS.has(name)) fail(`${key}.${name}`, 'is not a key of a rule');
+      if (!RULE_KEY_SET.has(name)) fail(`${key}.${name}`, 'is not a key of a rule');
       const item = rule[name];
       if (Array.isArray(item)) {
         if (item.length > MAX_ITEMS) fail(`${key}.${name}`, `has more than ${MAX_ITEMS} items`);

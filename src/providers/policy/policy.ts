@@ -4,6 +4,7 @@ import type { InputRequest } from '../../protocol/input-request.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
+import { keysOf } from '../../util/option-keys.js';
 import { validateGrant } from './grants.js';
 import type { GrantsStore } from './grants-store.js';
 import { commonDirectory, DEFAULT_LOCATION_KEYS, locationsOf, segments } from './paths.js';
@@ -79,7 +80,17 @@ export interface PolicyOptions {
   caseInsensitivePaths?: boolean;
 }
 
-const OPTION_KEYS = ['provider', 'rules', 'roots', 'onAsk', 'onGrant', 'grants', 'grantsStore', 'locationKeys', 'caseInsensitivePaths'];
+const OPTION_KEYS = keysOf<PolicyOptions>({
+  provider: true,
+  rules: true,
+  roots: true,
+  onAsk: true,
+  onGrant: true,
+  grants: true,
+  grantsStore: true,
+  locationKeys: true,
+  caseInsensitivePaths: true,
+});
 const ACTIONS = ['allow-once', 'deny-once', 'always-allow', 'always-deny'];
 
 type Verdict = { allow: true } | { allow: false; reason: string };

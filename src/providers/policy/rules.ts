@@ -5,6 +5,7 @@ import { hostMatch, urlsOf } from './hosts.js';
 import { inside, locationsOf, segments } from './paths.js';
 import { all, any, type Tri } from './tri.js';
 import { isStrings } from '../../util/values.js';
+import { keysOf } from '../../util/option-keys.js';
 
 /** What a rule decides. Strongest first: deny, then ask, then allow. */
 export type PolicyDecision = 'allow' | 'deny' | 'ask';
@@ -43,7 +44,20 @@ export interface PolicyRule {
   severity?: 'normal' | 'danger';
 }
 
-const KEYS = ['tool', 'decision', 'under', 'command', 'args', 'argsAny', 'check', 'host', 'readOnly', 'note', 'severity'];
+/** The keys a rule may have. */
+export const RULE_KEYS = keysOf<PolicyRule>({
+  tool: true,
+  decision: true,
+  under: true,
+  command: true,
+  args: true,
+  argsAny: true,
+  check: true,
+  host: true,
+  readOnly: true,
+  note: true,
+  severity: true,
+});
 
 /**
  * Checks a rule and returns it, or throws a McpClientError naming the rule
@@ -55,7 +69,7 @@ export function validateRule(rule: unknown, where: string): PolicyRule {
   };
   if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return fail('not an object');
   const r = rule as Record<string, unknown>;
-  for (const key of Object.keys(r)) if (!KEYS.includes(key)) fail(`unknown key ${JSON.stringify(key)}`);
+  for (const key of Object.keys(r)) if (!RULE_KEYS.includes(key)) fail(`unknown key ${JSON.stringify(key)}`);
   if (!isGlob(r.tool)) fail('tool must be a name, optionally ending in *');
   if (!['allow', 'deny', 'ask'].includes(r.decision as string)) fail('decision must be allow, deny or ask');
   if (r.under !== undefined && (typeof r.under !== 'string' || r.under === '')) fail('under must be a directory');
