@@ -19,5 +19,6 @@ export type {
 } from './jsonrpc.js';
 export { buildNotification, cancelledNotification } from './request.js';
 export { ErrorCode, LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
+export type { ListLimits } from './list-walk.js';
 export { isTaskHandle, readTask, TASKS_EXTENSION } from './tasks.js';
 export type { WireTask } from './tasks.js';
