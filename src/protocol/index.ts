@@ -1,9 +1,11 @@
 // rxmcp/protocol: the wire, for whoever writes a Transport of their own or
 // reads raw messages (a logger, a proxy, a test double): JSON-RPC message
-// types and helpers, the protocol's versions and error codes, the task
-// wire format. A user of McpClient and the providers needs none of it; the
-// root entry re-exports the names it used to hold, deprecated, for one minor
-// version. Everything here comes from src/protocol/ alone, so this entry
+// types and helpers, the protocol's versions and error codes, what
+// `limitLists` receives, the task wire format. A user of McpClient and the
+// providers needs none of it but JsonRpcNotification (what `notifications$`
+// and `listen` emit), which the root keeps; the root re-exports the other
+// names it used to hold, deprecated, for one minor version. Everything here
+// comes from src/protocol/ (below it only errors/ and util/), so this entry
 // loads no transport, no client and nothing node-only.
 
 export { classify, decodeLine, isAnswerTo, isErrorResponse, kindOf } from './jsonrpc.js';
