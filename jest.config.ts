@@ -22,6 +22,7 @@ const config: Config = {
     '^rxmcp/apps$': '<rootDir>/src/apps/index.ts',
     '^rxmcp/browser$': '<rootDir>/src/browser/index.ts',
     '^rxmcp/gateway$': '<rootDir>/src/gateway/index.ts',
+    '^rxmcp/protocol$': '<rootDir>/src/protocol/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 20000,

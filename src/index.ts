@@ -122,18 +122,39 @@ export {
   McpTransportClosedError,
 } from './errors/transport-errors.js';
 
-export { classify, decodeLine } from './protocol/jsonrpc.js';
+// `notifications$` and `listen` hand out JSON-RPC notifications: their type stays here.
+export type { JsonRpcNotification } from './protocol/jsonrpc.js';
+// The wire's names moved to rxmcp/protocol (transport authors and raw-message readers
+// need them, a client's user does not). Kept here, deprecated, for one minor version;
+// a TSDoc tag on each specifier is what editors and linters see.
+export {
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
+  classify,
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
+  decodeLine,
+} from './protocol/jsonrpc.js';
 export type {
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
   Classified,
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
   JsonRpcErrorResponse,
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
   JsonRpcMessage,
-  JsonRpcNotification,
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
   JsonRpcRequest,
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
   JsonRpcResponse,
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
   JsonRpcResultResponse,
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
   RequestId,
 } from './protocol/jsonrpc.js';
-export { LEGACY_VERSIONS, MODERN_VERSIONS } from './protocol/versions.js';
+export {
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
+  LEGACY_VERSIONS,
+  /** @deprecated Import from 'rxmcp/protocol'; the root re-export goes in the next minor version. */
+  MODERN_VERSIONS,
+} from './protocol/versions.js';
 export type {
   CallToolResult,
   ClientCapabilities,

@@ -269,6 +269,22 @@ describe('the built package', () => {
     }
   });
 
+  it('serves rxmcp/protocol from both builds, with types, loading the protocol layer alone, and keeps its old names at the root, deprecated', () => {
+    for (const format of ['esm', 'cjs']) {
+      for (const file of ['index.js', 'index.d.ts']) expect(existsSync(join(root, 'dist', format, 'protocol', file))).toBe(true);
+      const built = join(root, 'dist', format);
+      const loadable = [...everyLoad(join(built, 'protocol', 'index.js'))];
+      expect(loadable.filter((file) => NODE_ONLY.has(file))).toEqual([]);
+      const layers = ['protocol', 'errors', 'util'].map((layer) => join(built, layer) + sep);
+      expect(loadable.filter((file) => file.startsWith(built) && !layers.some((layer) => file.startsWith(layer)))).toEqual([]);
+      expect(readFileSync(join(built, 'index.d.ts'), 'utf8')).toMatch(/@deprecated Import from 'rxmcp\/protocol'.*\n\s*classify,/);
+    }
+    const use = "console.log(Object.keys(p).sort().join(','), p.classify === m.classify, p.MODERN_VERSIONS === m.MODERN_VERSIONS)";
+    const expected = 'ErrorCode,LEGACY_VERSIONS,MODERN_VERSIONS,TASKS_EXTENSION,buildNotification,cancelledNotification,classify,decodeLine,isAnswerTo,isErrorResponse,isTaskHandle,kindOf,readTask true true';
+    expect(node(['--input-type=module', '-e', `import * as p from 'rxmcp/protocol'; import * as m from 'rxmcp'; ${use}`]).trim()).toBe(expected);
+    expect(node(['-e', `const p = require('rxmcp/protocol'); const m = require('rxmcp'); ${use}`]).trim()).toBe(expected);
+  });
+
   it('serves rxmcp/redis from both builds, with types', () => {
     for (const file of ['esm/redis/index.js', 'esm/redis/index.d.ts', 'cjs/redis/index.js', 'cjs/redis/index.d.ts']) {
       expect(existsSync(join(root, 'dist', file))).toBe(true);
@@ -329,5 +345,16 @@ describe('the built package', () => {
         console.log(error instanceof esm.McpClientError, error.name, error.method, error.timeoutMs);
       });`;
     expect(node(['-e', script]).trim()).toBe('true McpTimeoutError tools/call 5');
+  });
+
+  it('recognises each error class, not only the base, across the two builds, with its code', () => {
+    const script = `
+      const cjs = require('rxmcp');
+      import('rxmcp').then((esm) => {
+        const error = new cjs.McpTimeoutError('tools/call', 5);
+        const protocol = new esm.McpProtocolError('Method not found', -32601);
+        console.log(error instanceof esm.McpTimeoutError, error instanceof esm.McpCancelledError, error.code, protocol instanceof cjs.McpProtocolError, protocol.code, cjs.McpProtocolError.code);
+      });`;
+    expect(node(['-e', script]).trim()).toBe('true false MCP_TIMEOUT true -32601 MCP_PROTOCOL');
   });
 });

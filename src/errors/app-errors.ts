@@ -16,6 +16,10 @@ export type AppResourceProblem = 'unknown-tool' | 'no-resource' | 'wrong-type' |
 export class McpAppResourceError extends McpClientError {
   override name = 'McpAppResourceError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_APP_RESOURCE';
+  declare readonly code: typeof McpAppResourceError.code;
+
   constructor(
     /** The tool whose view was asked for. */
     readonly tool: string,

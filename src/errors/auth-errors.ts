@@ -40,6 +40,10 @@ export type AuthStep =
 export class McpAuthError extends McpClientError {
   override name = 'McpAuthError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_AUTH';
+  declare readonly code: typeof McpAuthError.code;
+
   constructor(
     /** Where signing in failed. */
     readonly step: AuthStep,

@@ -8,6 +8,10 @@ import { McpClientError } from './mcp-client-error.js';
 export class McpTimeoutError extends McpClientError {
   override name = 'McpTimeoutError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_TIMEOUT';
+  declare readonly code: typeof McpTimeoutError.code;
+
   constructor(
     /** The JSON-RPC method that timed out, such as `tools/call`. */
     readonly method: string,
@@ -22,6 +26,10 @@ export class McpTimeoutError extends McpClientError {
 export class McpCancelledError extends McpClientError {
   override name = 'McpCancelledError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_CANCELLED';
+  declare readonly code: typeof McpCancelledError.code;
+
   constructor(
     /** The JSON-RPC method that was cancelled. */
     readonly method: string,
@@ -34,6 +42,10 @@ export class McpCancelledError extends McpClientError {
 /** A server kept answering `input_required` past the round budget (`maxInputRounds`). */
 export class McpInputLoopExceededError extends McpClientError {
   override name = 'McpInputLoopExceededError' as const;
+
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_INPUT_LOOP_EXCEEDED';
+  declare readonly code: typeof McpInputLoopExceededError.code;
 
   constructor(
     /** The JSON-RPC method whose retries ran out. */

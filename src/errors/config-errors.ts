@@ -31,6 +31,11 @@ export interface ConfigPlace {
  */
 export class McpConfigError extends McpClientError {
   override name = 'McpConfigError' as const;
+
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_CONFIG';
+  declare readonly code: typeof McpConfigError.code;
+
   /** The file (or another name for the text), when known. */
   readonly source: string | undefined;
   /** The server entry the problem is in, when it is in one. */

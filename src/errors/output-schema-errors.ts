@@ -26,6 +26,10 @@ const LEADS: Record<OutputSchemaProblem, string> = {
 export class McpOutputSchemaError extends McpClientError {
   override name = 'McpOutputSchemaError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_OUTPUT_SCHEMA';
+  declare readonly code: typeof McpOutputSchemaError.code;
+
   constructor(
     /** The tool that answered. */
     readonly tool: string,

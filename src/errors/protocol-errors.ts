@@ -8,10 +8,18 @@ import { McpClientError } from './mcp-client-error.js';
 export class McpProtocolError extends McpClientError {
   override name = 'McpProtocolError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_PROTOCOL';
+
   constructor(
     message: string,
-    /** The JSON-RPC error code, or `undefined` for a malformed answer. */
-    readonly code: number | undefined,
+    /**
+     * The JSON-RPC error code, or `undefined` for a malformed answer. It is
+     * the server's number rather than the class's string (`MCP_PROTOCOL`,
+     * on the class): the field kept its meaning when the other errors gained
+     * theirs.
+     */
+    override readonly code: number | undefined,
     /** The error's `data` member, as the server sent it. */
     readonly data?: unknown,
     /** The method of the request that failed. */
@@ -40,6 +48,10 @@ export function unreadableAnswer(method: string, error: unknown): McpClientError
  */
 export class McpUnsupportedVersionError extends McpClientError {
   override name = 'McpUnsupportedVersionError' as const;
+
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_UNSUPPORTED_VERSION';
+  declare readonly code: typeof McpUnsupportedVersionError.code;
 
   constructor(
     /** The versions the other side supports. */

@@ -21,6 +21,10 @@ import { McpClientError } from './mcp-client-error.js';
 export class McpStoreError extends McpClientError {
   override name = 'McpStoreError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_STORE';
+  declare readonly code: typeof McpStoreError.code;
+
   constructor(
     /** Which store failed, as its class is called (such as `RedisLeaseTable`). */
     readonly store: string,

@@ -12,6 +12,9 @@ export type TaskEndReason = 'failed' | 'cancelled' | 'expired';
 export class McpTaskError extends McpClientError {
   override name = 'McpTaskError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_TASK';
+
   constructor(
     /** The task's id. */
     readonly taskId: string,
@@ -19,8 +22,12 @@ export class McpTaskError extends McpClientError {
     readonly reason: TaskEndReason,
     /** What the server said about it (`statusMessage`, or the error's message). */
     readonly statusMessage: string | undefined,
-    /** The JSON-RPC error code of the work that failed, when the server gave one. */
-    readonly code?: number,
+    /**
+     * The JSON-RPC error code of the work that failed, when the server gave
+     * one: a number, as before the other errors gained their string codes
+     * (the class's own is `McpTaskError.code`, `MCP_TASK`).
+     */
+    override readonly code: number | undefined = undefined,
     /** The error's `data`, when the server gave one. */
     readonly data?: unknown,
     options?: { cause?: unknown },

@@ -9,6 +9,10 @@ import { McpClientError } from './mcp-client-error.js';
 export class McpSpawnFailedError extends McpClientError {
   override name = 'McpSpawnFailedError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_SPAWN_FAILED';
+  declare readonly code: typeof McpSpawnFailedError.code;
+
   constructor(
     /** The command that could not be started. */
     readonly command: string,
@@ -26,6 +30,10 @@ export class McpSpawnFailedError extends McpClientError {
  */
 export class McpServerGoneError extends McpClientError {
   override name = 'McpServerGoneError' as const;
+
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_SERVER_GONE';
+  declare readonly code: typeof McpServerGoneError.code;
 
   constructor(
     /** The exit code, or `null` when the process was killed by a signal. */
@@ -46,6 +54,10 @@ export class McpServerGoneError extends McpClientError {
 export class McpTransportClosedError extends McpClientError {
   override name = 'McpTransportClosedError' as const;
 
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_TRANSPORT_CLOSED';
+  declare readonly code: typeof McpTransportClosedError.code;
+
   constructor(
     /** The JSON-RPC method that was cut off, when there was one. */
     readonly method?: string,
@@ -61,6 +73,11 @@ export class McpTransportClosedError extends McpClientError {
  */
 export class McpHttpError extends McpClientError {
   override name = 'McpHttpError' as const;
+
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_HTTP';
+  declare readonly code: typeof McpHttpError.code;
+
   /** Where a redirect that was not followed pointed, as the server sent it. */
   readonly location?: string;
 
@@ -86,6 +103,10 @@ export class McpHttpError extends McpClientError {
  */
 export class McpNetworkError extends McpClientError {
   override name = 'McpNetworkError' as const;
+
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_NETWORK';
+  declare readonly code: typeof McpNetworkError.code;
 
   constructor(
     /** The endpoint that failed (whole; the message shows it without user info or query string). */

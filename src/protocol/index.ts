@@ -1,0 +1,26 @@
+// rxmcp/protocol: the wire, for whoever writes a Transport of their own or
+// reads raw messages (a logger, a proxy, a test double): JSON-RPC message
+// types and helpers, the protocol's versions and error codes, what
+// `limitLists` receives, the task wire format. A user of McpClient and the
+// providers needs none of it but JsonRpcNotification (what `notifications$`
+// and `listen` emit), which the root keeps; the root re-exports the other
+// names it used to hold, deprecated, for one minor version. Everything here
+// comes from src/protocol/ (below it only errors/ and util/), so this entry
+// loads no transport, no client and nothing node-only.
+
+export { classify, decodeLine, isAnswerTo, isErrorResponse, kindOf } from './jsonrpc.js';
+export type {
+  Classified,
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcResultResponse,
+  RequestId,
+} from './jsonrpc.js';
+export { buildNotification, cancelledNotification } from './request.js';
+export { ErrorCode, LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
+export type { ListLimits } from './list-walk.js';
+export { isTaskHandle, readTask, TASKS_EXTENSION } from './tasks.js';
+export type { WireTask } from './tasks.js';
