@@ -9,11 +9,10 @@ import { ResultCache } from './cache.js';
 import type { CallPipeline } from './calls/call-pipeline.js';
 import type { CallStarter } from './calls/call-starter.js';
 import type { OutputSchemas } from './calls/output-schemas.js';
-import { CALL_KEYS, type CallToolOptions, checkCallOptions, type ListOptions, type Settings } from './options.js';
+import { type CallToolOptions, checkCallOptions, LIST_KEYS, type ListOptions, type Settings } from './options.js';
 import { walkPages } from './pagination.js';
 import type { TaskCalls } from './tasks/task-calls.js';
 
-const LIST_KEYS = [...CALL_KEYS, 'refresh'];
 
 /** What the catalogue needs from its client. */
 export interface CatalogueContext {

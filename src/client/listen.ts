@@ -2,6 +2,7 @@ import { catchError, EMPTY, filter, ignoreElements, merge, Observable, startWith
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildRequest, type Stamp } from '../protocol/request.js';
 import type { ListenFilter } from '../protocol/types.js';
+import { keysOf } from '../util/option-keys.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { messageOf } from '../util/values.js';
 import type { CallStarter } from './calls/call-starter.js';
@@ -9,6 +10,7 @@ import type { Correlator } from './correlator.js';
 import { CALL_KEYS, type CallOptions } from './options.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+const LISTEN_KEYS = keysOf<ListenFilter>({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: true });
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
 /** What listening needs from the client. */
@@ -155,7 +157,7 @@ export class Listener {
   }
 
   listen(wanted: ListenFilter, options: CallOptions): Observable<JsonRpcNotification> {
-    refuseUnknown(wanted, ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions']);
+    refuseUnknown(wanted, LISTEN_KEYS);
     const open = this.parts.starter.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL_KEYS, (session) =>
       session.description.era === 'modern'
         ? listenModern(this.context, session.stamp, wanted)

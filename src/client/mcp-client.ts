@@ -16,6 +16,7 @@ import { HTTP_OPTION_KEYS, type HttpTransportOptions } from '../transport/http-o
 import { HttpTransport } from '../transport/http-transport.js';
 import { RestartingTransport, type RestartOptions } from '../transport/restarting-transport.js';
 import type { Transport } from '../transport/transport.js';
+import { keysOf } from '../util/option-keys.js';
 import { VERSION } from '../version.js';
 import type { ToolsForLlmOptions } from '../tools/tool-names.js';
 import { SERVER_ANNOTATIONS, withoutHints } from '../tools/annotation-trust.js';
@@ -31,7 +32,7 @@ import { OutputSchemas } from './calls/output-schemas.js';
 import { Correlator } from './correlator.js';
 import { Listener } from './listen.js';
 import {
-  CALL_KEYS as CALL, type CallOptions, type CallToolAsTaskOptions, type CallToolOptions, type ClientOptions, type CompleteOptions,
+  CALL_KEYS as CALL, type CallOptions, COMPLETE_KEYS, type CallToolAsTaskOptions, type CallToolOptions, type ClientOptions, type CompleteOptions,
   type InputCallOptions, type ListOptions, type McpClientOptions, resolveOptions, type ResumeTaskOptions, splitOptions, type Settings,
 } from './options.js';
 import { logOf, progressOf, ProgressTokens } from './streams.js';
@@ -49,7 +50,8 @@ export interface ConnectStdioOptions extends ClientOptions, StdioTransportOption
 /** Options of `McpClient.connectHttp`: the client's own, and the HTTP transport's. */
 export interface ConnectHttpOptions extends ClientOptions, HttpTransportOptions {}
 
-const CONNECT_STDIO_KEYS = [...STDIO_OPTION_KEYS, 'restart'];
+/** The keys `connectStdio` hands to its transport: the stdio transport's and `restart`. */
+export const CONNECT_STDIO_KEYS = [...STDIO_OPTION_KEYS, ...keysOf<Omit<ConnectStdioOptions, keyof ClientOptions | keyof StdioTransportOptions>>({ restart: true })];
 const TRANSPORT_OPTION_KEYS = [...CONNECT_STDIO_KEYS, ...HTTP_OPTION_KEYS];
 
 /**
@@ -313,7 +315,7 @@ export class McpClient {
     options: CompleteOptions = {},
   ): Observable<CompleteResult> {
     const params = options.context ? { ref, argument, context: options.context } : { ref, argument };
-    return this.starter.run('completion/complete', options, [...CALL, 'context'], (session) =>
+    return this.starter.run('completion/complete', options, COMPLETE_KEYS, (session) =>
       this.calls.run<CompleteResult>(session, 'completion/complete', params, options.meta, completeResultSchema),
     );
   }

@@ -7,6 +7,7 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import type { PolicyQuestion } from '../providers/policy/policy.js';
 import { VERSION } from '../version.js';
 import { isObject } from '../util/values.js';
+import { keysOf } from '../util/option-keys.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { BusyHosts } from './busy-hosts.js';
 import { HostCalls } from './host-calls.js';
@@ -46,7 +47,7 @@ export interface GatewayOptions {
   sharedGrants?: boolean;
 }
 
-const OPTION_KEYS = ['provider', 'servers', 'separator', 'name', 'version', 'instructions', 'onWarn', 'sharedGrants'];
+const OPTION_KEYS = keysOf<GatewayOptions>({ provider: true, servers: true, separator: true, name: true, version: true, instructions: true, onWarn: true, sharedGrants: true });
 
 /**
  * Serves a tool provider stack (a `Registry` of servers behind a `Policy`,

@@ -1,6 +1,5 @@
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { McpClient } from '../client/mcp-client.js';
-import { STDIO_OPTION_KEYS } from '../transport/stdio-transport.js';
+import { CONNECT_STDIO_KEYS, McpClient } from '../client/mcp-client.js';
 import { HTTP_OPTION_KEYS } from '../transport/http-options.js';
 import { normalizeServerConfig } from '../config/normalize-server-config.js';
 import { firstPlaceholder } from '../config/placeholders.js';
@@ -25,7 +24,7 @@ export interface FromConfigOptions {
 
 // Keys only one transport knows: left out for a server of the other, since
 // `client` applies to every server whatever it speaks.
-const STDIO_ONLY = [...STDIO_OPTION_KEYS, 'restart'].filter((key) => key !== 'onWarn');
+const STDIO_ONLY = CONNECT_STDIO_KEYS.filter((key) => key !== 'onWarn');
 const HTTP_ONLY = HTTP_OPTION_KEYS.filter((key) => key !== 'onWarn');
 // What the config itself says of each server: options may not override it.
 const FROM_CONFIG = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'httpTransport'];

@@ -16,7 +16,7 @@ import type { AbortLike } from '../util/light-abort.js';
 import { checkCount, checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { warnHook } from '../util/warn-hook.js';
-import { DEFAULT_MAX_RECONNECT_DELAY_MS, DEFAULT_RECONNECT_ATTEMPTS, ReconnectBackoff } from './reconnect-backoff.js';
+import { DEFAULT_MAX_RECONNECT_DELAY_MS, DEFAULT_RECONNECT_ATTEMPTS, RECONNECT_OPTION_KEYS, ReconnectBackoff } from './reconnect-backoff.js';
 
 /** How long a response may take to start, unless connectTimeoutMs says otherwise. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 30000;
@@ -103,7 +103,7 @@ export class HttpWire {
     this.origin = new URL(options.url).origin;
     const reconnect = options.reconnect ?? {};
     if (typeof reconnect !== 'object' || reconnect === null) throw new McpClientError(`option reconnect must be an object; got ${JSON.stringify(reconnect)}`);
-    refuseUnknown(reconnect, ['maxAttempts', 'maxDelayMs']);
+    refuseUnknown(reconnect, RECONNECT_OPTION_KEYS);
     this.reconnect = {
       maxAttempts: checkCount('reconnect.maxAttempts', reconnect.maxAttempts, DEFAULT_RECONNECT_ATTEMPTS),
       maxDelayMs: checkTimerDuration('reconnect.maxDelayMs', reconnect.maxDelayMs, DEFAULT_MAX_RECONNECT_DELAY_MS),
