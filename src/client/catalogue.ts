@@ -9,7 +9,8 @@ import { ResultCache } from './cache.js';
 import type { CallPipeline } from './calls/call-pipeline.js';
 import type { CallStarter } from './calls/call-starter.js';
 import type { OutputSchemas } from './calls/output-schemas.js';
-import { type CallToolOptions, checkCallOptions, LIST_KEYS, type ListOptions, type Settings } from './options.js';
+import { type CallToolOptions, checkCallOptions, LIST_KEYS, type ListOptions } from './options.js';
+import { type Settings } from './settings.js';
 import { walkPages } from './pagination.js';
 import type { TaskCalls } from './tasks/task-calls.js';
 

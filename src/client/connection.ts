@@ -6,7 +6,7 @@ import type { CallInputs } from './calls/call-inputs.js';
 import type { Deadlines } from './calls/deadlines.js';
 import type { OutputSchemas } from './calls/output-schemas.js';
 import type { Correlator } from './correlator.js';
-import type { Settings } from './options.js';
+import type { Settings } from './settings.js';
 import { serveServerRequests } from './questions/server-requests.js';
 import { probe, type Session } from './session.js';
 import { type ProgressTokens, watchNotifications } from './streams.js';

@@ -32,9 +32,10 @@ import { OutputSchemas } from './calls/output-schemas.js';
 import { Correlator } from './correlator.js';
 import { Listener } from './listen.js';
 import {
-  CALL_KEYS as CALL, type CallOptions, COMPLETE_KEYS, type CallToolAsTaskOptions, type CallToolOptions, type ClientOptions, type CompleteOptions,
-  type InputCallOptions, type ListOptions, type McpClientOptions, resolveOptions, type ResumeTaskOptions, splitOptions, type Settings,
+  CALL_KEYS as CALL, type CallOptions, type CallToolAsTaskOptions, type CallToolOptions, type ClientOptions, COMPLETE_KEYS, type CompleteOptions,
+  type InputCallOptions, type ListOptions, type McpClientOptions, type ResumeTaskOptions,
 } from './options.js';
+import { resolveOptions, splitOptions, type Settings } from './settings.js';
 import { logOf, progressOf, ProgressTokens } from './streams.js';
 import { TaskCalls } from './tasks/task-calls.js';
 

@@ -1,19 +1,8 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
-import { checkCount, checkDuration } from '../util/checks.js';
-import { refuseUnknown } from '../util/refuse-unknown.js';
-import { keysOf } from '../util/option-keys.js';
-import { warnHook } from '../util/warn-hook.js';
-import { quote } from '../util/quote.js';
-import { isObject, messageOf } from '../util/values.js';
-import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
-import { DEFAULT_LIST_LIMITS, type ListLimits } from '../protocol/list-walk.js';
-import type { ClientCapabilities, LoggingLevel, LogMessage, ProgressEvent, ToolProgress } from '../protocol/types.js';
-import { TASKS_EXTENSION } from '../protocol/tasks.js';
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
-import type { Transport } from '../transport/transport.js';
 import type { InputHook, InputHooks } from '../protocol/input-request.js';
-import { capabilitiesOf } from './questions/input-hooks.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './calls/call-budget.js';
+import type { ClientCapabilities, LoggingLevel, LogMessage, ProgressEvent, ToolProgress } from '../protocol/types.js';
+import type { Transport } from '../transport/transport.js';
+import { keysOf } from '../util/option-keys.js';
 
 /** Options of the client itself, whatever the transport. */
 export interface ClientOptions {
@@ -234,10 +223,6 @@ export const CLIENT_OPTION_KEYS = keysOf<ClientOptions>({
   onWarn: true,
 });
 
-const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
-
-const FUNCTION_OPTIONS = ['onElicit', 'onSample', 'onListRoots', 'onLog', 'onProgress', 'onWarn'] as const;
-
 // Every option some call takes: one that another call takes is refused as
 // not applying to this call rather than as unknown.
 const CALL_OPTION_KEYS = keysOf<CallToolAsTaskOptions & ResumeTaskOptions & InputCallOptions & ListOptions & CompleteOptions>({
@@ -311,165 +296,4 @@ export function checkCallOptions(options: object, allowed: readonly string[]): v
       );
     }
   }
-}
-
-/**
- * Validates `protocolVersions`: at least one modern version, best first. A
- * modern version is any revision dated after the last handshake-era one; a
- * legacy version is refused, since legacy is reached by the handshake.
- */
-export function checkVersions(versions: readonly string[] | undefined): readonly string[] {
-  if (versions === undefined) return MODERN_VERSIONS;
-  if (!Array.isArray(versions) || versions.length === 0) {
-    throw new McpClientError('option protocolVersions must be a non-empty array of modern protocol versions');
-  }
-  const newestLegacy = LEGACY_VERSIONS[0] as string;
-  for (const version of versions) {
-    if (typeof version !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
-      throw new McpClientError(`option protocolVersions holds ${JSON.stringify(version)}, which is not a protocol version`);
-    }
-    if (version <= newestLegacy) {
-      throw new McpUnsupportedVersionError(
-        MODERN_VERSIONS,
-        [version],
-        `protocolVersions names ${JSON.stringify(version)}, a handshake-era version; ` +
-          'legacy servers are reached by the handshake without naming them',
-      );
-    }
-  }
-  return [...versions];
-}
-
-/** The client's options, checked and with their defaults filled in. */
-export interface Settings {
-  versions: readonly string[];
-  era: 'modern' | 'legacy' | undefined;
-  clientInfo: { name: string; version: string };
-  probeTimeoutMs: number;
-  requestTimeoutMs: number;
-  maxInputRounds: number;
-  hooks: InputHooks;
-  declaredCapabilities: ClientCapabilities;
-  logLevel: LoggingLevel | undefined;
-  onLog: ((message: LogMessage) => void) | undefined;
-  onProgress: ((progress: ToolProgress) => void) | undefined;
-  toolConcurrency: number;
-  trustAnnotations: boolean;
-  maxPendingRequests: number;
-  listLimits: ListLimits;
-  tasks: boolean;
-  validateStructuredContent: boolean;
-  warn: (message: string) => void;
-}
-
-/**
- * Checks `new McpClient(...)`'s options and fills in the defaults.
- *
- * @throws McpClientError for an unknown option, a transport option next to a ready transport, or a bad value.
- * @throws McpUnsupportedVersionError when `protocolVersions` names a legacy version.
- */
-export function resolveOptions(options: McpClientOptions, transportKeys: readonly string[], version: string): Settings {
-  for (const key of Object.keys(options)) {
-    if (key !== 'onWarn' && transportKeys.includes(key)) {
-      throw new McpClientError(`option ${key} configures a transport, but a ready transport was given`);
-    }
-  }
-  refuseUnknown(options, [...CLIENT_OPTION_KEYS, 'transport']);
-  if (!options.transport) throw new McpClientError('option transport is required (or use McpClient.connectStdio)');
-  for (const name of FUNCTION_OPTIONS) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') throw new McpClientError(`option ${name} must be a function`);
-  }
-  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
-    throw new McpClientError(`option logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}`);
-  }
-  if (options.era !== undefined && options.era !== 'modern' && options.era !== 'legacy') {
-    throw new McpClientError(`option era must be 'modern' or 'legacy'; got ${JSON.stringify(options.era)}`);
-  }
-  if (options.tasks !== undefined && typeof options.tasks !== 'boolean') throw new McpClientError('option tasks must be a boolean');
-  if (options.trustAnnotations !== undefined && typeof options.trustAnnotations !== 'boolean') throw new McpClientError('option trustAnnotations must be a boolean');
-  if (options.validateStructuredContent !== undefined && typeof options.validateStructuredContent !== 'boolean') {
-    throw new McpClientError('option validateStructuredContent must be a boolean');
-  }
-  const hooks: InputHooks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
-  const declared = withExtensions(options.clientCapabilities ?? capabilitiesOf(hooks), checkExtensions(options.extensions));
-  return {
-    versions: checkVersions(options.protocolVersions),
-    era: options.era,
-    clientInfo: { name: options.clientName ?? 'rxmcp', version: options.clientVersion ?? version },
-    probeTimeoutMs: checkDuration('probeTimeoutMs', options.probeTimeoutMs, 5000),
-    requestTimeoutMs: checkDuration('requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
-    maxInputRounds: checkCount('maxInputRounds', options.maxInputRounds, 8),
-    hooks,
-    declaredCapabilities: options.tasks ? withTasks(declared) : declared,
-    logLevel: options.logLevel,
-    onLog: options.onLog,
-    onProgress: options.onProgress,
-    toolConcurrency: Math.max(1, checkCount('toolConcurrency', options.toolConcurrency, 4)),
-    trustAnnotations: options.trustAnnotations === true,
-    maxPendingRequests: Math.max(1, checkCount('maxPendingRequests', options.maxPendingRequests, 10000)),
-    listLimits: {
-      maxListPages: Math.max(1, checkCount('maxListPages', options.maxListPages, DEFAULT_LIST_LIMITS.maxListPages)),
-      maxListItems: checkCount('maxListItems', options.maxListItems, DEFAULT_LIST_LIMITS.maxListItems),
-    },
-    tasks: options.tasks === true,
-    validateStructuredContent: options.validateStructuredContent !== false,
-    warn: warnHook(options.onWarn),
-  };
-}
-
-// `{vendor-prefix}/{extension-name}`, the prefix as a `_meta` key's (dot-separated labels).
-const LABEL = '[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
-const EXTENSION_ID = new RegExp(`^${LABEL}(?:\\.${LABEL})*/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`);
-
-/**
- * Validates the `extensions` option and copies it, so that the caller's
- * objects changing later cannot change what was declared.
- */
-function checkExtensions(extensions: unknown): Record<string, Record<string, unknown>> | undefined {
-  if (extensions === undefined) return undefined;
-  if (!isObject(extensions)) throw new McpClientError('option extensions must be an object of extension settings, keyed by extension identifier');
-  const copy: Record<string, Record<string, unknown>> = {};
-  for (const [id, settings] of Object.entries(extensions)) {
-    if (!EXTENSION_ID.test(id)) {
-      throw new McpClientError(`option extensions: ${quote(id)} is not an extension identifier ({vendor-prefix}/{extension-name})`);
-    }
-    if (!isObject(settings)) throw new McpClientError(`option extensions: the settings of ${quote(id)} must be an object`);
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(settings);
-    } catch (error) {
-      throw new McpClientError(`option extensions: the settings of ${quote(id)} are not JSON data (${messageOf(error)})`);
-    }
-    // JSON.parse keeps a "__proto__" key as an own member, never a prototype.
-    copy[id] = JSON.parse(text as string) as Record<string, unknown>;
-  }
-  return copy;
-}
-
-function withExtensions(capabilities: ClientCapabilities, extensions: Record<string, Record<string, unknown>> | undefined): ClientCapabilities {
-  return extensions === undefined ? capabilities : { ...capabilities, extensions: { ...capabilities.extensions, ...extensions } };
-}
-
-// Each era reads its own key and ignores the other's. The 2025-11-25 `tasks`
-// is empty: this client runs no requests of its own as tasks, so a server
-// must not make its questions into tasks either.
-function withTasks(capabilities: ClientCapabilities): ClientCapabilities {
-  return {
-    ...capabilities,
-    tasks: capabilities.tasks ?? {},
-    extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} },
-  };
-}
-
-/** Splits connect options into the client's and the transport's; `onWarn` goes to both. */
-export function splitOptions(options: object, transportKeys: readonly string[]): [ClientOptions, Record<string, unknown>] {
-  refuseUnknown(options, [...CLIENT_OPTION_KEYS, ...transportKeys]);
-  const client: Record<string, unknown> = {};
-  const transport: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) {
-    if (key === 'onWarn') client[key] = transport[key] = value;
-    else if (transportKeys.includes(key)) transport[key] = value;
-    else client[key] = value;
-  }
-  return [client as ClientOptions, transport];
 }

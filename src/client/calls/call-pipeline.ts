@@ -14,7 +14,7 @@ import type { CallInput } from './call-inputs.js';
 import { type Correlator, PendingRequest } from '../correlator.js';
 import type { Deadline, Deadlines } from './deadlines.js';
 import { continueInputLoop, INPUT_METHODS } from '../questions/input-loop.js';
-import type { Settings } from '../options.js';
+import type { Settings } from '../settings.js';
 import type { Session } from '../session.js';
 
 /**

@@ -3,17 +3,8 @@ import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
 import { readTask, type Task, type TaskEvent } from '../../protocol/tasks.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
-import {
-  CALL_KEYS,
-  CALL_TOOL_AS_TASK_KEYS,
-  type CallOptions,
-  type CallToolAsTaskOptions,
-  type CallToolOptions,
-  checkCallOptions,
-  RESUME_TASK_KEYS,
-  type ResumeTaskOptions,
-  type Settings,
-} from '../options.js';
+import { CALL_KEYS, CALL_TOOL_AS_TASK_KEYS, type CallOptions, type CallToolAsTaskOptions, type CallToolOptions, checkCallOptions, RESUME_TASK_KEYS, type ResumeTaskOptions } from '../options.js';
+import { type Settings } from '../settings.js';
 import { allPages } from '../pagination.js';
 import type { CallInput } from '../calls/call-inputs.js';
 import type { OutputCheck } from '../calls/output-schemas.js';
