@@ -2,7 +2,7 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import type { InputHook, InputHooks } from '../protocol/input-request.js';
 import type { ClientCapabilities, LoggingLevel, LogMessage, ProgressEvent, ToolProgress } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
-import { keysOf } from '../util/option-keys.js';
+import { type KeyRecord, keysOf } from '../util/option-keys.js';
 
 /** Options of the client itself, whatever the transport. */
 export interface ClientOptions {
@@ -223,68 +223,44 @@ export const CLIENT_OPTION_KEYS = keysOf<ClientOptions>({
   onWarn: true,
 });
 
-// Every option some call takes: one that another call takes is refused as
-// not applying to this call rather than as unknown.
-const CALL_OPTION_KEYS = keysOf<CallToolAsTaskOptions & ResumeTaskOptions & InputCallOptions & ListOptions & CompleteOptions>({
-  timeoutMs: true,
-  signal: true,
-  meta: true,
+// Each call's keys as a record the compiler checks against its options type;
+// a call whose options extend another's spreads that one's record.
+const CALL: KeyRecord<CallOptions> = { timeoutMs: true, signal: true, meta: true };
+const CALL_TOOL: KeyRecord<CallToolOptions> = {
+  ...CALL,
   progressToken: true,
   toolCallId: true,
   resetTimeoutOnProgress: true,
   maxTotalTimeoutMs: true,
-  refresh: true,
-  context: true,
   task: true,
-  detach: true,
   onProgress: true,
   input: true,
-});
+};
 
 /** The options every call takes. */
-export const CALL_KEYS = keysOf<CallOptions>({ timeoutMs: true, signal: true, meta: true });
+export const CALL_KEYS = keysOf<CallOptions>(CALL);
 
 /** The options of `readResource` and `getPrompt`. */
-export const INPUT_CALL_KEYS = keysOf<InputCallOptions>({ timeoutMs: true, signal: true, meta: true, input: true });
+export const INPUT_CALL_KEYS = keysOf<InputCallOptions>({ ...CALL, input: true });
 
 /** The options of `callTool`. */
-export const CALL_TOOL_KEYS = keysOf<CallToolOptions>({
-  timeoutMs: true,
-  signal: true,
-  meta: true,
-  progressToken: true,
-  toolCallId: true,
-  resetTimeoutOnProgress: true,
-  maxTotalTimeoutMs: true,
-  task: true,
-  onProgress: true,
-  input: true,
-});
+export const CALL_TOOL_KEYS = keysOf<CallToolOptions>(CALL_TOOL);
 
 /** The options of `callToolAsTask`. */
-export const CALL_TOOL_AS_TASK_KEYS = keysOf<CallToolAsTaskOptions>({
-  timeoutMs: true,
-  signal: true,
-  meta: true,
-  progressToken: true,
-  toolCallId: true,
-  resetTimeoutOnProgress: true,
-  maxTotalTimeoutMs: true,
-  task: true,
-  onProgress: true,
-  input: true,
-  detach: true,
-});
+export const CALL_TOOL_AS_TASK_KEYS = keysOf<CallToolAsTaskOptions>({ ...CALL_TOOL, detach: true });
 
 /** The options of `resumeTask`. */
-export const RESUME_TASK_KEYS = keysOf<ResumeTaskOptions>({ timeoutMs: true, signal: true, meta: true, detach: true });
+export const RESUME_TASK_KEYS = keysOf<ResumeTaskOptions>({ ...CALL, detach: true });
 
 /** The options of the list calls. */
-export const LIST_KEYS = keysOf<ListOptions>({ timeoutMs: true, signal: true, meta: true, refresh: true });
+export const LIST_KEYS = keysOf<ListOptions>({ ...CALL, refresh: true });
 
 /** The options of `complete`. */
-export const COMPLETE_KEYS = keysOf<CompleteOptions>({ timeoutMs: true, signal: true, meta: true, context: true });
+export const COMPLETE_KEYS = keysOf<CompleteOptions>({ ...CALL, context: true });
 
+// Every option some call takes: one that another call takes is refused as
+// not applying to this call rather than as unknown.
+const CALL_OPTION_KEYS = [...new Set([...CALL_TOOL_AS_TASK_KEYS, ...INPUT_CALL_KEYS, ...RESUME_TASK_KEYS, ...LIST_KEYS, ...COMPLETE_KEYS])];
 
 /** Checks the per-call options. */
 export function checkCallOptions(options: object, allowed: readonly string[]): void {
