@@ -47,3 +47,29 @@ describe('the browser bundle of rxmcp/browser', () => {
     expect(imports.map((entry) => entry.path)).toEqual([]);
   });
 });
+
+describe('the browser bundle of the root entry', () => {
+  it('leaves the OAuth code out of what a page loads on import: it comes with the first request of a client given auth', async () => {
+    const result = await build({
+      entryPoints: { index: join(root, 'dist', 'esm', 'index.js') },
+      bundle: true,
+      splitting: true,
+      outdir: join(root, 'test-artifacts', 'root-bundle'),
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      metafile: true,
+      external: ['node:*', 'rxjs', 'zod', 'cross-fetch', 'eventsource-parser', '@cfworker/json-schema', 'smol-toml', 'jose'],
+      logLevel: 'silent',
+    });
+    const outputs = Object.entries(result.metafile.outputs).filter(([name]) => name.endsWith('.js'));
+    const entry = outputs.find(([name]) => name.endsWith('/index.js'))?.[1] as { inputs: Record<string, unknown> };
+    const loaded = Object.keys(entry.inputs).map((input) => input.replace(/^.*dist\/esm\//, ''));
+    expect(loaded).toContain('client/mcp-client.js');
+    expect(loaded).toContain('transport/http-wire.js');
+    expect(loaded.filter((input) => /^auth\/(authorized-fetch|oauth-session|discovery|token-request|client-identity)\.js$/.test(input))).toEqual([]);
+    const everything = outputs.flatMap(([, output]) => Object.keys((output as { inputs: Record<string, unknown> }).inputs));
+    expect(everything.some((input) => input.endsWith('dist/esm/auth/oauth-session.js'))).toBe(true);
+  });
+});

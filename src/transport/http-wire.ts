@@ -1,7 +1,7 @@
 import { shownUrl } from '../util/shown-url.js';
-import type { Observable } from 'rxjs';
+import { type Observable, Subject } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
-import { AuthorizedFetch } from '../auth/authorized-fetch.js';
+import type { AuthorizedFetch } from '../auth/authorized-fetch.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
@@ -92,8 +92,17 @@ export class HttpWire {
   /** rxmcp's own requests on Node, when the caller gave no fetch: its connections close with the wire, and it keeps the clock itself. */
   private node: { close(): void; fetch: FetchLike } | undefined;
 
-  /** The fetch that signs in, wrapped around `send`, when `auth` is set. */
-  private readonly signIn: AuthorizedFetch | undefined;
+  /**
+   * The fetch that signs in, wrapped around `send`, when `auth` is set:
+   * loaded with the first request, so that a page that never signs in never
+   * loads the OAuth code (most of auth/).
+   */
+  private signIn: AuthorizedFetch | undefined;
+  private signInLoad: Promise<AuthorizedFetch> | undefined;
+  /** Where signing in stands, forwarded from the sign-in once it is loaded; present when `auth` is set. */
+  private readonly authStates: Subject<AuthState> | undefined;
+  private readonly authState$: Observable<AuthState> | undefined;
+  private closed = false;
 
   /** How long to wait for a response to start (0 = no limit). */
   readonly connectTimeoutMs: number;
@@ -109,15 +118,10 @@ export class HttpWire {
       maxDelayMs: checkTimerDuration('reconnect.maxDelayMs', reconnect.maxDelayMs, DEFAULT_MAX_RECONNECT_DELAY_MS),
     };
     this.connectTimeoutMs = checkTimerDuration('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
-    this.signIn = options.auth
-      ? new AuthorizedFetch(this.sendInit, {
-          auth: options.auth,
-          serverUrl: new URL(options.url),
-          signInFetch: () => this.loadFetch(),
-          drain: (response) => this.text(response),
-          where: (url, init) => ((init as unknown as SendInit).toEndpoint ? this.endpoint : url),
-        })
-      : undefined;
+    if (options.auth) {
+      this.authStates = new Subject<AuthState>();
+      this.authState$ = this.authStates.asObservable();
+    }
   }
 
   /** The endpoint every request goes to: the URL given, or where a redirect within its origin led. */
@@ -161,14 +165,34 @@ export class HttpWire {
    * @throws McpAuthError when signing in fails or the server still refuses.
    */
   async fetch(request: WireRequest, signal: AbortLike, timeoutMs = this.connectTimeoutMs): Promise<FetchResponse> {
-    if (!this.signIn) return this.send(request, signal, timeoutMs);
+    if (!this.authStates) return this.send(request, signal, timeoutMs);
+    const signIn = this.signIn ?? (await this.loadSignIn());
     const init: SendInit = { method: request.method, headers: request.headers, body: request.body, signal, redirect: 'follow', timeoutMs, toEndpoint: request.url === undefined };
-    return this.signIn.fetch(request.url ?? this.endpoint, init as unknown as Record<string, unknown>);
+    return signIn.fetch(request.url ?? this.endpoint, init as unknown as Record<string, unknown>);
   }
 
   /** Where signing in stands, when the transport signs in. */
   get auth$(): Observable<AuthState> | undefined {
-    return this.signIn?.state$;
+    return this.authState$;
+  }
+
+  private loadSignIn(): Promise<AuthorizedFetch> {
+    this.signInLoad ??= import('../auth/authorized-fetch.js').then(({ AuthorizedFetch }) => {
+      const auth = this.options.auth as NonNullable<HttpTransportOptions['auth']>;
+      const signIn = new AuthorizedFetch(this.sendInit, {
+        auth,
+        serverUrl: new URL(this.options.url),
+        signInFetch: () => this.loadFetch(),
+        drain: (response) => this.text(response),
+        where: (url, init) => ((init as unknown as SendInit).toEndpoint ? this.endpoint : url),
+      });
+      // Its states go out through auth$, which ends when the sign-in closes.
+      signIn.state$.subscribe(this.authStates as Subject<AuthState>);
+      if (this.closed) signIn.close();
+      this.signIn = signIn;
+      return signIn;
+    });
+    return this.signInLoad;
   }
 
   // The fetch the sign-in wraps: `send`, with what `fetch` put in init. A
@@ -349,7 +373,9 @@ export class HttpWire {
 
   /** Lets go of kept-alive connections. */
   close(): void {
-    this.signIn?.close();
+    this.closed = true;
+    if (this.signIn) this.signIn.close();
+    else this.authStates?.complete();
     this.node?.close();
   }
 
