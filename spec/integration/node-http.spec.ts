@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from '../../src/index.js';
 import { DRAIN_MS } from '../../src/http/node-http-fetch.js';
@@ -55,6 +57,40 @@ describe('HTTP requests on Node without a fetch of the caller', () => {
       await mcp.close();
     }
   });
+
+  it('holds an answer sent one byte per chunk in about its own size, not a Buffer kept for each byte', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const held = (): number => {
+      gc();
+      const { heapUsed, external } = process.memoryUsage();
+      return heapUsed + external;
+    };
+    const mcp = McpClient.connectHttp({ url: server.url });
+    try {
+      await firstValueFrom(mcp.describe());
+      const baseline = held();
+      const before = server.stderr.length;
+      // About 300,000 chunks of one byte, the last held back by the server: what the read holds meanwhile is measured.
+      const answer = firstValueFrom(mcp.callTool('tiny-chunks'));
+      await eventually(() => server.stderr.slice(before).includes('chunks sent'), 30_000);
+      // Measured once the read stops growing (all the bytes sent are in).
+      let last = held();
+      for (let i = 0; i < 50; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const now = held();
+        const settled = Math.abs(now - last) < 256 * 1024;
+        last = now;
+        if (settled && i >= 3) break;
+      }
+      // 300 KB of answer: a Buffer and its ArrayBuffer kept for each byte would be some 50 MB.
+      expect(last - baseline).toBeLessThan(8 * 1024 * 1024);
+      await firstValueFrom(mcp.callTool('release-chunks'));
+      expect((await answer).content).toEqual([{ type: 'text', text: 'x'.repeat(300_000) }]);
+    } finally {
+      await mcp.close();
+    }
+  }, 60_000);
 
   it("sends rxmcp's User-Agent, or the caller's own in its place whatever its case", async () => {
     const agents = async (headers?: Record<string, string>) => {

@@ -27,6 +27,8 @@ const ACCEPT_ENCODING = 'gzip, deflate';
 export const DRAIN_MS = 1000;
 const DRAIN_BYTES = 64 * 1024;
 const CLOSED_EARLY = 'the response closed before its body ended';
+/** The least room a body of more than one chunk is given to grow in. */
+const MIN_HELD = 16 * 1024;
 
 /**
  * The requests rxmcp makes on Node when the caller gave no `fetch`, sent with
@@ -204,14 +206,20 @@ class NodeBody implements AsyncIterable<string> {
    * then drained). Read by its 'data' events as bytes, counted as they come
    * and decoded once at the end: a stream's async iterator and a TextDecoder
    * per chunk cost more than the rest of reading a small JSON answer. What is
-   * held is the bytes so far, never more than `limit` and a chunk.
+   * held is the bytes so far, never more than `limit` and a chunk: a body of
+   * one chunk as it came, a longer one copied into one growing buffer, as a
+   * server that sends a body in many tiny chunks (one byte each, in chunked
+   * encoding) would otherwise have a Buffer of a few hundred bytes kept for
+   * each of its bytes.
    */
   readAll(limit: number): Promise<string> {
     const { stream } = this;
     return new Promise((resolve, reject) => {
       // Cut off (aborted) before its reader came: its events are over.
       if (stream.destroyed) return reject(stream.errored ?? new Error(CLOSED_EARLY));
-      const chunks: Buffer[] = [];
+      // The first chunk as it came (most bodies are one); from the second on, `held` with room to grow.
+      let first: Buffer | undefined;
+      let held: Buffer | undefined;
       let bytes = 0;
       const settle = (): void => {
         stream.off('data', onData);
@@ -220,9 +228,20 @@ class NodeBody implements AsyncIterable<string> {
         stream.off('close', onClose);
       };
       const onData = (chunk: Buffer): void => {
-        bytes += chunk.length;
-        if (bytes <= limit) {
-          chunks.push(chunk);
+        const total = bytes + chunk.length;
+        if (total <= limit) {
+          if (held === undefined && first === undefined) first = chunk;
+          else {
+            if (held === undefined || total > held.length) {
+              // Doubling keeps the copying linear in the body; never past the limit.
+              const grown = Buffer.allocUnsafe(Math.min(limit, Math.max(total, 2 * (held?.length ?? bytes), MIN_HELD)));
+              (held ?? (first as Buffer)).copy(grown, 0, 0, bytes);
+              held = grown;
+              first = undefined;
+            }
+            chunk.copy(held, bytes);
+          }
+          bytes = total;
           return;
         }
         settle();
@@ -231,7 +250,7 @@ class NodeBody implements AsyncIterable<string> {
       };
       const onEnd = (): void => {
         settle();
-        const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes)).toString('utf8');
+        const text = held ? held.toString('utf8', 0, bytes) : (first?.toString('utf8') ?? '');
         // As a TextDecoder reads it: a byte order mark is not part of the text.
         resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
       };
