@@ -113,7 +113,8 @@ export { McpOutputSchemaError } from './errors/output-schema-errors.js';
 export type { OutputSchemaProblem } from './errors/output-schema-errors.js';
 export { McpTaskError } from './errors/task-errors.js';
 export type { TaskEndReason } from './errors/task-errors.js';
-export { McpProtocolError, McpUnsupportedVersionError } from './errors/protocol-errors.js';
+export { McpProtocolError, McpUnsupportedVersionError, McpUrlElicitationRequiredError } from './errors/protocol-errors.js';
+export { McpCapabilityError } from './errors/capability-errors.js';
 export {
   McpHttpError,
   McpNetworkError,
@@ -173,6 +174,7 @@ export type {
   PromptArgument,
   PromptMessage,
   ReadResourceResult,
+  Root,
   Resource,
   ResourceContents,
   ResourceTemplate,

@@ -33,6 +33,8 @@ const SAMPLES: Record<string, unknown[]> = {
   McpTransportClosedError: ['tools/list'],
   McpProtocolError: ['Method not found', -32601, undefined, 'tools/list'],
   McpUnsupportedVersionError: [['2026-07-28'], ['2025-06-18']],
+  McpUrlElicitationRequiredError: ['sign in first', [{ url: 'https://auth.example/go', message: 'Sign in', elicitationId: 'e1' }], undefined, 'tools/call'],
+  McpCapabilityError: ['resources.subscribe', 'resources/subscribe'],
   McpHttpError: [500, 'oops', 'https://tools.example/mcp'],
   McpNetworkError: ['https://tools.example/mcp', 'connection refused'],
   McpAuthError: ['token', 'refused'],
@@ -49,7 +51,7 @@ const SAMPLES: Record<string, unknown[]> = {
  * had that meaning before the string codes came (API.md fixes it for
  * McpProtocolError). docs/calls.md#errors says so.
  */
-const JSON_RPC_CODES = new Set(['McpProtocolError', 'McpTaskError']);
+const JSON_RPC_CODES = new Set(['McpProtocolError', 'McpUrlElicitationRequiredError', 'McpTaskError']);
 
 function isErrorClass(value: unknown): value is ErrorClass {
   return typeof value === 'function' && (value === Error || Object.prototype.isPrototypeOf.call(Error, value));
@@ -129,7 +131,9 @@ describe('the exported errors', () => {
     expect(Object.hasOwn(error, 'code')).toBe(true);
     expect(error.code).toMatch(/^MCP_[A-Z]+(_[A-Z]+)*$/);
     const instance = sample(name, error) as Error & { code?: unknown };
-    if (JSON_RPC_CODES.has(name)) expect(instance.code).toBe(SAMPLES[name]?.find((arg) => typeof arg === 'number'));
+    // A URL elicitation error is always the server's -32042, so its sample names no number.
+    if (name === 'McpUrlElicitationRequiredError') expect(instance.code).toBe(-32042);
+    else if (JSON_RPC_CODES.has(name)) expect(instance.code).toBe(SAMPLES[name]?.find((arg) => typeof arg === 'number'));
     else expect(instance.code).toBe(error.code);
   });
 

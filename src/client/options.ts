@@ -1,6 +1,7 @@
+import type { Observable } from 'rxjs';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { InputHook, InputHooks } from '../protocol/input-request.js';
-import type { ClientCapabilities, LoggingLevel, LogMessage, ProgressEvent, ToolProgress } from '../protocol/types.js';
+import type { ClientCapabilities, LoggingLevel, LogMessage, ProgressEvent, Root, ToolProgress } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
 import { type KeyRecord, keysOf } from '../util/option-keys.js';
 
@@ -28,10 +29,27 @@ export interface ClientOptions {
   clientCapabilities?: ClientCapabilities;
   /** Answers elicitation questions (form mode); fields an accepted answer leaves out get the schema's `default`. Setting it declares the elicitation capability. */
   onElicit?: InputHook;
+  /**
+   * Answers URL-mode elicitations: the server wants a person sent to a page
+   * (a sign-in, a payment) that must not pass through the client. Setting it
+   * declares `elicitation.url`; without it such a question is refused.
+   */
+  onElicitUrl?: InputHook;
   /** Answers sampling requests. Setting it declares the sampling capability. */
   onSample?: InputHook;
+  /**
+   * Let sampling requests carry `tools` and `toolChoice` (SEP-1577):
+   * declares `sampling.tools`. Without it such a request is refused.
+   */
+  sampleWithTools?: boolean;
   /** Answers roots listings. Setting it declares the roots capability. */
   onListRoots?: InputHook;
+  /**
+   * The roots to offer servers, `file://` URIs only: a list, or an
+   * Observable whose latest list is offered and each new one announced to
+   * the server. Declares `roots.listChanged`.
+   */
+  roots?: readonly Root[] | Observable<readonly Root[]>;
   /** How many times one call may be retried with answers before `McpInputLoopExceededError` (default 8). */
   maxInputRounds?: number;
   /**
@@ -206,8 +224,11 @@ export const CLIENT_OPTION_KEYS = keysOf<ClientOptions>({
   requestTimeoutMs: true,
   clientCapabilities: true,
   onElicit: true,
+  onElicitUrl: true,
   onSample: true,
+  sampleWithTools: true,
   onListRoots: true,
+  roots: true,
   maxInputRounds: true,
   logLevel: true,
   onLog: true,

@@ -6,10 +6,10 @@ import { McpClientError } from './mcp-client-error.js';
  * a malformed answer `code` is `undefined` and `data` describes the problem.
  */
 export class McpProtocolError extends McpClientError {
-  override name = 'McpProtocolError' as const;
+  override name: 'McpProtocolError' | 'McpUrlElicitationRequiredError' = 'McpProtocolError';
 
   /** The stable code of this class's errors. */
-  static override readonly code = 'MCP_PROTOCOL';
+  static override readonly code: string = 'MCP_PROTOCOL';
 
   constructor(
     message: string,
@@ -64,5 +64,40 @@ export class McpUnsupportedVersionError extends McpClientError {
       message ??
         `no common protocol version: asked for ${JSON.stringify(requested)}, supported ${JSON.stringify(supported)}`,
     );
+  }
+}
+
+/** One page a 2025-11-25 server needs a person to visit before it can go on (`-32042`). */
+export interface RequiredElicitation {
+  /** The page to send the person to: untrusted, as the server sent it. */
+  url: string;
+  /** Why the server wants it, in the server's words. */
+  message: string;
+  /** The id a later `notifications/elicitation/complete` names. */
+  elicitationId: string;
+}
+
+/**
+ * A 2025-11-25 server answered `-32042` (URL elicitation required): the call
+ * can go on only after a person has visited the pages in `elicitations`.
+ * Without `onElicitUrl` the call fails with it; with the hook set, the
+ * client asks it first and retries the call once. `code` stays the server's
+ * number, as on every `McpProtocolError`.
+ */
+export class McpUrlElicitationRequiredError extends McpProtocolError {
+  override name = 'McpUrlElicitationRequiredError' as const;
+
+  /** The stable code of this class's errors. */
+  static override readonly code = 'MCP_URL_ELICITATION_REQUIRED';
+
+  constructor(
+    message: string,
+    /** The pages the server named, each read and bounded. */
+    readonly elicitations: readonly RequiredElicitation[],
+    data?: unknown,
+    method?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, -32042, data, method, options);
   }
 }

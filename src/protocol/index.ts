@@ -24,3 +24,7 @@ export { ErrorCode, LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 export type { ListLimits } from './list-walk.js';
 export { isTaskHandle, readTask, TASKS_EXTENSION } from './tasks.js';
 export type { WireTask } from './tasks.js';
+// The shapes inside a hook's question and a URL elicitation error, for code
+// that builds or forwards them (a gateway, a test double).
+export type { AskingServer } from './input-request.js';
+export type { RequiredElicitation } from '../errors/protocol-errors.js';

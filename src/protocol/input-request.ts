@@ -5,6 +5,19 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject } from '../util/values.js';
 import { keysOf } from '../util/option-keys.js';
 
+/**
+ * The server a question comes from, as far as the client knows it: its
+ * `serverInfo` (untrusted, as the server sent it) and, for a server in a
+ * `Registry`, the prefix the registry gave it (the registry's own word,
+ * the one to trust when telling servers apart).
+ */
+export interface AskingServer {
+  name?: string;
+  title?: string;
+  version?: string;
+  prefix?: string;
+}
+
 /** A question a server asks the client: an elicitation, a sampling request or a roots listing. */
 export interface InputRequest {
   /** `elicitation/create`, `sampling/createMessage` or `roots/list`. */
@@ -19,6 +32,8 @@ export interface InputRequest {
    * server chose.
    */
   key?: string;
+  /** Which server asks: a hook shared by many servers tells them apart by it. */
+  server?: AskingServer;
 }
 
 /**
@@ -35,6 +50,13 @@ export type InputHook = (request: InputRequest) => unknown;
 export interface InputHooks {
   /** Answers `elicitation/create` (form mode) with an `ElicitResult`; fields an accepted answer leaves out get the schema's `default`. */
   onElicit?: InputHook;
+  /**
+   * Answers `elicitation/create` in URL mode (`params`: `{ mode: 'url',
+   * message, url, elicitationId }`) with `{ action: 'accept' | 'decline' |
+   * 'cancel' }`: `accept` means the person agreed to visit the page. Setting
+   * it declares `elicitation.url`.
+   */
+  onElicitUrl?: InputHook;
   /** Answers `sampling/createMessage` with a `CreateMessageResult`. */
   onSample?: InputHook;
   /** Answers `roots/list` with a `ListRootsResult`. */
@@ -51,7 +73,7 @@ export function checkCallHooks(options: { onProgress?: unknown; input?: unknown 
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') throw new McpClientError(`${label} onProgress must be a function`);
   const { input } = options;
   if (input === undefined) return;
-  if (!isObject(input)) throw new McpClientError(`${label} input must be an object of hooks (onElicit, onSample, onListRoots)`);
+  if (!isObject(input)) throw new McpClientError(`${label} input must be an object of hooks (onElicit, onElicitUrl, onSample, onListRoots)`);
   for (const key of Object.keys(input)) {
     if (!INPUT_HOOK_KEYS.includes(key)) throw new McpClientError(`${label} input has an unknown hook: ${JSON.stringify(key)}`);
   }
@@ -60,4 +82,4 @@ export function checkCallHooks(options: { onProgress?: unknown; input?: unknown 
   }
 }
 
-const INPUT_HOOK_KEYS = keysOf<InputHooks>({ onElicit: true, onSample: true, onListRoots: true });
+const INPUT_HOOK_KEYS = keysOf<InputHooks>({ onElicit: true, onElicitUrl: true, onSample: true, onListRoots: true });

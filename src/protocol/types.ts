@@ -20,10 +20,17 @@ export type ServerCapabilities = JsonObject;
 export interface ClientCapabilities {
   elicitation?: { form?: JsonObject; url?: JsonObject };
   sampling?: { context?: JsonObject; tools?: JsonObject };
-  roots?: JsonObject;
+  roots?: { listChanged?: boolean; [key: string]: unknown };
   experimental?: Record<string, JsonObject>;
   extensions?: Record<string, JsonObject>;
   [key: string]: unknown;
+}
+
+/** A directory or file the client offers a server to work in: a `file://` URI, with an optional name to show. */
+export interface Root {
+  uri: string;
+  name?: string;
+  _meta?: JsonObject;
 }
 
 /** Which protocol era a server speaks: `modern` (2026-07-28, stateless) or `legacy` (the initialize handshake). */
