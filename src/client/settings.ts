@@ -19,7 +19,7 @@ import { capabilitiesOf } from './questions/input-hooks.js';
 
 const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-const FUNCTION_OPTIONS = ['onElicit', 'onSample', 'onListRoots', 'onLog', 'onProgress', 'onWarn'] as const;
+const FUNCTION_OPTIONS = ['onElicit', 'onElicitUrl', 'onSample', 'onListRoots', 'onLog', 'onProgress', 'onWarn'] as const;
 
 /**
  * Validates `protocolVersions`: at least one modern version, best first. A
@@ -98,7 +98,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
   if (options.validateStructuredContent !== undefined && typeof options.validateStructuredContent !== 'boolean') {
     throw new McpClientError('option validateStructuredContent must be a boolean');
   }
-  const hooks: InputHooks = { onElicit: options.onElicit, onSample: options.onSample, onListRoots: options.onListRoots };
+  const hooks: InputHooks = { onElicit: options.onElicit, onElicitUrl: options.onElicitUrl, onSample: options.onSample, onListRoots: options.onListRoots };
   const declared = withExtensions(options.clientCapabilities ?? capabilitiesOf(hooks), checkExtensions(options.extensions));
   return {
     versions: checkVersions(options.protocolVersions),

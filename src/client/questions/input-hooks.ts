@@ -44,10 +44,24 @@ const KINDS: Record<string, Kind> = {
   },
 };
 
-/** The capabilities the set hooks amount to: elicitation is declared form-mode only. */
+// URL mode: the same method, told apart by params.mode (see kindOf). The
+// answer carries no content: what the person enters on the page never
+// passes through the client.
+const URL_ELICITATION: Kind = {
+  hook: 'onElicitUrl',
+  capability: 'elicitation',
+  decline: { action: 'decline' },
+  result: z.object({ action: z.enum(['accept', 'decline', 'cancel']) }).loose(),
+  needsParams: true,
+  finish: (answer) => ({ action: answer.action }),
+};
+
+/** The capabilities the set hooks amount to: each elicitation mode only with its hook. */
 export function capabilitiesOf(hooks: InputHooks): ClientCapabilities {
   const capabilities: ClientCapabilities = {};
-  if (hooks.onElicit) capabilities.elicitation = { form: {} };
+  if (hooks.onElicit || hooks.onElicitUrl) {
+    capabilities.elicitation = { ...(hooks.onElicit ? { form: {} } : {}), ...(hooks.onElicitUrl ? { url: {} } : {}) };
+  }
   if (hooks.onSample) capabilities.sampling = {};
   if (hooks.onListRoots) capabilities.roots = {};
   return capabilities;
@@ -56,6 +70,35 @@ export function capabilitiesOf(hooks: InputHooks): ClientCapabilities {
 /** The capability a server question needs, or `undefined` for a method this client does not serve. */
 export function capabilityFor(method: string): Kind['capability'] | undefined {
   return Object.hasOwn(KINDS, method) ? KINDS[method]?.capability : undefined;
+}
+
+/**
+ * The mode of an elicitation's params: `form` when `mode` is absent (as the
+ * spec says a client MUST read it), `url`, or `undefined` for any other value.
+ */
+export function elicitationModeOf(params: unknown): 'form' | 'url' | undefined {
+  const mode = isObject(params) ? params.mode : undefined;
+  if (mode === undefined || mode === 'form') return 'form';
+  return mode === 'url' ? 'url' : undefined;
+}
+
+/**
+ * Whether the client declared the elicitation mode a question is in. An
+ * `elicitation` capability naming no mode (`{}`, as older clients and a
+ * hand-written `clientCapabilities` declare it) means form mode.
+ */
+export function declaresElicitationMode(declared: ClientCapabilities, mode: 'form' | 'url'): boolean {
+  const elicitation = declared.elicitation;
+  if (!isObject(elicitation)) return false;
+  const named = elicitation.form !== undefined || elicitation.url !== undefined;
+  return mode === 'form' ? elicitation.form !== undefined || !named : elicitation.url !== undefined;
+}
+
+/** The kind of question a request is: by method, and for an elicitation by mode too. */
+function kindOf(method: unknown, params: unknown): Kind | undefined {
+  if (typeof method !== 'string' || !Object.hasOwn(KINDS, method)) return undefined;
+  if (method === 'elicitation/create' && elicitationModeOf(params) === 'url') return URL_ELICITATION;
+  return KINDS[method];
 }
 
 /**
@@ -73,7 +116,7 @@ export function askHook(
   key?: string,
 ): Observable<Record<string, unknown> | undefined> {
   // Own keys only: a server's method named "constructor" is no kind of question.
-  const kind = typeof request.method === 'string' && Object.hasOwn(KINDS, request.method) ? KINDS[request.method] : undefined;
+  const kind = kindOf(request.method, request.params);
   if (!kind) {
     warn(`declined ${label}: unknown input method ${JSON.stringify(request.method)}`);
     return of(undefined);

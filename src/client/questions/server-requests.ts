@@ -3,7 +3,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../..
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import type { InputHooks } from '../../protocol/input-request.js';
-import { askHook, capabilityFor } from './input-hooks.js';
+import { askHook, capabilityFor, declaresElicitationMode, elicitationModeOf } from './input-hooks.js';
 
 /** What answering a legacy server's requests needs. */
 export interface ServerRequestContext {
@@ -54,6 +54,15 @@ function answer(request: JsonRpcRequest, context: ServerRequestContext): Observa
   if (context.declared[capability] === undefined) {
     context.warn(`the server asked for ${JSON.stringify(method)}, but the client did not declare ${capability}`);
     return of(fail(ErrorCode.MethodNotFound, `The client did not declare the ${capability} capability`));
+  }
+  if (method === 'elicitation/create') {
+    // A mode the client never declared MUST be refused (2025-11-25 elicitation, "Error Handling"):
+    // a URL question handed to a form hook would be accepted without the URL ever being shown.
+    const mode = elicitationModeOf(request.params);
+    if (mode === undefined || !declaresElicitationMode(context.declared, mode)) {
+      context.warn(`the server asked for an elicitation in ${mode === undefined ? 'an unknown' : mode} mode, which the client did not declare`);
+      return of(fail(ErrorCode.InvalidParams, `The client does not support elicitation in ${mode ?? 'this'} mode`));
+    }
   }
   return askHook(request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`).pipe(
     map((result): JsonRpcResponse =>
