@@ -20,7 +20,6 @@ export const MAX_ROOT_NAME_LENGTH = 1024;
 
 // C0 and C1 controls, and the bidirectional overrides that make a name or
 // path read differently on a terminal from what it is.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /**
