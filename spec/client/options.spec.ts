@@ -78,7 +78,7 @@ describe('client options', () => {
     it('declares them, next to what tasks adds and over clientCapabilities.extensions', () => {
       expect(new McpClient({ transport: new FakeTransport(), extensions: APPS }).declaredCapabilities).toEqual({ extensions: APPS });
       expect(new McpClient({ transport: new FakeTransport(), extensions: APPS, tasks: true, onListRoots: () => ({ roots: [] }) }).declaredCapabilities).toEqual({
-        roots: {},
+        roots: { listChanged: true },
         tasks: {},
         extensions: { ...APPS, 'io.modelcontextprotocol/tasks': {} },
       });

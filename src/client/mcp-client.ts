@@ -35,6 +35,7 @@ import {
   CALL_KEYS as CALL, type CallOptions, type CallToolAsTaskOptions, type CallToolOptions, type ClientOptions, COMPLETE_KEYS, type CompleteOptions,
   type InputCallOptions, type ListOptions, type McpClientOptions, type ResumeTaskOptions,
 } from './options.js';
+import { ClientRoots } from './roots.js';
 import { resolveOptions, splitOptions, type Settings } from './settings.js';
 import { logOf, progressOf, ProgressTokens } from './streams.js';
 import { TaskCalls } from './tasks/task-calls.js';
@@ -146,6 +147,7 @@ export class McpClient {
   private readonly starter: CallStarter;
   private readonly catalogue: Catalogue;
   private readonly listener: Listener;
+  private readonly roots: ClientRoots;
 
   /**
    * @throws McpClientError for an unknown option, a transport option given with a ready `transport`, or a bad value.
@@ -198,6 +200,14 @@ export class McpClient {
     this.starter = starter;
     this.catalogue = new Catalogue({ settings, starter, calls, cache, tasks, outputs, isClosing, owner: this });
     this.listener = new Listener({ notifications$, correlator, starter, warn: settings.warn, isRestarting: () => connection.restarting, restarts$: transport.restarts$ });
+    this.roots = new ClientRoots({
+      option: settings.roots,
+      declared: settings.declaredCapabilities,
+      session: () => connection.session,
+      send: (message) => correlator.send(message),
+      serverRequests$: correlator.serverRequests$,
+      warn: settings.warn,
+    });
   }
 
   /**
@@ -404,12 +414,36 @@ export class McpClient {
   }
 
   /**
+   * Says the roots changed, for a client whose `onListRoots` now answers
+   * differently (a `roots` Observable announces its new lists itself). A
+   * 2025-11-25 server is sent `notifications/roots/list_changed` and asks
+   * for the roots again; before the handshake there is nothing to send (the
+   * server asks once initialized). A 2026-07-28 server is sent nothing: that
+   * revision removed the notification, and the server asks for roots inside
+   * the next request that needs them. While one notification waits for the
+   * server to list roots again, another adds nothing and is not sent.
+   * Nothing is sent when `clientCapabilities` left out `roots.listChanged`.
+   *
+   * @example
+   * ```ts
+   * let folders = ['file:///work/a'];
+   * const mcp = McpClient.connectStdio({ command: 'srv', onListRoots: () => ({ roots: folders.map((uri) => ({ uri })) }) });
+   * folders = ['file:///work/b'];
+   * mcp.notifyRootsChanged();
+   * ```
+   */
+  notifyRootsChanged(): void {
+    this.roots.announce();
+  }
+
+  /**
    * Closes the connection: every pending call fails with
    * `McpTransportClosedError`, `notifications$` completes, and the transport
    * shuts down (for stdio: stdin closed, then SIGTERM and SIGKILL after
    * `killGraceMs` each). Idempotent; safe on a connection whose server died.
    */
   close(): Promise<void> {
+    this.roots.stop();
     return this.connection.close();
   }
 }

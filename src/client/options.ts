@@ -42,12 +42,31 @@ export interface ClientOptions {
    * declares `sampling.tools`. Without it such a request is refused.
    */
   sampleWithTools?: boolean;
-  /** Answers roots listings. Setting it declares the roots capability. */
+  /**
+   * Answers roots listings. Setting it declares the roots capability with
+   * `listChanged`: call `notifyRootsChanged()` when its answer changes. Only
+   * valid `file://` roots of its answer reach the server (others are left
+   * out, with a warning), at most 1000.
+   */
   onListRoots?: InputHook;
   /**
-   * The roots to offer servers, `file://` URIs only: a list, or an
-   * Observable whose latest list is offered and each new one announced to
-   * the server. Declares `roots.listChanged`.
+   * The roots to offer servers, instead of `onListRoots` (setting both is an
+   * error): a list, or an Observable whose latest list is offered (`[]`
+   * before its first). Declares `roots.listChanged`. Each root must be a
+   * `file://` URI without `.`/`..` segments, query, fragment or control
+   * characters, at most 4096 characters, in a list of at most 1000: a bad
+   * list throws `McpClientError` here, and a bad list from the Observable is
+   * not offered (`onWarn` says why; the previous list stays). A new,
+   * different list is announced to a 2025-11-25 server with
+   * `notifications/roots/list_changed` (see `notifyRootsChanged`); a
+   * 2026-07-28 server gets it the next time it asks.
+   *
+   * @example
+   * ```ts
+   * const roots = new BehaviorSubject([{ uri: 'file:///work/a', name: 'A' }]);
+   * const mcp = McpClient.connectStdio({ command: 'srv', roots });
+   * roots.next([{ uri: 'file:///work/b', name: 'B' }]); // the server is told
+   * ```
    */
   roots?: readonly Root[] | Observable<readonly Root[]>;
   /** How many times one call may be retried with answers before `McpInputLoopExceededError` (default 8). */

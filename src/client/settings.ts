@@ -16,6 +16,7 @@ import { warnHook } from '../util/warn-hook.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './calls/call-budget.js';
 import { CLIENT_OPTION_KEYS, type ClientOptions, type McpClientOptions } from './options.js';
 import { capabilitiesOf } from './questions/input-hooks.js';
+import { RootsOption } from './roots.js';
 
 const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -57,6 +58,8 @@ export interface Settings {
   requestTimeoutMs: number;
   maxInputRounds: number;
   hooks: InputHooks;
+  /** The `roots` option, resolved; `undefined` without it. */
+  roots: RootsOption | undefined;
   declaredCapabilities: ClientCapabilities;
   logLevel: LoggingLevel | undefined;
   onLog: ((message: LogMessage) => void) | undefined;
@@ -98,8 +101,10 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
   if (options.validateStructuredContent !== undefined && typeof options.validateStructuredContent !== 'boolean') {
     throw new McpClientError('option validateStructuredContent must be a boolean');
   }
-  const hooks: InputHooks = { onElicit: options.onElicit, onElicitUrl: options.onElicitUrl, onSample: options.onSample, onListRoots: options.onListRoots };
-  const declared = withExtensions(options.clientCapabilities ?? capabilitiesOf(hooks), checkExtensions(options.extensions));
+  const roots = options.roots === undefined ? undefined : new RootsOption(options.roots, options.onListRoots);
+  const onListRoots = roots?.onListRoots ?? options.onListRoots;
+  const hooks: InputHooks = { onElicit: options.onElicit, onElicitUrl: options.onElicitUrl, onSample: options.onSample, onListRoots };
+  const declared = withExtensions(options.clientCapabilities ?? withRootsListChanged(capabilitiesOf(hooks)), checkExtensions(options.extensions));
   return {
     versions: checkVersions(options.protocolVersions),
     era: options.era,
@@ -108,6 +113,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     requestTimeoutMs: checkDuration('requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
     maxInputRounds: checkCount('maxInputRounds', options.maxInputRounds, 8),
     hooks,
+    roots,
     declaredCapabilities: options.tasks ? withTasks(declared) : declared,
     logLevel: options.logLevel,
     onLog: options.onLog,
@@ -156,6 +162,14 @@ function checkExtensions(extensions: unknown): Record<string, Record<string, unk
 
 function withExtensions(capabilities: ClientCapabilities, extensions: Record<string, Record<string, unknown>> | undefined): ClientCapabilities {
   return extensions === undefined ? capabilities : { ...capabilities, extensions: { ...capabilities.extensions, ...extensions } };
+}
+
+// A client that answers roots can say when they change (notifyRootsChanged,
+// or a new list from the `roots` Observable): 2025-11-25 servers such as
+// server-filesystem read roots again only when told. A 2026-07-28 server
+// asks for roots in every request's input round and ignores the flag.
+function withRootsListChanged(capabilities: ClientCapabilities): ClientCapabilities {
+  return capabilities.roots === undefined ? capabilities : { ...capabilities, roots: { ...capabilities.roots, listChanged: true } };
 }
 
 // Each era reads its own key and ignores the other's. The 2025-11-25 `tasks`

@@ -281,11 +281,11 @@ describe('declared capabilities', () => {
     [{}, {}],
     [{ onElicit: noop }, { elicitation: { form: {} } }],
     [{ onSample: noop }, { sampling: {} }],
-    [{ onListRoots: noop }, { roots: {} }],
+    [{ onListRoots: noop }, { roots: { listChanged: true } }],
     [{ onElicit: noop, onSample: noop }, { elicitation: { form: {} }, sampling: {} }],
-    [{ onElicit: noop, onListRoots: noop }, { elicitation: { form: {} }, roots: {} }],
-    [{ onSample: noop, onListRoots: noop }, { sampling: {}, roots: {} }],
-    [{ onElicit: noop, onSample: noop, onListRoots: noop }, { elicitation: { form: {} }, sampling: {}, roots: {} }],
+    [{ onElicit: noop, onListRoots: noop }, { elicitation: { form: {} }, roots: { listChanged: true } }],
+    [{ onSample: noop, onListRoots: noop }, { sampling: {}, roots: { listChanged: true } }],
+    [{ onElicit: noop, onSample: noop, onListRoots: noop }, { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } }],
   ])('derives %p from the hooks', (hooks, declared) => {
     expect(connect(new FakeTransport(), hooks).declaredCapabilities).toEqual(declared);
   });
@@ -311,7 +311,7 @@ describe('declared capabilities', () => {
       result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
     });
     await firstValueFrom(connect(legacy, { onListRoots: noop }).describe());
-    expect(legacy.requests('initialize')[0]?.params?.capabilities).toEqual({ roots: {} });
+    expect(legacy.requests('initialize')[0]?.params?.capabilities).toEqual({ roots: { listChanged: true } });
   });
 });
 

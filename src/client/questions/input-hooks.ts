@@ -4,6 +4,7 @@ import type { InputHooks, InputRequest } from '../../protocol/input-request.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { observableOf } from '../../util/observable-of.js';
 import { isObject, messageOf } from '../../util/values.js';
+import { keepOfferableRoots } from '../roots.js';
 
 interface Kind {
   hook: keyof InputHooks;
@@ -14,8 +15,8 @@ interface Kind {
   result: z.ZodType;
   /** Whether the request must carry params. */
   needsParams: boolean;
-  /** What becomes of a valid answer before it is sent, given the request's params. */
-  finish?: (answer: Record<string, unknown>, params: Record<string, unknown>) => Record<string, unknown>;
+  /** What becomes of a valid answer before it is sent, given the request's params; `warn` says what it left out. */
+  finish?: (answer: Record<string, unknown>, params: Record<string, unknown>, warn: (message: string) => void) => Record<string, unknown>;
 }
 
 const KINDS: Record<string, Kind> = {
@@ -41,6 +42,8 @@ const KINDS: Record<string, Kind> = {
     decline: { roots: [] },
     result: z.looseObject({ roots: z.array(z.looseObject({ uri: z.string() })) }),
     needsParams: false,
+    // Whichever hook answers (the client's, a call's, a gateway's host), only file:// roots that pass the checks reach the server.
+    finish: (answer, _params, warn) => keepOfferableRoots(answer, warn),
   },
 };
 
@@ -138,7 +141,7 @@ export function askHook(
         return kind.decline;
       }
       const valid = checked.data as Record<string, unknown>;
-      const finished = kind.finish ? kind.finish(valid, asked.params) : valid;
+      const finished = kind.finish ? kind.finish(valid, asked.params, (message) => warn(`${label}: ${message}`)) : valid;
       if (writable(finished)) return finished;
       warn(`declined ${label}: the answer cannot be written as JSON (a cycle, a BigInt or nesting too deep, perhaps from a default the server gave)`);
       return kind.decline;
