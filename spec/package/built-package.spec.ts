@@ -289,7 +289,8 @@ describe('the built package', () => {
     for (const format of ['esm', 'cjs']) {
       for (const file of ['index.js', 'index.d.ts']) expect(existsSync(join(root, 'dist', format, 'formats', 'sampling', file))).toBe(true);
       const built = join(root, 'dist', format);
-      const loadable = [...everyLoad(join(built, 'formats', 'sampling', 'index.js'))];
+      // everyLoad reads imports by pattern, and an error's text ("… from 'the code around it went wrong'") reads like one: no module name has a space.
+      const loadable = [...everyLoad(join(built, 'formats', 'sampling', 'index.js'))].filter((file) => !/\s/.test(file));
       const layers = ['formats', 'protocol', 'errors', 'util'].map((layer) => join(built, layer) + sep);
       expect(loadable.filter((file) => !file.startsWith(built) || !layers.some((layer) => file.startsWith(layer)))).toEqual([]);
     }
