@@ -23,6 +23,7 @@ const config: Config = {
     '^rxmcp/browser$': '<rootDir>/src/browser/index.ts',
     '^rxmcp/gateway$': '<rootDir>/src/gateway/index.ts',
     '^rxmcp/protocol$': '<rootDir>/src/protocol/index.ts',
+    '^rxmcp/sampling$': '<rootDir>/src/formats/sampling/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 20000,

@@ -280,9 +280,25 @@ describe('the built package', () => {
       expect(readFileSync(join(built, 'index.d.ts'), 'utf8')).toMatch(/@deprecated Import from 'rxmcp\/protocol'.*\n\s*classify,/);
     }
     const use = "console.log(Object.keys(p).sort().join(','), p.classify === m.classify, p.MODERN_VERSIONS === m.MODERN_VERSIONS)";
-    const expected = 'ErrorCode,LEGACY_VERSIONS,MODERN_VERSIONS,TASKS_EXTENSION,buildNotification,cancelledNotification,classify,decodeLine,isAnswerTo,isErrorResponse,isTaskHandle,kindOf,readTask true true';
+    const expected = 'ErrorCode,LEGACY_VERSIONS,MODERN_VERSIONS,SAMPLING_LIMITS,TASKS_EXTENSION,buildNotification,cancelledNotification,classify,decodeLine,isAnswerTo,isErrorResponse,isTaskHandle,kindOf,readTask true true';
     expect(node(['--input-type=module', '-e', `import * as p from 'rxmcp/protocol'; import * as m from 'rxmcp'; ${use}`]).trim()).toBe(expected);
     expect(node(['-e', `const p = require('rxmcp/protocol'); const m = require('rxmcp'); ${use}`]).trim()).toBe(expected);
+  });
+
+  it('serves rxmcp/sampling from both builds, with types, loading no client, transport or vendor SDK', () => {
+    for (const format of ['esm', 'cjs']) {
+      for (const file of ['index.js', 'index.d.ts']) expect(existsSync(join(root, 'dist', format, 'formats', 'sampling', file))).toBe(true);
+      const built = join(root, 'dist', format);
+      // everyLoad reads imports by pattern, and an error's text ("… from 'the code around it went wrong'") reads like one: no module name has a space.
+      const loadable = [...everyLoad(join(built, 'formats', 'sampling', 'index.js'))].filter((file) => !/\s/.test(file));
+      const layers = ['formats', 'protocol', 'errors', 'util'].map((layer) => join(built, layer) + sep);
+      expect(loadable.filter((file) => !file.startsWith(built) || !layers.some((layer) => file.startsWith(layer)))).toEqual([]);
+    }
+    const names = "console.log(Object.keys(m).sort().join(','))";
+    const expected =
+      'anthropicToSamplingResult,geminiToSamplingResult,openAIChatToSamplingResult,openAIResponsesToSamplingResult,samplingToAnthropic,samplingToGemini,samplingToOpenAIChat,samplingToOpenAIResponses';
+    expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp/sampling'; ${names}`]).trim()).toBe(expected);
+    expect(node(['-e', `const m = require('rxmcp/sampling'); ${names}`]).trim()).toBe(expected);
   });
 
   it('serves rxmcp/redis from both builds, with types', () => {

@@ -104,7 +104,13 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
   const roots = options.roots === undefined ? undefined : new RootsOption(options.roots, options.onListRoots);
   const onListRoots = roots?.onListRoots ?? options.onListRoots;
   const hooks: InputHooks = { onElicit: options.onElicit, onElicitUrl: options.onElicitUrl, onSample: options.onSample, onListRoots };
-  const declared = withExtensions(options.clientCapabilities ?? withRootsListChanged(capabilitiesOf(hooks)), checkExtensions(options.extensions));
+  if (options.sampleWithTools !== undefined && typeof options.sampleWithTools !== 'boolean') throw new McpClientError('option sampleWithTools must be a boolean');
+  // Tools are something to sample with: declaring them with no hook to sample would promise what nothing answers.
+  if (options.sampleWithTools === true && options.onSample === undefined) throw new McpClientError('option sampleWithTools needs onSample, which answers the sampling requests');
+  const declared = withExtensions(
+    options.clientCapabilities ?? withRootsListChanged(capabilitiesOf(hooks, options.sampleWithTools === true)),
+    checkExtensions(options.extensions),
+  );
   return {
     versions: checkVersions(options.protocolVersions),
     era: options.era,

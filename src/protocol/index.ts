@@ -28,3 +28,23 @@ export type { WireTask } from './tasks.js';
 // that builds or forwards them (a gateway, a test double).
 export type { AskingServer } from './input-request.js';
 export type { RequiredElicitation } from '../errors/protocol-errors.js';
+// A sampling question and its answer, tools included (SEP-1577): what an
+// `onSample` hook is given (`question.params as CreateMessageParams`, sound
+// once the client has checked it) and what it answers.
+export type {
+  CreateMessageContent,
+  CreateMessageParams,
+  CreateMessageResult,
+  ModelPreferences,
+  SamplingAudioContent,
+  SamplingContent,
+  SamplingImageContent,
+  SamplingMessage,
+  SamplingRole,
+  SamplingTextContent,
+  SamplingTool,
+  ToolChoice,
+  ToolResultContent,
+  ToolUseContent,
+} from './sampling.js';
+export { SAMPLING_LIMITS } from './sampling-checks.js';

@@ -167,7 +167,8 @@ class Exchange extends PendingRequest implements Unsubscribable {
     const { maxInputRounds, warn } = pipeline.settings;
     const hooks = this.input?.hooks ?? pipeline.settings.hooks;
     const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => this.resend(extra);
-    const loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({
+    const declared = pipeline.settings.declaredCapabilities;
+    const loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn, declared }, result).subscribe({
       // A retried round's answer depends on inputs outside the cache key.
       next: (final) => this.deliver(final, true),
       error: (error: unknown) => this.fail(error),

@@ -1,6 +1,7 @@
 import { catchError, defaultIfEmpty, defer, map, type Observable, of, take } from 'rxjs';
 import { z } from 'zod';
 import type { InputHooks, InputRequest } from '../../protocol/input-request.js';
+import { checkSamplingRequest, checkSamplingResult, declaresSamplingTools } from '../../protocol/sampling-checks.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { observableOf } from '../../util/observable-of.js';
 import { isObject, messageOf } from '../../util/values.js';
@@ -17,6 +18,8 @@ interface Kind {
   needsParams: boolean;
   /** What becomes of a valid answer before it is sent, given the request's params; `warn` says what it left out. */
   finish?: (answer: Record<string, unknown>, params: Record<string, unknown>, warn: (message: string) => void) => Record<string, unknown>;
+  /** Why a well-shaped answer still may not be sent, given the request's params; `undefined` when it may. */
+  check?: (answer: Record<string, unknown>, params: Record<string, unknown>) => string | undefined;
 }
 
 const KINDS: Record<string, Kind> = {
@@ -35,6 +38,7 @@ const KINDS: Record<string, Kind> = {
     decline: undefined,
     result: z.looseObject({ role: z.string(), content: z.unknown(), model: z.string() }),
     needsParams: true,
+    check: checkSamplingResult,
   },
   'roots/list': {
     hook: 'onListRoots',
@@ -59,13 +63,16 @@ const URL_ELICITATION: Kind = {
   finish: (answer) => ({ action: answer.action }),
 };
 
-/** The capabilities the set hooks amount to: each elicitation mode only with its hook. */
-export function capabilitiesOf(hooks: InputHooks): ClientCapabilities {
+/**
+ * The capabilities the set hooks amount to: each elicitation mode only with
+ * its hook; `sampling.tools` with `onSample` and `sampleWithTools`.
+ */
+export function capabilitiesOf(hooks: InputHooks, sampleWithTools = false): ClientCapabilities {
   const capabilities: ClientCapabilities = {};
   if (hooks.onElicit || hooks.onElicitUrl) {
     capabilities.elicitation = { ...(hooks.onElicit ? { form: {} } : {}), ...(hooks.onElicitUrl ? { url: {} } : {}) };
   }
-  if (hooks.onSample) capabilities.sampling = {};
+  if (hooks.onSample) capabilities.sampling = sampleWithTools ? { tools: {} } : {};
   if (hooks.onListRoots) capabilities.roots = {};
   return capabilities;
 }
@@ -95,6 +102,22 @@ export function declaresElicitationMode(declared: ClientCapabilities, mode: 'for
   if (!isObject(elicitation)) return false;
   const named = elicitation.form !== undefined || elicitation.url !== undefined;
   return mode === 'form' ? elicitation.form !== undefined || !named : elicitation.url !== undefined;
+}
+
+/**
+ * A server question checked before any hook sees it: a sampling request's
+ * params bounded and its tools refused unless the client declared
+ * `sampling.tools` (see sampling-checks.ts). Gives the request to ask (with
+ * the checked params), or why it is refused: a 2025-11-25 server is answered
+ * `-32602` with it, a 2026-07-28 round declines the question.
+ */
+export function screenQuestion<T extends { method?: unknown; params?: unknown }>(
+  request: T,
+  declared: ClientCapabilities | undefined,
+): { ok: true; request: T } | { ok: false; reason: string } {
+  if (request.method !== 'sampling/createMessage') return { ok: true, request };
+  const checked = checkSamplingRequest(request.params, declaresSamplingTools(declared));
+  return checked.ok ? { ok: true, request: { ...request, params: checked.params } } : checked;
 }
 
 /** The kind of question a request is: by method, and for an elicitation by mode too. */
@@ -141,6 +164,11 @@ export function askHook(
         return kind.decline;
       }
       const valid = checked.data as Record<string, unknown>;
+      const problem = kind.check?.(valid, asked.params);
+      if (problem !== undefined) {
+        warn(`declined ${label}: ${kind.hook} answered with something that cannot be sent: ${problem}`);
+        return kind.decline;
+      }
       const finished = kind.finish ? kind.finish(valid, asked.params, (message) => warn(`${label}: ${message}`)) : valid;
       if (writable(finished)) return finished;
       warn(`declined ${label}: the answer cannot be written as JSON (a cycle, a BigInt or nesting too deep, perhaps from a default the server gave)`);

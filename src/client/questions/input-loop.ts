@@ -3,7 +3,8 @@ import { McpInputLoopExceededError } from '../../errors/call-errors.js';
 import { McpProtocolError } from '../../errors/protocol-errors.js';
 import { resultTypeOf } from '../../protocol/shape.js';
 import type { InputHooks } from '../../protocol/input-request.js';
-import { askHook } from './input-hooks.js';
+import type { ClientCapabilities } from '../../protocol/types.js';
+import { askHook, screenQuestion } from './input-hooks.js';
 
 /** The methods a server may answer with `input_required`. */
 export const INPUT_METHODS: readonly string[] = ['tools/call', 'resources/read', 'prompts/get'];
@@ -16,6 +17,8 @@ export interface InputLoop {
   hooks: InputHooks;
   maxInputRounds: number;
   warn(message: string): void;
+  /** What the client declared: a sampling question with tools is declined unless it names `sampling.tools`. */
+  declared?: ClientCapabilities;
 }
 
 /**
@@ -71,11 +74,15 @@ function answerAll(loop: InputLoop, inputRequests: unknown): Observable<Record<s
   const entries = Object.entries(inputRequests as Record<string, unknown>);
   if (entries.length === 0) return of({});
   return forkJoin(
-    entries.map(([key, request]) =>
-      askHook(typeof request === 'object' && request !== null ? request : {}, loop.hooks, loop.warn, `input request ${JSON.stringify(key)}`, key).pipe(
-        map((answer) => [key, answer] as const),
-      ),
-    ),
+    entries.map(([key, request]) => {
+      const label = `input request ${JSON.stringify(key)}`;
+      const screened = screenQuestion(typeof request === 'object' && request !== null ? request : {}, loop.declared);
+      if (!screened.ok) {
+        loop.warn(`declined ${label}: ${screened.reason}`);
+        return of([key, undefined] as const);
+      }
+      return askHook(screened.request, loop.hooks, loop.warn, label, key).pipe(map((answer) => [key, answer] as const));
+    }),
   ).pipe(
     // fromEntries defines each key: a server's "__proto__" stays a key, never the prototype.
     map((answers) => Object.fromEntries(answers.filter(([, answer]) => answer !== undefined))),

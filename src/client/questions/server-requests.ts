@@ -3,7 +3,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../..
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import type { InputHooks } from '../../protocol/input-request.js';
-import { askHook, capabilityFor, declaresElicitationMode, elicitationModeOf } from './input-hooks.js';
+import { askHook, capabilityFor, declaresElicitationMode, elicitationModeOf, screenQuestion } from './input-hooks.js';
 
 /** What answering a legacy server's requests needs. */
 export interface ServerRequestContext {
@@ -64,7 +64,15 @@ function answer(request: JsonRpcRequest, context: ServerRequestContext): Observa
       return of(fail(ErrorCode.InvalidParams, `The client does not support elicitation in ${mode ?? 'this'} mode`));
     }
   }
-  return askHook(request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`).pipe(
+  // A sampling request with tools the client never declared, or past the
+  // bounds, is refused before any hook sees it (2025-11-25 client/sampling,
+  // "Tools in Sampling" and "Error Handling").
+  const screened = screenQuestion(request, context.declared);
+  if (!screened.ok) {
+    context.warn(`refused the server's ${method}: ${screened.reason}`);
+    return of(fail(ErrorCode.InvalidParams, screened.reason));
+  }
+  return askHook(screened.request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`).pipe(
     map((result): JsonRpcResponse =>
       result === undefined ? fail(SAMPLING_REJECTED, 'User rejected sampling request') : { jsonrpc: '2.0', id, result },
     ),
