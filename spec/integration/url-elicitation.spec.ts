@@ -1,5 +1,6 @@
 import { firstValueFrom, Observable, take, toArray } from 'rxjs';
 import {
+  InputBroker,
   type InputRequest,
   McpClient,
   McpProtocolError,
@@ -34,6 +35,19 @@ describe('URL-mode elicitation against server-everything (2025-11-25, request pa
     expect(asked).toHaveLength(1);
     expect(asked[0]?.method).toBe('elicitation/create');
     expect(asked[0]?.params).toEqual({ mode: 'url', message: 'Pay the invoice', url: 'https://example.com/pay?id=7', elicitationId: 'el-1' });
+  });
+
+  it('an InputBroker UI sees a URL question as kind "url" and answers it', async () => {
+    const broker = new InputBroker();
+    const mcp = connect({ onElicitUrl: broker.onElicitUrl });
+    const shown: string[] = [];
+    broker.questions$.subscribe((question) => {
+      shown.push(`${question.kind} ${new URL(String(question.params.url)).host}`);
+      question.respond({ action: 'accept' });
+    });
+    const result = await firstValueFrom(mcp.callTool('trigger-url-elicitation', { url: 'https://pay.example/i/9', elicitationId: 'el-b' }));
+    expect(text(result)).toContain('User completed the URL elicitation flow');
+    expect(shown).toEqual(['url pay.example']);
   });
 
   it('a decline reaches the tool result', async () => {
@@ -164,6 +178,8 @@ describe('URL elicitation against the SDK v2 fixture', () => {
 
   it('hostile: completions for an unknown id or malformed do not let the call retry; its budget ends it', async () => {
     const mcp = connect({ onElicitUrl: () => ({ action: 'accept' }) });
+    // Started first, so that the budget below is spent waiting, not starting the server.
+    await firstValueFrom(mcp.listTools());
     const heard = firstValueFrom(mcp.elicitationComplete$.pipe(take(1), toArray()));
     const failure = await firstValueFrom(mcp.callTool('legacy-page', { token: 'unknown', variant: 'unknown' }, { timeoutMs: 1500 })).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(McpTimeoutError);
