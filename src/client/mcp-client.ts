@@ -1,4 +1,4 @@
-import { catchError, firstValueFrom, map, NEVER, type Observable, of, throwError } from 'rxjs';
+import { catchError, filter, firstValueFrom, map, NEVER, type Observable, of, throwError } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
@@ -37,7 +37,7 @@ import {
 } from './options.js';
 import { ClientRoots } from './roots.js';
 import { resolveOptions, splitOptions, type Settings } from './settings.js';
-import { logOf, progressOf, ProgressTokens } from './streams.js';
+import { type ElicitationComplete, elicitationCompleteOf, logOf, progressOf, ProgressTokens } from './streams.js';
 import { TaskCalls } from './tasks/task-calls.js';
 
 // Declared beside the connection whose state it names; exported here with the client's other types.
@@ -119,6 +119,15 @@ export class McpClient {
   readonly log$: Observable<LogMessage>;
 
   /**
+   * Every `notifications/elicitation/complete`, hot, as `{ elicitationId }`:
+   * a 2025-11-25 server's word that a person finished a URL elicitation's
+   * page (never from a 2026-07-28 server, whose protocol has no such notification). One with no readable id (a string of at most 256 characters) is
+   * dropped; an id this client never saw is passed on as it is (matching it
+   * is the listener's business). A call following a `-32042` waits on these itself.
+   */
+  readonly elicitationComplete$: Observable<ElicitationComplete>;
+
+  /**
    * Where the connection stands, replayed to each subscriber: `starting`
    * until the first probe succeeds, `ready`, `restarting` between a crash
    * and the next successful probe (with `restart`, or when an HTTP+SSE
@@ -175,6 +184,8 @@ export class McpClient {
     this.notifications$ = notifications$;
     this.progress$ = progress$;
     this.log$ = logOf(notifications$);
+    // 2026-07-28 removed the notification: from a modern server it means nothing.
+    this.elicitationComplete$ = elicitationCompleteOf(notifications$).pipe(filter(() => this.connection.session?.description.era !== 'modern'));
     const listTools = () => this.listTools();
     const tasks = new TaskCalls({
       settings,

@@ -3,6 +3,7 @@ import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { LogMessage, ProgressEvent, ToolProgress } from '../protocol/types.js';
 import { ResultCache } from './cache.js';
 import { messageOf } from '../util/values.js';
+import { isElicitationId } from './questions/elicitation-url.js';
 
 /** The progress reports among the notifications. */
 export function progressOf(notifications$: Observable<JsonRpcNotification>): Observable<ProgressEvent> {
@@ -33,6 +34,25 @@ export function logOf(notifications$: Observable<JsonRpcNotification>): Observab
       if (typeof params.logger === 'string') message.logger = params.logger;
       return message;
     }),
+  );
+}
+
+/** A 2025-11-25 server's word that a person finished the page of one URL elicitation. */
+export interface ElicitationComplete {
+  elicitationId: string;
+}
+
+/**
+ * The `notifications/elicitation/complete` among the notifications, each as
+ * `{ elicitationId }`. One without a readable id (a string of at most
+ * `MAX_ELICITATION_ID_CHARS`) is dropped: it could name no elicitation.
+ */
+export function elicitationCompleteOf(notifications$: Observable<JsonRpcNotification>): Observable<ElicitationComplete> {
+  return notifications$.pipe(
+    filter((note) => note.method === 'notifications/elicitation/complete'),
+    map((note) => (note.params !== undefined && Object.hasOwn(note.params, 'elicitationId') ? note.params.elicitationId : undefined)),
+    filter(isElicitationId),
+    map((elicitationId) => ({ elicitationId })),
   );
 }
 

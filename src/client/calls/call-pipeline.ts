@@ -1,7 +1,7 @@
 import { Observable, type Observer, type Subscriber, Subscription, type Unsubscribable } from 'rxjs';
 import type { z } from 'zod';
 import { McpTimeoutError } from '../../errors/call-errors.js';
-import { McpProtocolError, McpUnsupportedVersionError } from '../../errors/protocol-errors.js';
+import { McpProtocolError, McpUnsupportedVersionError, McpUrlElicitationRequiredError } from '../../errors/protocol-errors.js';
 import { unsupportedVersionData } from '../../protocol/schemas.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import type { JsonRpcRequest, RequestId } from '../../protocol/jsonrpc.js';
@@ -14,6 +14,8 @@ import type { CallInput } from './call-inputs.js';
 import { type Correlator, PendingRequest } from '../correlator.js';
 import type { Deadline, Deadlines } from './deadlines.js';
 import { continueInputLoop, INPUT_METHODS } from '../questions/input-loop.js';
+import { followUrlElicitations, urlElicitationError } from '../questions/url-elicitation-flow.js';
+import { elicitationCompleteOf } from '../streams.js';
 import type { Settings } from '../settings.js';
 import type { Session } from '../session.js';
 
@@ -180,7 +182,29 @@ class Exchange extends PendingRequest implements Unsubscribable {
   }
 
   protected fail(error: unknown): void {
-    this.subscriber.error(versionError(error));
+    // -32042 is a 2025-11-25 code; from a modern server it stays the plain error it is.
+    const read = this.session.description.era === 'legacy' ? urlElicitationError(error) : error;
+    if (read instanceof McpUrlElicitationRequiredError && this.followUrl(read)) return;
+    this.subscriber.error(versionError(read));
+  }
+
+  // With onElicitUrl set, a -32042 to a call that may ask is followed: its
+  // pages offered, their completion awaited, the call retried once (see
+  // url-elicitation-flow.ts). It runs where the input loop would, and ends
+  // with the exchange in the same way.
+  private followUrl(error: McpUrlElicitationRequiredError): boolean {
+    const { method, pipeline } = this;
+    const hooks = this.input?.hooks ?? pipeline.settings.hooks;
+    if (!hooks.onElicitUrl || !INPUT_METHODS.includes(method) || this.loop === ENDED) return false;
+    const { warn } = pipeline.settings;
+    const completes$ = elicitationCompleteOf(pipeline.correlator.notifications$);
+    const flow = followUrlElicitations({ method, error, hooks, completes$, warn, retry: () => this.resend(undefined) }).subscribe({
+      next: (final) => this.deliver(final, true),
+      error: (failure: unknown) => this.subscriber.error(versionError(failure)),
+    });
+    if (this.loop === ENDED) flow.unsubscribe();
+    else this.loop = flow;
+    return true;
   }
 
   override unsubscribe(): void {
@@ -194,7 +218,11 @@ class Exchange extends PendingRequest implements Unsubscribable {
   private resend(extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> {
     const { pipeline, method, params, session, meta } = this;
     const body = { ...params, ...extra };
-    return pipeline.correlator.request(method, (id) => buildRequest(id, method, body, session.stamp, meta));
+    return pipeline.correlator.request(method, (id) => {
+      // Filed as the first request was: a legacy server's question on this one's stream finds the call's hooks.
+      this.input?.requests.add(id);
+      return buildRequest(id, method, body, session.stamp, meta);
+    });
   }
 
   private deliver(result: Record<string, unknown>, retried: boolean): void {

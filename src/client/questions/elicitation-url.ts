@@ -47,3 +47,83 @@ export function checkElicitationUrl(raw: unknown): OfferableUrl | RefusedUrl {
   }
   return { ok: false, reason: url.protocol === 'http:' ? 'the URL is plain http to another machine' : `the URL's scheme ${url.protocol} is not https` };
 }
+
+/** The longest message a URL question may carry to a person: a few paragraphs, not a document. */
+export const MAX_ELICITATION_MESSAGE_CHARS = 4_096;
+
+/** The longest `elicitationId` read from a server: ids are handles, not payloads. */
+export const MAX_ELICITATION_ID_CHARS = 256;
+
+/** The most pages one `-32042` error may ask for; more fails the call as a malformed answer. */
+export const MAX_REQUIRED_ELICITATIONS = 16;
+
+/** The params a URL question reaches `onElicitUrl` with. */
+export interface UrlQuestionParams extends Record<string, unknown> {
+  mode: 'url';
+  message: string;
+  /** The checked URL, as the WHATWG parser writes it. */
+  url: string;
+  /** Absent in 2026-07-28, where a question has its `inputRequests` key instead. */
+  elicitationId?: string;
+}
+
+/**
+ * A URL question's params, read and checked before any hook sees them: the
+ * URL passes `checkElicitationUrl`, the message is a string within
+ * `MAX_ELICITATION_MESSAGE_CHARS`, and (with `withId`, the 2025-11-25 era) the
+ * `elicitationId` is a string within `MAX_ELICITATION_ID_CHARS`. Only these
+ * keys are kept: nothing else a server adds reaches the hook.
+ */
+export function readUrlQuestion(params: Record<string, unknown>, withId: boolean): { ok: true; params: UrlQuestionParams } | RefusedUrl {
+  const { message, elicitationId } = params;
+  if (typeof message !== 'string') return { ok: false, reason: 'the message is missing' };
+  if (message.length > MAX_ELICITATION_MESSAGE_CHARS) return { ok: false, reason: `the message is longer than ${MAX_ELICITATION_MESSAGE_CHARS} characters` };
+  if (withId && !isElicitationId(elicitationId)) return { ok: false, reason: `the elicitationId is missing or longer than ${MAX_ELICITATION_ID_CHARS} characters` };
+  const checked = checkElicitationUrl(params.url);
+  if (!checked.ok) return checked;
+  return { ok: true, params: { mode: 'url', message, url: checked.url, ...(withId ? { elicitationId: elicitationId as string } : {}) } };
+}
+
+/** Whether a server's value can be an `elicitationId`: a non-empty string within `MAX_ELICITATION_ID_CHARS`. */
+export function isElicitationId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_ELICITATION_ID_CHARS;
+}
+
+/**
+ * The pages a `-32042` error's `data.elicitations` names, each `{ url,
+ * message, elicitationId }` as the server wrote them (the URL is checked
+ * later, when it is offered), or the reason the list cannot be read: not an
+ * array, empty, more than `MAX_REQUIRED_ELICITATIONS`, or an entry without a
+ * string `url` (within `MAX_ELICITATION_URL_CHARS`), `message` (within
+ * `MAX_ELICITATION_MESSAGE_CHARS`) or `elicitationId`. One unreadable entry
+ * fails the whole list: a call is not retried on part of what a server asked.
+ */
+export function readRequiredElicitations(data: unknown): { ok: true; elicitations: RequiredElicitationEntry[] } | RefusedUrl {
+  const list = typeof data === 'object' && data !== null && Object.hasOwn(data, 'elicitations') ? (data as { elicitations: unknown }).elicitations : undefined;
+  if (!Array.isArray(list)) return { ok: false, reason: 'its data holds no elicitations array' };
+  if (list.length === 0) return { ok: false, reason: 'its data names no elicitation' };
+  if (list.length > MAX_REQUIRED_ELICITATIONS) return { ok: false, reason: `its data names ${list.length} elicitations, more than ${MAX_REQUIRED_ELICITATIONS}` };
+  const read: RequiredElicitationEntry[] = [];
+  for (const [index, entry] of list.entries()) {
+    const url = own(entry, 'url');
+    const message = own(entry, 'message');
+    const elicitationId = own(entry, 'elicitationId');
+    if (typeof url !== 'string' || url.length > MAX_ELICITATION_URL_CHARS) return { ok: false, reason: `elicitation ${index} has no readable url` };
+    if (typeof message !== 'string' || message.length > MAX_ELICITATION_MESSAGE_CHARS) return { ok: false, reason: `elicitation ${index} has no readable message` };
+    if (!isElicitationId(elicitationId)) return { ok: false, reason: `elicitation ${index} has no readable elicitationId` };
+    read.push({ url, message, elicitationId });
+  }
+  return { ok: true, elicitations: read };
+}
+
+/** One entry of a `-32042` error, read (the same shape as `RequiredElicitation`, kept here below the errors it feeds). */
+export interface RequiredElicitationEntry {
+  url: string;
+  message: string;
+  elicitationId: string;
+}
+
+// Own keys only: an entry's inherited "url" is no url the server sent.
+function own(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}

@@ -7,15 +7,34 @@ export interface PendingQuestion {
   readonly id: number;
   /** `elicitation/create`, `sampling/createMessage` or `roots/list`. */
   readonly method: string;
-  /** The question's params as the server sent them (for elicitation: `message`, `requestedSchema`). */
+  /**
+   * What to show: `form` (an elicitation with `requestedSchema`), `url` (an
+   * elicitation that sends the person to a page: answer `{ action: 'accept' }`
+   * once they agree to go; the UI opens the page, never the client),
+   * `sampling` or `roots`.
+   */
+  readonly kind: 'form' | 'url' | 'sampling' | 'roots';
+  /**
+   * The question's params: for a form `message` and `requestedSchema` as the
+   * server sent them; for a URL question `{ mode: 'url', message, url,
+   * elicitationId }`, the URL already checked (`new URL(url).host` is the
+   * host to show beside it).
+   */
   readonly params: Record<string, unknown>;
-  /** Answers with the result body (for elicitation: `{ action: 'accept', content }`). */
+  /** Answers with the result body (for a form: `{ action: 'accept', content }`; for a URL question: `{ action: 'accept' }`). */
   respond(result: Record<string, unknown>): void;
   /** Says no: elicitation `{ action: 'decline' }`, roots `[]`, sampling left unanswered. */
   decline(): void;
   /** Dismisses the question: elicitation `{ action: 'cancel' }`; for the others the same as `decline()`. */
   cancel(): void;
 }
+
+// The kind of a question by its method; a URL question is told by the hook it came through.
+const KINDS: Record<string, PendingQuestion['kind']> = Object.assign(Object.create(null) as Record<string, PendingQuestion['kind']>, {
+  'elicitation/create': 'form',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+});
 
 /** Options of `InputBroker`. */
 export interface InputBrokerOptions {
@@ -35,8 +54,13 @@ export interface InputBrokerOptions {
  * @example
  * ```ts
  * const broker = new InputBroker();
- * const mcp = McpClient.connectStdio({ command: 'srv', onElicit: broker.onElicit });
+ * const mcp = McpClient.connectStdio({ command: 'srv', onElicit: broker.onElicit, onElicitUrl: broker.onElicitUrl });
  * broker.questions$.subscribe((question) => {
+ *   if (question.kind === 'url') {
+ *     const go = confirm(`${question.params.message}\n${new URL(String(question.params.url)).host}`);
+ *     if (go) window.open(String(question.params.url), '_blank', 'noopener');
+ *     return go ? question.respond({ action: 'accept' }) : question.decline();
+ *   }
  *   const ok = confirm(String(question.params.message));
  *   if (ok) question.respond({ action: 'accept', content: { confirm: true } });
  *   else question.decline();
@@ -57,6 +81,8 @@ export class InputBroker {
 
   /** An `onElicit` hook that routes elicitation questions through this broker. */
   readonly onElicit = (request: InputRequest): Observable<Record<string, unknown> | undefined> => this.ask(request);
+  /** An `onElicitUrl` hook that routes URL questions through this broker (as `kind: 'url'`). */
+  readonly onElicitUrl = (request: InputRequest): Observable<Record<string, unknown> | undefined> => this.ask(request, 'url');
   /** An `onSample` hook that routes sampling requests through this broker. */
   readonly onSample = (request: InputRequest): Observable<Record<string, unknown> | undefined> => this.ask(request);
   /** An `onListRoots` hook that routes roots listings through this broker. */
@@ -66,7 +92,7 @@ export class InputBroker {
     this.warn = options.onWarn ?? (() => undefined);
   }
 
-  private ask(request: InputRequest): Observable<Record<string, unknown> | undefined> {
+  private ask(request: InputRequest, mode?: 'url'): Observable<Record<string, unknown> | undefined> {
     return new Observable<Record<string, unknown> | undefined>((subscriber) => {
       const id = this.nextId++;
       let open = true;
@@ -84,6 +110,7 @@ export class InputBroker {
       const question: PendingQuestion = {
         id,
         method: request.method,
+        kind: mode ?? KINDS[request.method] ?? 'form',
         params: request.params,
         respond: (result) => settle('answered', result),
         decline: () => settle('declined', no('decline')),

@@ -6,6 +6,7 @@ import type { ClientCapabilities } from '../../protocol/types.js';
 import { observableOf } from '../../util/observable-of.js';
 import { isObject, messageOf } from '../../util/values.js';
 import { keepOfferableRoots } from '../roots.js';
+import { readUrlQuestion } from './elicitation-url.js';
 
 interface Kind {
   hook: keyof InputHooks;
@@ -152,9 +153,21 @@ export function askHook(
     warn(`declined ${label}: ${request.method as string} came without params`);
     return of(kind.decline);
   }
-  const asked: InputRequest = { method: request.method as string, params: params as Record<string, unknown>, ...(key === undefined ? {} : { key }) };
   const hook = hooks[kind.hook];
   if (!hook) return of(kind.decline);
+  let asking = params as Record<string, unknown>;
+  if (kind === URL_ELICITATION) {
+    // Checked before the hook is asked, so no UI ever shows a page that fails
+    // (2025-11-25 client/elicitation, "Safe URL Handling"). A question from an
+    // input_required round (it has a key) is 2026-07-28's, which has no elicitationId.
+    const read = readUrlQuestion(asking, key === undefined);
+    if (!read.ok) {
+      warn(`declined ${label}: a URL elicitation, because ${read.reason}`);
+      return of(kind.decline);
+    }
+    asking = read.params;
+  }
+  const asked: InputRequest = { method: request.method as string, params: asking, ...(key === undefined ? {} : { key }) };
   return defer(() => observableOf(hook(asked))).pipe(
     take(1),
     map((answer) => {
