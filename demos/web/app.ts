@@ -5,6 +5,7 @@ import { InputBroker, McpClient, type PendingQuestion, type PermissionAnswer, Po
 import { appResourceUri, appsExtension } from 'rxmcp/apps';
 import { BrowserTokenStore, popupSignIn } from 'rxmcp/browser';
 import { bindThemeButton } from './host-context.js';
+import { openPage, urlQuestionView } from './url-question.js';
 import { showView } from './view-panel.js';
 
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
@@ -58,7 +59,7 @@ const query = new URLSearchParams(location.search);
 const signIn = query.get('server') === 'protected' && demo.signIn ? popupSignIn({ redirectUrl: '/signed-in' }) : undefined;
 const auth = signIn && demo.signIn ? { clientId: demo.signIn.clientId, redirectUrl: signIn.redirectUrl, authorize: signIn.authorize, tokenStore: new BrowserTokenStore() } : undefined;
 // Declaring the MCP Apps extension is what makes a server that checks for it offer its UI tools.
-const mcp = McpClient.connectHttp({ url: serverUrl(query), onElicit: broker.onElicit, logLevel: 'info', tasks: true, extensions: appsExtension, ...(auth ? { auth } : {}) });
+const mcp = McpClient.connectHttp({ url: serverUrl(query), onElicit: broker.onElicit, onElicitUrl: broker.onElicit, logLevel: 'info', tasks: true, extensions: appsExtension, ...(auth ? { auth } : {}) });
 
 // auth$, as it comes: the Sign in button shows while a sign-in waits for the person.
 const signInButton = $('sign-in') as HTMLButtonElement;
@@ -296,6 +297,10 @@ broker.pending$.subscribe((pending: readonly PendingQuestion[]) => {
   const question = pending[0];
   panel.hidden = !question;
   if (!question) return;
+  if (question.params.mode === 'url') {
+    showUrlQuestion(panel, question);
+    return;
+  }
   const [form, read] = fields((question.params.requestedSchema ?? {}) as Record<string, unknown>);
   const send = element('button', 'Send');
   send.id = 'answer';
@@ -307,3 +312,38 @@ broker.pending$.subscribe((pending: readonly PendingQuestion[]) => {
   actions.append(send, decline);
   panel.replaceChildren(element('h2', 'The server asks'), element('p', String(question.params.message ?? '')), form, actions);
 });
+
+// A page the server wants opened: the message, the URL with its host marked,
+// and Open (the only way the page is opened, on that click) or Decline. All of
+// it is text: nothing the server wrote becomes a link or markup.
+function showUrlQuestion(panel: HTMLElement, question: PendingQuestion): void {
+  const view = urlQuestionView(question.params);
+  const decline = element('button', 'Decline');
+  decline.id = 'url-decline';
+  decline.onclick = () => question.decline();
+  const actions = element('div');
+  actions.className = 'actions';
+  if ('refused' in view) {
+    const why = element('p', `Refused: ${view.refused.reason}. The page will not be opened: ${view.refused.text}`);
+    why.id = 'url-refused';
+    actions.append(decline);
+    panel.replaceChildren(element('h2', 'The server asks you to open a page'), element('p', view.message), why, actions);
+    return;
+  }
+  const { url, host, before, after } = view.offer;
+  const shown = element('code');
+  shown.id = 'url-shown';
+  const mark = element('mark', host);
+  mark.id = 'url-host';
+  shown.append(before, mark, after);
+  const open = element('button', `Open ${host}`);
+  open.id = 'url-open';
+  open.onclick = () => {
+    openPage(url);
+    question.respond({ action: 'accept' });
+  };
+  actions.append(open, decline);
+  const leads = element('p', 'It leads to ');
+  leads.append(element('strong', host), ':');
+  panel.replaceChildren(element('h2', 'The server asks you to open a page'), element('p', view.message), leads, shown, actions);
+}

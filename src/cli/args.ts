@@ -59,7 +59,8 @@ Options:
   --cancel                 with task ID: cancel the task
   --client-id ID           sign in as this registered OAuth client (default: register one)
   --scope SCOPES           the OAuth scopes to ask for when signing in (space-separated)
-  --no-browser             login prints the sign-in URL without opening a browser
+  --no-browser             login (and a server's request to open a page) prints the URL
+                           without opening a browser
   --verbose                print the server's stderr, the client's warnings and the data
                            of a server's error on stderr
   --policy FILE            serve: the policy file (rules, roots, leases, redis, grantsFile)

@@ -2,9 +2,10 @@ import { McpClient, type InputRequest, type LoggingLevel } from '../index.js';
 import type { AuthOptions } from '../auth/auth-options.js';
 import { isSecureUrl } from '../auth/oauth-http.js';
 import { FileTokenStore } from '../node/file-token-store.js';
-import type { LoopbackSignIn } from '../node/loopback-sign-in.js';
+import { type LoopbackSignIn, openBrowser } from '../node/loopback-sign-in.js';
 import type { CliRequest } from './args.js';
 import { askForm } from './elicitation-form.js';
+import { askToOpenUrl } from './elicitation-url.js';
 import { jsonText } from './json-text.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
@@ -33,6 +34,13 @@ export function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn |
     tasks: true,
     onWarn: (message: string) => verbose(`warning: ${message}`),
     onElicit: (question: InputRequest) => elicit(question, request, io),
+    onElicitUrl: (question: InputRequest) =>
+      askToOpenUrl(question.params, {
+        input: io.stdin,
+        output: io.stderr,
+        interactive: !request.noInput && io.stdin.isTTY === true,
+        open: request.noBrowser ? undefined : openBrowser,
+      }),
     ...(request.timeoutMs === undefined ? {} : { requestTimeoutMs: request.timeoutMs }),
     ...(request.protocolVersion === undefined ? {} : { protocolVersions: [request.protocolVersion] }),
     ...(request.logLevel === undefined

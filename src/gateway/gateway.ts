@@ -67,6 +67,7 @@ const OPTION_KEYS = keysOf<GatewayOptions>({ provider: true, servers: true, sepa
  * let gateway: Gateway;
  * const hooks: InputHooks = {
  *   onElicit: (request) => gateway.upstreamHooks.onElicit(request),
+ *   onElicitUrl: (request) => gateway.upstreamHooks.onElicitUrl(request),
  *   onSample: (request) => gateway.upstreamHooks.onSample(request),
  *   onListRoots: (request) => gateway.upstreamHooks.onListRoots(request),
  * };
@@ -80,10 +81,14 @@ export class Gateway {
   /**
    * Client-level hooks for the upstream clients (`Registry.fromConfig(config,
    * { client: gateway.upstreamHooks })`): they make the clients declare
-   * elicitation, sampling and roots, so servers may ask; a question that no
-   * running call claims is declined.
+   * elicitation (form and URL mode), sampling and roots, so servers may ask;
+   * a question that no running call claims is declined. A URL-mode question
+   * goes to the host whose call it is only when that host declared
+   * `elicitation.url` and the URL passes `checkElicitationUrl`; otherwise a
+   * 2025-era host's tool call fails with -32042 (the page in its data), a
+   * 2026-07-28 host's with -32021 (`elicitation.url` required).
    */
-  readonly upstreamHooks: { onElicit: InputHook; onSample: InputHook; onListRoots: InputHook };
+  readonly upstreamHooks: { onElicit: InputHook; onElicitUrl: InputHook; onSample: InputHook; onListRoots: InputHook };
 
   private readonly hostCalls: HostCalls;
   private readonly serving: Serving;
@@ -118,7 +123,7 @@ export class Gateway {
     const unclaimed: InputHook = () => {
       throw new McpClientError('no call made through the gateway claims this question');
     };
-    this.upstreamHooks = { onElicit: unclaimed, onSample: unclaimed, onListRoots: unclaimed };
+    this.upstreamHooks = { onElicit: unclaimed, onElicitUrl: unclaimed, onSample: unclaimed, onListRoots: unclaimed };
   }
 
   /**

@@ -2,12 +2,14 @@
 // the provider stack runs the call, and every question on the way (a Policy asking permission, an upstream
 // server eliciting, sampling or listing roots) goes back to that same host in rounds of input_required,
 // while its progress is relayed. The serving side hands each request here.
+import { randomUUID } from 'node:crypto';
 import { failure, type ExecuteOptions, type ToolMessage, type ToolProvider } from '../tools/bridge.js';
 import type { InputHook, InputHooks, InputRequest } from '../protocol/input-request.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { CallToolResult, ToolProgress } from '../protocol/types.js';
 import type { PolicyQuestion } from '../providers/policy/policy.js';
 import { isObject, messageOf } from '../util/values.js';
+import { checkElicitationUrl } from '../client/questions/elicitation-url.js';
 import { answerTooDeep, argumentsTooLarge, MAX_ANSWER_DEPTH } from './argument-bounds.js';
 import type { BusyHosts } from './busy-hosts.js';
 import { HostGrants } from './host-grants.js';
@@ -15,7 +17,7 @@ import { ParkedCalls } from './parked-calls.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
 import { ProgressRelay } from './progress-relay.js';
 import { requestBinding } from './request-state.js';
-import { CAPABILITY, type HostRequest, type RoundOutcome, RunningCall } from './running-call.js';
+import { CAPABILITY, type HostRequest, isUrlElicitation, type RoundOutcome, RunningCall } from './running-call.js';
 import type { SdkContext, ServerSdk } from './server-sdk.js';
 import type { Upstreams } from './upstreams.js';
 import { imitatesPermissionForm, underServerName } from './upstream-questions.js';
@@ -47,8 +49,10 @@ export class HostCalls {
   private readonly parked: ParkedCalls;
   private readonly hostGrants = new HostGrants();
   private readonly relays = new WeakMap<RunningCall<unknown>, ProgressRelay>();
-  // The capability a 2026-07-28 host lacked for an upstream question its call asked: that call ends in -32021.
-  private readonly missing = new WeakMap<RunningCall<CallToolResult>, string>();
+  // The capabilities a 2026-07-28 host lacked for an upstream question its call asked: that call ends in -32021.
+  private readonly missing = new WeakMap<RunningCall<CallToolResult>, Record<string, unknown>>();
+  // The page a 2025-era host without `elicitation.url` must be sent to: that call ends in -32042.
+  private readonly urlRequired = new WeakMap<RunningCall<CallToolResult>, UrlElicitation>();
 
   constructor(options: HostCallsOptions) {
     this.provider = options.provider;
@@ -136,10 +140,16 @@ export class HostCalls {
     if ('reply' in outcome) return outcome.reply;
     const missing = this.missing.get(outcome.call);
     if (missing !== undefined) {
+      const [name = ''] = Object.keys(missing);
+      const spelled = isObject(missing.elicitation) && missing.elicitation.url !== undefined ? 'elicitation.url' : name;
       throw new sdk.MissingRequiredClientCapabilityError(
-        { requiredCapabilities: { [missing]: {} } },
-        `The tool needs the ${JSON.stringify(missing)} capability, which this request's client capabilities do not declare`,
+        { requiredCapabilities: missing },
+        `The tool needs the ${JSON.stringify(spelled)} capability, which this request's client capabilities do not declare`,
       );
+    }
+    const page = this.urlRequired.get(outcome.call);
+    if (page !== undefined) {
+      throw new sdk.UrlElicitationRequiredError([page], 'The tool needs a page opened in a browser first; open it, then call the tool again');
     }
     const permission = outcome.call.permission;
     if (permission) {
@@ -172,7 +182,7 @@ export class HostCalls {
       if (handle !== undefined) return this.parked.resume(sdk, handle, first, method);
       const call = new RunningCall<{ value: T } | { error: unknown }>(first);
       const ask = this.upstreamAsk(request.server, (question) => call.ask(question));
-      call.begin(() => run({ onElicit: ask, onSample: ask, onListRoots: ask }, call.controller.signal).then((value) => ({ value }), (error: unknown) => ({ error })));
+      call.begin(() => run({ onElicit: ask, onElicitUrl: ask, onSample: ask, onListRoots: ask }, call.controller.signal).then((value) => ({ value }), (error: unknown) => ({ error })));
       return call;
     });
     if ('reply' in outcome) return outcome.reply;
@@ -204,14 +214,20 @@ export class HostCalls {
     call.permitted = permitted;
     this.calls.set(call.id, call as RunningCall<unknown>);
     // The 2026-07-28 spec has a server that needs an undeclared capability refuse the request (-32021)
-    // rather than go on without it: the upstream call is cancelled and the host told what to declare.
-    // A 2025-era host has no such error, so its question is declined and the call goes on.
+    // rather than go on without it: the upstream call is cancelled and the host told what to declare
+    // (`elicitation.url` for a page to open). A 2025-era host has no such error, so its question is declined
+    // and the call goes on; but a page to open has one, -32042, which hands the host the page with the
+    // call's error, so the host's person can open it and call again.
     const ask = this.upstreamAsk(this.upstreams.prefixOf(name, 'name'), (request) => {
       const capability = CAPABILITY[request.method];
-      if (modern && capability !== undefined && !call.hostCan(request.method) && !this.missing.has(call)) {
-        this.missing.set(call, capability);
-        call.controller.abort();
-        this.busy.linger(call.principal);
+      const url = isUrlElicitation(request.method, request.params);
+      if (capability !== undefined && !call.hostCan(request.method, request.params) && !this.missing.has(call) && !this.urlRequired.has(call)) {
+        if (modern || url) {
+          if (modern) this.missing.set(call, url ? { elicitation: { url: {} } } : { [capability]: {} });
+          else this.urlRequired.set(call, urlElicitationOf(request.params));
+          call.controller.abort();
+          this.busy.linger(call.principal);
+        }
       }
       return call.ask(request);
     });
@@ -225,7 +241,7 @@ export class HostCalls {
         onProgress: (progress) => {
           if (progress.toolCallId === call.id) this.progress(call, progress);
         },
-        input: { onElicit: ask, onSample: ask, onListRoots: ask },
+        input: { onElicit: ask, onElicitUrl: ask, onSample: ask, onListRoots: ask },
       };
       let message: ToolMessage | undefined;
       try {
@@ -262,14 +278,23 @@ export class HostCalls {
   // An upstream server's question on its way to the call's host: one shaped like the permission form is refused; a
   // 2025-era one (which the wire may tie to no call) is declined while another host has any request in flight,
   // since it may be that host's; an elicitation says which server asks (`server`, the prefix of its tools).
+  // A page to open is checked here too, whatever the upstream client checked (`checkElicitationUrl`): one that
+  // is not https (or http to this machine), carries a user name or control characters, is declined and reaches
+  // no host, not even inside a -32042; one that passes goes on in the parser's spelling.
   private upstreamAsk(server: string | undefined, ask: (request: InputRequest) => Promise<unknown>): InputHook {
     return (request) => {
       const refused = imitatesPermissionForm(request);
       if (refused) return Promise.reject(new McpClientError(refused));
+      let passed = request;
+      if (isUrlElicitation(request.method, request.params)) {
+        const checked = checkElicitationUrl(request.params.url);
+        if (!checked.ok) return Promise.reject(new McpClientError(`the server's page was not passed on: ${checked.reason}`));
+        passed = { ...request, params: { ...request.params, url: checked.url } };
+      }
       if (request.key === undefined && this.busyHosts() > 1) {
         return Promise.reject(new McpClientError('more than one host has a request in flight, and the server tied its question to no call, so it was declined'));
       }
-      return ask(underServerName(request, server));
+      return ask(underServerName(passed, server));
     };
   }
 
@@ -277,4 +302,27 @@ export class HostCalls {
   private busyHosts(): number {
     return this.busy.count(this.parked.principals());
   }
+}
+
+/** A page a host must open before its call can go on, as -32042 carries it. */
+interface UrlElicitation {
+  mode: 'url';
+  elicitationId: string;
+  url: string;
+  message: string;
+}
+
+/** The longest upstream `elicitationId` passed on as it is. */
+const MAX_ELICITATION_ID_CHARS = 256;
+
+// The -32042 entry for a URL question already checked and named (upstreamAsk): the spec wants an
+// `elicitationId` on each, so one the server left out (or made unreasonably long) is made up.
+function urlElicitationOf(params: Record<string, unknown>): UrlElicitation {
+  const id = params.elicitationId;
+  return {
+    mode: 'url',
+    elicitationId: typeof id === 'string' && id !== '' && id.length <= MAX_ELICITATION_ID_CHARS ? id : `rxmcp-${randomUUID()}`,
+    url: String(params.url),
+    message: typeof params.message === 'string' ? params.message : '',
+  };
 }

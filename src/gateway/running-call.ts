@@ -49,6 +49,11 @@ export const CAPABILITY: Record<string, 'elicitation' | 'sampling' | 'roots'> = 
   'roots/list': 'roots',
 };
 
+/** Whether a question is a URL-mode elicitation: a page for the person to open, which needs `elicitation.url`. */
+export function isUrlElicitation(method: string, params: unknown): boolean {
+  return method === 'elicitation/create' && isObject(params) && params.mode === 'url';
+}
+
 /**
  * One downstream tools/call (or forwarded prompts/get, resources/read), from its first round to its result: the
  * upstream call runs once, and each question an upstream server asks it is
@@ -90,10 +95,17 @@ export class RunningCall<T> {
     return this.host;
   }
 
-  /** Whether the host that made the call declared the capability a question needs. */
-  hostCan(method: string): boolean {
+  /**
+   * Whether the host that made the call declared the capability a question
+   * needs: for a URL-mode elicitation (`params.mode === 'url'`), `elicitation.url`
+   * itself, since a host that declared only forms may not be sent a page to open.
+   */
+  hostCan(method: string, params?: unknown): boolean {
     const capability = CAPABILITY[method];
-    return capability !== undefined && this.capabilities[capability] !== undefined;
+    if (capability === undefined || this.capabilities[capability] === undefined) return false;
+    if (!isUrlElicitation(method, params)) return true;
+    const elicitation = this.capabilities.elicitation;
+    return isObject(elicitation) && elicitation.url !== undefined;
   }
 
   /** Ties the call to the downstream request now serving it: its cancellation cancels the call. */
@@ -114,8 +126,9 @@ export class RunningCall<T> {
    * (rejects) when the host declared no capability for it.
    */
   ask(request: InputRequest): Promise<unknown> {
-    if (!this.hostCan(request.method)) {
-      return Promise.reject(new McpClientError(`the host declared no ${JSON.stringify(CAPABILITY[request.method] ?? request.method)} capability, so the question was declined`));
+    if (!this.hostCan(request.method, request.params)) {
+      const capability = isUrlElicitation(request.method, request.params) ? 'elicitation.url' : (CAPABILITY[request.method] ?? request.method);
+      return Promise.reject(new McpClientError(`the host declared no ${JSON.stringify(capability)} capability, so the question was declined`));
     }
     return new Promise((resolve, reject) => {
       this.questions.set(this.keyFor(request.key), { request: { method: request.method, params: { ...request.params } }, resolve, reject, sent: false });

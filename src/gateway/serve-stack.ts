@@ -64,6 +64,7 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
   const client: ServerClientOptions = {
     clientName: 'rxmcp-serve',
     onElicit: (request: InputRequest) => late().upstreamHooks.onElicit(request),
+    onElicitUrl: (request: InputRequest) => late().upstreamHooks.onElicitUrl(request),
     onSample: (request: InputRequest) => late().upstreamHooks.onSample(request),
     onListRoots: (request: InputRequest) => late().upstreamHooks.onListRoots(request),
     // No authorize hook: nobody is at a browser, so a server with no kept

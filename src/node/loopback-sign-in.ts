@@ -218,9 +218,10 @@ function page(response: ServerResponse, status: number, title: string, text: str
 /**
  * Opens the system browser at `url`, without a shell (the URL's `&`s stay
  * part of the URL). The URL is printed anyway, so a missing opener (a server
- * with no desktop) is no failure.
+ * with no desktop) is no failure. Also how the CLI opens a URL elicitation's
+ * page, once the person has said yes.
  */
-function openBrowser(url: string): void {
+export function openBrowser(url: string): void {
   const [command, args] =
     process.platform === 'darwin'
       ? ['open', [url]]
