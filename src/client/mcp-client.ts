@@ -38,6 +38,7 @@ import {
 import { resolveOptions, splitOptions, type Settings } from './settings.js';
 import { logOf, progressOf, ProgressTokens } from './streams.js';
 import { TaskCalls } from './tasks/task-calls.js';
+import { ASKED_UNDER } from './questions/asking-server.js';
 
 // Declared beside the connection whose state it names; exported here with the client's other types.
 export type { ConnectionState } from './connection.js';
@@ -411,5 +412,10 @@ export class McpClient {
    */
   close(): Promise<void> {
     return this.connection.close();
+  }
+
+  /** Where a `Registry` publishes this client: told to every hook as `server.prefix` (see `asking-server.ts`). */
+  [ASKED_UNDER](prefix: string | undefined): void {
+    this.settings.asker.prefix = prefix;
   }
 }

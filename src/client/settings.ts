@@ -68,6 +68,8 @@ export interface Settings {
   tasks: boolean;
   validateStructuredContent: boolean;
   warn: (message: string) => void;
+  /** Where a `Registry` publishes this client (set through `ASKED_UNDER`), told to every hook as `server.prefix`. */
+  asker: { prefix: string | undefined };
 }
 
 /**
@@ -122,6 +124,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     tasks: options.tasks === true,
     validateStructuredContent: options.validateStructuredContent !== false,
     warn: warnHook(options.onWarn),
+    asker: { prefix: undefined },
   };
 }
 

@@ -14,6 +14,7 @@ import type { CallInput } from './call-inputs.js';
 import { type Correlator, PendingRequest } from '../correlator.js';
 import type { Deadline, Deadlines } from './deadlines.js';
 import { continueInputLoop, INPUT_METHODS } from '../questions/input-loop.js';
+import { askingServerOf } from '../questions/asking-server.js';
 import type { Settings } from '../settings.js';
 import type { Session } from '../session.js';
 
@@ -167,7 +168,8 @@ class Exchange extends PendingRequest implements Unsubscribable {
     const { maxInputRounds, warn } = pipeline.settings;
     const hooks = this.input?.hooks ?? pipeline.settings.hooks;
     const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => this.resend(extra);
-    const loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn }, result).subscribe({
+    const server = () => askingServerOf(this.session.description.serverInfo, pipeline.settings.asker.prefix);
+    const loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn, server }, result).subscribe({
       // A retried round's answer depends on inputs outside the cache key.
       next: (final) => this.deliver(final, true),
       error: (error: unknown) => this.fail(error),

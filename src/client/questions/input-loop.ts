@@ -2,7 +2,7 @@ import { forkJoin, map, Observable, of, Subscription, throwError } from 'rxjs';
 import { McpInputLoopExceededError } from '../../errors/call-errors.js';
 import { McpProtocolError } from '../../errors/protocol-errors.js';
 import { resultTypeOf } from '../../protocol/shape.js';
-import type { InputHooks } from '../../protocol/input-request.js';
+import type { AskingServer, InputHooks } from '../../protocol/input-request.js';
 import { askHook } from './input-hooks.js';
 
 /** The methods a server may answer with `input_required`. */
@@ -16,6 +16,8 @@ export interface InputLoop {
   hooks: InputHooks;
   maxInputRounds: number;
   warn(message: string): void;
+  /** Who asks, as the hooks are told it (read at each question: a registry may set its prefix late). */
+  server?(): AskingServer | undefined;
 }
 
 /**
@@ -72,7 +74,7 @@ function answerAll(loop: InputLoop, inputRequests: unknown): Observable<Record<s
   if (entries.length === 0) return of({});
   return forkJoin(
     entries.map(([key, request]) =>
-      askHook(typeof request === 'object' && request !== null ? request : {}, loop.hooks, loop.warn, `input request ${JSON.stringify(key)}`, key).pipe(
+      askHook(typeof request === 'object' && request !== null ? request : {}, loop.hooks, loop.warn, `input request ${JSON.stringify(key)}`, key, loop.server?.()).pipe(
         map((answer) => [key, answer] as const),
       ),
     ),
