@@ -1,5 +1,5 @@
 import { firstValueFrom } from 'rxjs';
-import { type InputRequest, McpClient, McpClientError, Registry } from '../../src/index.js';
+import { type InputRequest, McpClient, McpClientError, Policy, Registry } from '../../src/index.js';
 import { everythingServer, modernServer } from '../support/servers.js';
 
 // The safeguards around a form question, against real servers: the SDK v2
@@ -52,6 +52,23 @@ describe('elicitation safeguards against real servers', () => {
     const [answer] = await outer.executeToolCalls([{ id: '1', type: 'function', function: { name: 'team__fix_deploy', arguments: JSON.stringify({ env: 'qa' }) } }]);
     expect(answer?.content).toContain('deployed to qa');
     expect(asked).toEqual([{ name: 'rxmcp-fixture', version: '1.2.3', prefix: 'team__fix' }]);
+  });
+
+  it('the prefix reaches a config\'s server and a client behind a Policy; remove clears it', async () => {
+    const asked: InputRequest['server'][] = [];
+    const onElicit = (request: InputRequest) => (asked.push(request.server), { action: 'accept', content: { confirm: true } });
+    const config = Registry.fromConfig({ mcpServers: { fix: { command: modernServer.command, args: modernServer.args } } }, { client: { onElicit } });
+    const guarded = McpClient.connectStdio({ ...modernServer, onElicit });
+    const registry = new Registry().add(config, { prefix: 'cfg' }).add(new Policy({ provider: guarded, rules: [{ tool: '*', decision: 'allow' }] }), { prefix: 'pol' });
+    closing.push(registry, guarded);
+    await registry.toolsForLlm();
+    const call = (name: string) => registry.executeToolCalls([{ id: name, type: 'function', function: { name, arguments: JSON.stringify({ env: 'x' }) } }]);
+    await call('cfg_fix_deploy');
+    await call('pol_deploy');
+    expect(asked.map((server) => server?.prefix)).toEqual(['cfg_fix', 'pol']);
+    registry.remove('pol');
+    await firstValueFrom(guarded.callTool('deploy', { env: 'x' }));
+    expect(asked[2]).toEqual({ name: 'rxmcp-fixture', version: '1.2.3' });
   });
 
   it('2026-07-28: an accepted answer that breaks the requestedSchema never reaches the server; the call fails naming the field and rule', async () => {
