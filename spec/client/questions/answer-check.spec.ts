@@ -1,5 +1,5 @@
 import { firstValueFrom } from 'rxjs';
-import { McpClient, McpClientError } from '../../../src/index.js';
+import { type InputRequest, McpClient, McpClientError } from '../../../src/index.js';
 import { FakeTransport } from 'rxmcp/testing';
 import { checkAnswer, describeProblem } from '../../../src/client/questions/answer-check.js';
 import { askingServerOf, MAX_SERVER_INFO_CHARS } from '../../../src/client/questions/asking-server.js';
@@ -156,6 +156,35 @@ describe('a 2026-07-28 question whose accepted answer breaks the schema', () => 
     expect(warnings.some((warning) => warning.includes('field "email" must be in format "email"'))).toBe(true);
     // The server as the client learned it from server/discover.
     expect(seen).toEqual([{ name: 'mailer', version: '2' }]);
+    await mcp.close();
+  });
+});
+
+describe('a hostile server\'s question, end to end', () => {
+  it('tells the hook a bounded, clean server name and checks the answer to 10,000 properties and a "__proto__" one, polluting nothing', async () => {
+    const properties = `{${Array.from({ length: 10_000 }, (_, n) => `"f${n}":{"type":"string"}`).join(',')},"__proto__":{"type":"integer"}}`;
+    const form = JSON.parse(`{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":${properties},}}}`.replace(',}}}', '}}}'));
+    const info = { name: `evil\u001b]0;pwned\u0007${'x'.repeat(1_000_000)}`, version: '1' };
+    const transport = new FakeTransport()
+      .on('server/discover', { result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': info } } })
+      .on('tools/call', (request: { params?: Record<string, unknown> }) =>
+        request.params?.inputResponses === undefined
+          ? { result: { resultType: 'input_required', inputRequests: { q: form } } }
+          : { result: { resultType: 'complete', content: [{ type: 'text', text: 'done' }] } },
+      );
+    const seen: Array<InputRequest['server']> = [];
+    const answers = [{ action: 'accept', content: { f9999: 5 } }, JSON.parse('{"action":"accept","content":{"__proto__":"x","f1":"ok"}}')];
+    const mcp = new McpClient({ transport, probeTimeoutMs: 200, onElicit: (request) => (seen.push(request.server), answers.shift()) });
+    await expect(firstValueFrom(mcp.callTool('t'))).rejects.toThrow('field "f9999" must be a string');
+    await expect(firstValueFrom(mcp.callTool('t'))).resolves.toEqual({ content: [{ type: 'text', text: 'done' }] });
+    const sent = transport.requests('tools/call').at(-1)?.params?.inputResponses as Record<string, { content: Record<string, unknown> }>;
+    expect(sent.q?.content.f1).toBe('ok');
+    expect(Object.getPrototypeOf(sent.q?.content)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).type).toBeUndefined();
+    expect(seen).toHaveLength(2);
+    expect(seen[0]?.name?.startsWith('evil\ufffd]0;pwned\ufffdxxx')).toBe(true);
+    expect(Array.from(seen[0]?.name ?? '').length).toBe(201);
+    expect(seen[0]?.version).toBe('1');
     await mcp.close();
   });
 });
