@@ -218,7 +218,7 @@ describe('server-everything over legacy Streamable HTTP', () => {
     server = await startHttpServer('everything-http.mjs');
     mcp = McpClient.connectHttp({
       url: server.url,
-      onElicit: () => ({ action: 'accept', content: { color: 'teal' } }),
+      onElicit: () => ({ action: 'accept', content: { name: 'Ada', color: 'teal' } }),
       onSample: () => ({ role: 'assistant', content: { type: 'text', text: 'a sampled line' }, model: 'stub-model' }),
     });
   });

@@ -69,6 +69,23 @@ describe('the tasks extension (2026-07-28) against a fixture written from its sp
     expect(transport.requests('tasks/update').map((request) => request.params?.inputResponses)).toEqual([{ name: { action: 'accept', content: { name: 'Luca' } } }]);
   });
 
+  it('tells onElicit which server asks a task\'s question, and never sends an answer that breaks its schema', async () => {
+    const transport = new RecordingTransport(new StdioTransport(server));
+    const servers: unknown[] = [];
+    const warnings: string[] = [];
+    const mcp = new McpClient({
+      transport,
+      tasks: true,
+      onWarn: (warning) => warnings.push(warning),
+      onElicit: (request) => (servers.push(request.server), { action: 'accept', content: { name: 42 } }),
+    });
+    clients.push(mcp);
+    await expect(lastValueFrom(mcp.callToolAsTask('ask'))).rejects.toThrow('field "name" must be a string');
+    expect(servers).toEqual([expect.objectContaining({ name: expect.any(String) })]);
+    expect(transport.requests('tasks/update')).toEqual([]);
+    expect(warnings.some((warning) => warning.includes('field "name" must be a string'))).toBe(true);
+  });
+
   it('errors with McpTaskError carrying the JSON-RPC error of a task the server failed', async () => {
     const mcp = connect();
     const error = await firstValueFrom(mcp.callTool('fail', { ms: 150 })).catch((caught: unknown) => caught);

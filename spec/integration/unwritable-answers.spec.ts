@@ -16,7 +16,8 @@ describe('answers to server questions that cannot be written as JSON', () => {
       ...fixture('unwritable-answer-server.mjs'),
       requestTimeoutMs: 10_000,
       onWarn: (warning) => warnings.push(warning),
-      onElicit: () => ({ action: 'accept', content: {} }),
+      // No content: the defaults are filled in (a content given is sent as it is).
+      onElicit: () => ({ action: 'accept' }),
       onSample: () => ({ role: 'assistant', model: 'm', content: { type: 'text', text: 'hi' }, tokens: 10n }) as never,
     });
   });

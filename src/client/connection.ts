@@ -8,6 +8,7 @@ import type { OutputSchemas } from './calls/output-schemas.js';
 import type { Correlator } from './correlator.js';
 import type { Settings } from './settings.js';
 import { serveServerRequests } from './questions/server-requests.js';
+import { askingServerOf } from './questions/asking-server.js';
 import { probe, type Session } from './session.js';
 import { type ProgressTokens, watchNotifications } from './streams.js';
 import type { TaskCalls } from './tasks/task-calls.js';
@@ -125,6 +126,7 @@ export class Connection {
       hooksFor: (request) => inputs.hooksFor(transport.carrierOf?.(request)),
       declared: declaredCapabilities,
       warn,
+      server: () => askingServerOf(this.session?.description.serverInfo, settings.asker.prefix),
     });
     this.watching.add(watchNotifications({ notifications$, cache, tokens, onLog, onProgress, warn }));
     this.watching.add(tasks.watch());

@@ -39,6 +39,7 @@ import { ClientRoots } from './roots.js';
 import { resolveOptions, splitOptions, type Settings } from './settings.js';
 import { type ElicitationComplete, elicitationCompleteOf, logOf, progressOf, ProgressTokens } from './streams.js';
 import { TaskCalls } from './tasks/task-calls.js';
+import { ASKED_UNDER } from './questions/asking-server.js';
 
 // Declared beside the connection whose state it names; exported here with the client's other types.
 export type { ConnectionState } from './connection.js';
@@ -456,5 +457,10 @@ export class McpClient {
   close(): Promise<void> {
     this.roots.stop();
     return this.connection.close();
+  }
+
+  /** Where a `Registry` publishes this client: told to every hook as `server.prefix` (see `asking-server.ts`). */
+  [ASKED_UNDER](prefix: string | undefined): void {
+    this.settings.asker.prefix = prefix;
   }
 }

@@ -27,7 +27,15 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** The capabilities to declare to servers, overriding those derived from the hooks. */
   clientCapabilities?: ClientCapabilities;
-  /** Answers elicitation questions (form mode); fields an accepted answer leaves out get the schema's `default`. Setting it declares the elicitation capability. */
+  /**
+   * Answers elicitation questions (form mode). An accepted answer with no
+   * `content` gets the schema's `default`s; one with `content` is sent as it
+   * is (a field it leaves out stays out). An accepted answer that breaks the
+   * `requestedSchema` is never sent: the call that asked fails with
+   * `McpClientError` (a 2025-11-25 server's own request gets error -32603).
+   * `request.server` says which server asks. Setting it declares the
+   * elicitation capability.
+   */
   onElicit?: InputHook;
   /**
    * Answers URL-mode elicitations: the server wants a person sent to a page

@@ -71,6 +71,8 @@ export interface Settings {
   tasks: boolean;
   validateStructuredContent: boolean;
   warn: (message: string) => void;
+  /** Where a `Registry` publishes this client (set through `ASKED_UNDER`), told to every hook as `server.prefix`. */
+  asker: { prefix: string | undefined };
 }
 
 /**
@@ -134,6 +136,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     tasks: options.tasks === true,
     validateStructuredContent: options.validateStructuredContent !== false,
     warn: warnHook(options.onWarn),
+    asker: { prefix: undefined },
   };
 }
 

@@ -48,7 +48,13 @@ export type InputHook = (request: InputRequest) => unknown;
 
 /** The hooks a client serves server questions with. Which are set is what the client declares. */
 export interface InputHooks {
-  /** Answers `elicitation/create` (form mode) with an `ElicitResult`; fields an accepted answer leaves out get the schema's `default`. */
+  /**
+   * Answers `elicitation/create` (form mode) with an `ElicitResult`. An
+   * accepted answer with no `content` gets the schema's `default`s (no form
+   * was shown); one with `content` is sent as it is, so a field a person
+   * cleared stays out. An accepted answer that breaks the `requestedSchema`
+   * is never sent (see docs/questions.md, "Safeguards").
+   */
   onElicit?: InputHook;
   /**
    * Answers `elicitation/create` in URL mode (`params`: `{ mode: 'url',

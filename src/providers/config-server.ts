@@ -1,6 +1,7 @@
 import { firstValueFrom, type Subscription } from 'rxjs';
 import { SERVER_ANNOTATIONS } from '../tools/annotation-trust.js';
 import { failure, type ExecuteOptions, type LlmTool, type LlmToolCall, type ToolMessage, type ToolProvider } from '../tools/bridge.js';
+import { ASKED_UNDER } from '../client/questions/asking-server.js';
 import { McpClient, type ConnectHttpOptions, type ConnectStdioOptions } from '../client/mcp-client.js';
 import type { ToolsForLlmOptions } from '../tools/tool-names.js';
 import type { ServerEntry } from '../config/server-config.js';
@@ -39,6 +40,8 @@ export class ConfigServer implements ToolProvider {
   // The client whose catalogue was read: its end is news; a client that dies
   // while starting fails that read, which says why.
   private ready: McpClient | undefined;
+  // The prefix a registry publishes this server under, for each client made.
+  private prefix: string | undefined;
 
   constructor(
     private readonly entry: ServerEntry,
@@ -113,6 +116,12 @@ export class ConfigServer implements ToolProvider {
     return this.current();
   }
 
+  /** Takes the prefix a registry publishes this server under, for its client's questions (`server.prefix`). */
+  [ASKED_UNDER](prefix: string | undefined): void {
+    this.prefix = prefix;
+    this.running?.[ASKED_UNDER](prefix);
+  }
+
   /** Closes the client, if one runs; later reads and calls find the server closed. */
   async close(): Promise<void> {
     this.closed = true;
@@ -128,6 +137,7 @@ export class ConfigServer implements ToolProvider {
     let client: McpClient;
     try {
       client = this.connect();
+      client[ASKED_UNDER](this.prefix);
     } catch (error) {
       this.failure = error instanceof Error ? error : new McpClientError(messageOf(error));
       this.report({ state: 'failed', error: this.failure });

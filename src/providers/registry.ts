@@ -2,6 +2,7 @@ import { annotationsOf, SERVER_ANNOTATIONS, serverAnnotationsOf, TRUSTED_BATCH, 
 import { failure, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../tools/bridge.js';
 import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
 import { BehaviorSubject, type Observable } from 'rxjs';
+import { ASKED_UNDER, takesPrefix } from '../client/questions/asking-server.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../protocol/types.js';
 import { messageOf } from '../util/values.js';
@@ -98,6 +99,8 @@ export class Registry implements ToolProvider {
   private statuses: Observable<ReadonlyMap<string, ServerStatus>> = this.noServers.asObservable();
   private closed: () => void = () => this.noServers.complete();
   private leaveOutCollisions = false;
+  // What an outer registry puts before this one's prefixes (its prefix and separator), or ''.
+  private outer = '';
 
   constructor(options: RegistryOptions = {}) {
     this.separator = options.separator ?? '_';
@@ -121,13 +124,32 @@ export class Registry implements ToolProvider {
     const entry = { prefix, provider };
     this.entries.push(entry);
     if (trustAnnotations) this.trusted.add(entry);
+    this.tell(entry);
     return this;
   }
 
   /** Removes the provider under `prefix` and returns it, or `undefined` when there is none. */
   remove(prefix: string): ToolProvider | undefined {
     const index = this.entries.findIndex((entry) => entry.prefix === prefix);
-    return index === -1 ? undefined : this.entries.splice(index, 1)[0]?.provider;
+    const provider = index === -1 ? undefined : this.entries.splice(index, 1)[0]?.provider;
+    if (takesPrefix(provider)) provider[ASKED_UNDER](undefined, this.separator);
+    return provider;
+  }
+
+  /**
+   * Takes the prefix an outer registry publishes this one under, and passes
+   * the whole prefix on to each provider: a question from a server of a
+   * nested registry names the prefix its tools carry at the top.
+   */
+  [ASKED_UNDER](prefix: string | undefined, separator: string): void {
+    this.outer = prefix === undefined ? '' : `${prefix}${separator}`;
+    for (const entry of this.entries) this.tell(entry);
+  }
+
+  // Tells a provider its prefix, so its servers' questions say where they come
+  // from: one hook shared by every server tells them apart by it.
+  private tell(entry: RegistryEntry): void {
+    if (takesPrefix(entry.provider)) entry.provider[ASKED_UNDER](`${this.outer}${entry.prefix}`, this.separator);
   }
 
   /**

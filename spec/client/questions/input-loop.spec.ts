@@ -206,10 +206,10 @@ describe('defaults in an accepted elicitation (SEP-1034)', () => {
     return (transport.requests('tools/call')[1]?.params?.inputResponses as Record<string, unknown>).about;
   }
 
-  it('fills in every field the answer left out that has a default, and keeps what the person chose', async () => {
+  it('sends an answer with content as it is: a field the person cleared stays out, its default not put back', async () => {
     expect(await sentFor({ action: 'accept', content: { name: '', age: 41 } })).toEqual({
       action: 'accept',
-      content: { name: '', age: 41, status: 'active', verified: false },
+      content: { name: '', age: 41 },
     });
   });
 
@@ -345,11 +345,13 @@ describe('questions from a legacy server', () => {
     ]);
   });
 
-  it('fills in the schema defaults an accepted answer left out, as for a modern server', async () => {
-    const { answers } = await ask({ onElicit: () => ({ action: 'accept', content: { age: 41 } }) }, { id: 'q1', ...formWithDefaults });
+  it('fills in the schema defaults only for an accepted answer with no content, as for a modern server', async () => {
+    const { answers } = await ask({ onElicit: () => ({ action: 'accept' }) }, { id: 'q1', ...formWithDefaults });
     expect(answers).toEqual([
-      { jsonrpc: '2.0', id: 'q1', result: { action: 'accept', content: { age: 41, name: 'John Doe', status: 'active', verified: false } } },
+      { jsonrpc: '2.0', id: 'q1', result: { action: 'accept', content: { name: 'John Doe', age: 30, status: 'active', verified: false } } },
     ]);
+    const { answers: given } = await ask({ onElicit: () => ({ action: 'accept', content: { age: 41 } }) }, { id: 'q2', ...formWithDefaults });
+    expect(given).toEqual([{ jsonrpc: '2.0', id: 'q2', result: { action: 'accept', content: { age: 41 } } }]);
   });
 
   it('declines with the decline shapes, and a sampling decline with error -1', async () => {

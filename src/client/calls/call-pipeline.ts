@@ -14,6 +14,7 @@ import type { CallInput } from './call-inputs.js';
 import { type Correlator, PendingRequest } from '../correlator.js';
 import type { Deadline, Deadlines } from './deadlines.js';
 import { continueInputLoop, INPUT_METHODS } from '../questions/input-loop.js';
+import { askingServerOf } from '../questions/asking-server.js';
 import { followUrlElicitations, urlElicitationError } from '../questions/url-elicitation-flow.js';
 import { elicitationCompleteOf } from '../streams.js';
 import type { Settings } from '../settings.js';
@@ -170,7 +171,8 @@ class Exchange extends PendingRequest implements Unsubscribable {
     const hooks = this.input?.hooks ?? pipeline.settings.hooks;
     const send = (extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>> => this.resend(extra);
     const declared = pipeline.settings.declaredCapabilities;
-    const loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn, declared }, result).subscribe({
+    const server = () => askingServerOf(this.session.description.serverInfo, pipeline.settings.asker.prefix);
+    const loop = continueInputLoop({ method, send, hooks, maxInputRounds, warn, declared, server }, result).subscribe({
       // A retried round's answer depends on inputs outside the cache key.
       next: (final) => this.deliver(final, true),
       error: (error: unknown) => this.fail(error),

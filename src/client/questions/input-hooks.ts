@@ -1,11 +1,13 @@
 import { catchError, defaultIfEmpty, defer, map, type Observable, of, take } from 'rxjs';
 import { z } from 'zod';
-import type { InputHooks, InputRequest } from '../../protocol/input-request.js';
+import { McpClientError } from '../../errors/mcp-client-error.js';
+import type { AskingServer, InputHooks, InputRequest } from '../../protocol/input-request.js';
 import { checkSamplingRequest, checkSamplingResult, declaresSamplingTools } from '../../protocol/sampling-checks.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { observableOf } from '../../util/observable-of.js';
 import { isObject, messageOf } from '../../util/values.js';
 import { keepOfferableRoots } from '../roots.js';
+import { checkAnswer, describeProblem } from './answer-check.js';
 import { readUrlQuestion } from './elicitation-url.js';
 
 interface Kind {
@@ -19,8 +21,10 @@ interface Kind {
   needsParams: boolean;
   /** What becomes of a valid answer before it is sent, given the request's params; `warn` says what it left out. */
   finish?: (answer: Record<string, unknown>, params: Record<string, unknown>, warn: (message: string) => void) => Record<string, unknown>;
-  /** Why a well-shaped answer still may not be sent, given the request's params; `undefined` when it may. */
+  /** Why a well-shaped answer still may not be sent, given the request's params; `undefined` when it may (the question is declined). */
   check?: (answer: Record<string, unknown>, params: Record<string, unknown>) => string | undefined;
+  /** Why a finished answer may not be sent at all, or `undefined` when it may (the call fails). */
+  refuse?: (answer: Record<string, unknown>, params: Record<string, unknown>) => string | undefined;
 }
 
 const KINDS: Record<string, Kind> = {
@@ -31,6 +35,7 @@ const KINDS: Record<string, Kind> = {
     result: z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() }),
     needsParams: true,
     finish: withDefaults,
+    refuse: breaksSchema,
   },
   'sampling/createMessage': {
     hook: 'onSample',
@@ -130,10 +135,15 @@ function kindOf(method: unknown, params: unknown): Kind | undefined {
 
 /**
  * Asks the matching hook one question and emits exactly one value: the
- * answer, the decline shape, or `undefined` (declined with no shape). Never
- * errors; every way of declining other than an unset hook is reported
- * through `warn`. `key` is the question's key in an `input_required` round,
- * passed on to the hook as `InputRequest.key`.
+ * answer, the decline shape, or `undefined` (declined with no shape). Every
+ * way of declining other than an unset hook is reported through `warn`.
+ * `key` is the question's key in an `input_required` round, passed on to the
+ * hook as `InputRequest.key`; `server` is who asks (`InputRequest.server`).
+ *
+ * It errors in one case only, with an `McpClientError` naming the field and
+ * the rule: an accepted form answer that breaks the question's
+ * `requestedSchema`, which is never sent. The caller decides what the server
+ * hears instead.
  */
 export function askHook(
   request: { method?: unknown; params?: unknown },
@@ -141,6 +151,7 @@ export function askHook(
   warn: (message: string) => void,
   label: string,
   key?: string,
+  server?: AskingServer,
 ): Observable<Record<string, unknown> | undefined> {
   // Own keys only: a server's method named "constructor" is no kind of question.
   const kind = kindOf(request.method, request.params);
@@ -167,10 +178,15 @@ export function askHook(
     }
     asking = read.params;
   }
-  const asked: InputRequest = { method: request.method as string, params: asking, ...(key === undefined ? {} : { key }) };
+  const asked: InputRequest = {
+    method: request.method as string,
+    params: asking,
+    ...(key === undefined ? {} : { key }),
+    ...(server === undefined ? {} : { server: { ...server } }),
+  };
   return defer(() => observableOf(hook(asked))).pipe(
     take(1),
-    map((answer) => {
+    map((answer): Record<string, unknown> | Refusal | undefined => {
       const checked = kind.result.safeParse(answer);
       if (!checked.success) {
         warn(`declined ${label}: ${kind.hook} answered with something that is not a valid ${request.method as string} result`);
@@ -183,33 +199,57 @@ export function askHook(
         return kind.decline;
       }
       const finished = kind.finish ? kind.finish(valid, asked.params, (message) => warn(`${label}: ${message}`)) : valid;
-      if (writable(finished)) return finished;
-      warn(`declined ${label}: the answer cannot be written as JSON (a cycle, a BigInt or nesting too deep, perhaps from a default the server gave)`);
-      return kind.decline;
+      if (!writable(finished)) {
+        warn(`declined ${label}: the answer cannot be written as JSON (a cycle, a BigInt or nesting too deep, perhaps from a default the server gave)`);
+        return kind.decline;
+      }
+      const refused = kind.refuse?.(finished, asked.params);
+      if (refused === undefined) return finished;
+      warn(`did not send ${label}: ${kind.hook} accepted an answer whose ${refused}`);
+      return new Refusal(`${kind.hook} accepted an answer to ${label} whose ${refused}; it was not sent`);
     }),
     defaultIfEmpty(kind.decline),
     catchError((error: unknown) => {
       warn(`declined ${label}: ${kind.hook} failed: ${messageOf(error)}`);
       return of(kind.decline);
     }),
+    // Past catchError, so a refusal is not taken for a failing hook.
+    map((answer) => {
+      if (answer instanceof Refusal) throw new McpClientError(answer.message);
+      return answer;
+    }),
   );
 }
 
+// An accepted form answer that breaks its question's requestedSchema, on its
+// way past catchError (where an Error would read as a failing hook).
+class Refusal {
+  constructor(readonly message: string) {}
+}
+
+/** Why an accepted form answer may not be sent: the first field that breaks the requested schema. */
+function breaksSchema(answer: Record<string, unknown>, params: Record<string, unknown>): string | undefined {
+  if (answer.action !== 'accept') return undefined;
+  const content = isObject(answer.content) ? answer.content : {};
+  const problem = checkAnswer(content, params.requestedSchema);
+  return problem && describeProblem(problem);
+}
+
 /**
- * An accepted form answer with the schema's `default` filled in for every
- * field the answer left out (SEP-1034): a form shows the default, and a person
- * who submits it unchanged has chosen it.
+ * An accepted form answer with no `content` at all gets the schema's
+ * `default` for every field that has one (SEP-1034): the hook showed no form,
+ * so the defaults are what it accepted. An answer with `content` is sent as
+ * it is: a field it leaves out was shown and left empty (a person may clear a
+ * default on purpose), and stays out.
  */
 function withDefaults(answer: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
   const properties = isObject(params.requestedSchema) ? params.requestedSchema.properties : undefined;
-  if (answer.action !== 'accept' || !isObject(properties)) return answer;
-  const content = isObject(answer.content) ? answer.content : {};
+  if (answer.action !== 'accept' || answer.content !== undefined || !isObject(properties)) return answer;
   const defaults = Object.entries(properties).flatMap(([field, schema]) =>
-    isObject(schema) && schema.default !== undefined && (!Object.hasOwn(content, field) || content[field] === undefined)
-      ? [[field, schema.default] as const]
-      : [],
+    isObject(schema) && Object.hasOwn(schema, 'default') && schema.default !== undefined ? [[field, schema.default] as const] : [],
   );
-  return defaults.length === 0 ? answer : { ...answer, content: { ...content, ...Object.fromEntries(defaults) } };
+  // fromEntries defines each key: a server's "__proto__" field stays a field.
+  return defaults.length === 0 ? answer : { ...answer, content: Object.fromEntries(defaults) };
 }
 
 // An answer travels as JSON, written where the server's question is answered:

@@ -2,7 +2,7 @@ import { forkJoin, map, Observable, of, Subscription, throwError } from 'rxjs';
 import { McpInputLoopExceededError } from '../../errors/call-errors.js';
 import { McpProtocolError } from '../../errors/protocol-errors.js';
 import { resultTypeOf } from '../../protocol/shape.js';
-import type { InputHooks } from '../../protocol/input-request.js';
+import type { AskingServer, InputHooks } from '../../protocol/input-request.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { askHook, screenQuestion } from './input-hooks.js';
 
@@ -19,6 +19,8 @@ export interface InputLoop {
   warn(message: string): void;
   /** What the client declared: a sampling question with tools is declined unless it names `sampling.tools`. */
   declared?: ClientCapabilities;
+  /** Who asks, as the hooks are told it (read at each question: a registry may set its prefix late). */
+  server?(): AskingServer | undefined;
 }
 
 /**
@@ -81,7 +83,7 @@ function answerAll(loop: InputLoop, inputRequests: unknown): Observable<Record<s
         loop.warn(`declined ${label}: ${screened.reason}`);
         return of([key, undefined] as const);
       }
-      return askHook(screened.request, loop.hooks, loop.warn, label, key).pipe(map((answer) => [key, answer] as const));
+      return askHook(screened.request, loop.hooks, loop.warn, label, key, loop.server?.()).pipe(map((answer) => [key, answer] as const));
     }),
   ).pipe(
     // fromEntries defines each key: a server's "__proto__" stays a key, never the prototype.

@@ -1,8 +1,9 @@
-import { filter, map, mergeMap, type Observable, of, type Subscription, takeUntil } from 'rxjs';
+import { catchError, filter, map, mergeMap, type Observable, of, type Subscription, takeUntil } from 'rxjs';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { ErrorCode } from '../../protocol/versions.js';
-import type { InputHooks } from '../../protocol/input-request.js';
+import type { AskingServer, InputHooks } from '../../protocol/input-request.js';
+import { messageOf } from '../../util/values.js';
 import { askHook, capabilityFor, declaresElicitationMode, elicitationModeOf, screenQuestion } from './input-hooks.js';
 
 /** What answering a legacy server's requests needs. */
@@ -14,6 +15,8 @@ export interface ServerRequestContext {
   hooksFor(request: JsonRpcRequest): InputHooks;
   declared: ClientCapabilities;
   warn(message: string): void;
+  /** Who asks, as the hooks are told it. */
+  server?(): AskingServer | undefined;
 }
 
 /** The 2025-11-25 error for a sampling request the user turned down. */
@@ -72,9 +75,14 @@ function answer(request: JsonRpcRequest, context: ServerRequestContext): Observa
     context.warn(`refused the server's ${method}: ${screened.reason}`);
     return of(fail(ErrorCode.InvalidParams, screened.reason));
   }
-  return askHook(screened.request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`).pipe(
+  return askHook(screened.request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`, undefined, context.server?.()).pipe(
     map((result): JsonRpcResponse =>
       result === undefined ? fail(SAMPLING_REJECTED, 'User rejected sampling request') : { jsonrpc: '2.0', id, result },
     ),
+    // An accepted answer that breaks the requestedSchema is never sent. The
+    // server asked a fair question and the person did answer, so neither
+    // -32602 (blaming the request) nor decline/cancel (saying the person
+    // refused) would be true: the client failed to produce a valid answer.
+    catchError((error: unknown) => of(fail(ErrorCode.InternalError, messageOf(error)))),
   );
 }

@@ -6,6 +6,7 @@ import type { CallToolResult, Tool } from '../../protocol/types.js';
 import { CALL_KEYS, CALL_TOOL_AS_TASK_KEYS, type CallOptions, type CallToolAsTaskOptions, type CallToolOptions, checkCallOptions, RESUME_TASK_KEYS, type ResumeTaskOptions } from '../options.js';
 import { type Settings } from '../settings.js';
 import { allPages } from '../pagination.js';
+import { askingServerOf } from '../questions/asking-server.js';
 import type { CallInput } from '../calls/call-inputs.js';
 import type { OutputCheck } from '../calls/output-schemas.js';
 import type { Session } from '../session.js';
@@ -16,7 +17,7 @@ type Meta = Record<string, unknown> | undefined;
 
 /** What the task calls need from the client. */
 export interface TaskCallsContext {
-  settings: Pick<Settings, 'tasks' | 'hooks' | 'warn' | 'listLimits'>;
+  settings: Pick<Settings, 'tasks' | 'hooks' | 'warn' | 'listLimits' | 'asker'>;
   notifications$: Observable<JsonRpcNotification>;
   /** One request of `session`, stamped for its era, to its result; filed under the call's `input`, if it has one. */
   request(session: Session, method: string, params: Record<string, unknown>, input?: CallInput): Observable<Record<string, unknown>>;
@@ -162,6 +163,7 @@ export class TaskCalls {
       notifications$,
       hooks: input?.hooks ?? settings.hooks,
       warn: settings.warn,
+      server: () => askingServerOf(session.description.serverInfo, settings.asker.prefix),
     };
   }
 

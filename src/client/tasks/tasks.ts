@@ -7,7 +7,7 @@ import { isTaskHandle, isTerminal, readTask, type Task, type TaskEvent, type Wir
 import type { CallToolResult, Era } from '../../protocol/types.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import { LONGEST_TIMER_MS } from '../../util/checks.js';
-import type { InputHooks } from '../../protocol/input-request.js';
+import type { AskingServer, InputHooks } from '../../protocol/input-request.js';
 import { askHook } from '../questions/input-hooks.js';
 
 /** How often to ask when the server suggests nothing. */
@@ -26,6 +26,8 @@ export interface TaskContext {
   notifications$: Observable<JsonRpcNotification>;
   hooks: InputHooks;
   warn(message: string): void;
+  /** Who asks, as the hooks are told it. */
+  server?(): AskingServer | undefined;
 }
 
 /** How a task is followed. */
@@ -142,7 +144,7 @@ export function followTask(context: TaskContext, first: WireTask, options: Follo
       work.add(
         forkJoin(
           fresh.map(([key, request]) =>
-            askHook(typeof request === 'object' && request !== null ? request : {}, context.hooks, context.warn, `task input request ${JSON.stringify(key)}`, key).pipe(
+            askHook(typeof request === 'object' && request !== null ? request : {}, context.hooks, context.warn, `task input request ${JSON.stringify(key)}`, key, context.server?.()).pipe(
               map((response) => [key, response] as const),
             ),
           ),

@@ -1,6 +1,7 @@
 import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../../tools/bridge.js';
 import { NameMapper, type ToolsForLlmOptions } from '../../tools/tool-names.js';
 import type { InputRequest } from '../../protocol/input-request.js';
+import { ASKED_UNDER, takesPrefix } from '../../client/questions/asking-server.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
@@ -195,6 +196,11 @@ export class Policy implements ToolProvider {
   /** What the inner provider says about a tool (so annotations flow through a stack of layers). */
   toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
     return annotationsOf(this.provider, name);
+  }
+
+  /** Passes a registry's prefix on to the provider it guards, whose servers' questions carry it. */
+  [ASKED_UNDER](prefix: string | undefined, separator: string): void {
+    if (takesPrefix(this.provider)) this.provider[ASKED_UNDER](prefix, separator);
   }
 
   /**
