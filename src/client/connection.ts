@@ -125,6 +125,7 @@ export class Connection {
       hooksFor: (request) => inputs.hooksFor(transport.carrierOf?.(request)),
       declared: declaredCapabilities,
       warn,
+      restarts$: transport.restarts$,
     });
     this.watching.add(watchNotifications({ notifications$, cache, tokens, onLog, onProgress, warn }));
     this.watching.add(tasks.watch());

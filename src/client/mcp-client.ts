@@ -186,6 +186,7 @@ export class McpClient {
       run: (method, options, allowed, body) => this.starter.run(method, options, allowed, body),
       toolCall: (options, body) => this.starter.toolCall(options, body),
       listTools,
+      session: () => this.starter.run('describe', {}, CALL, (session) => of(session)),
       outputCheck: (session, name) => outputs.checkFor(session, name),
     });
     this.tasks = tasks;
@@ -247,7 +248,10 @@ export class McpClient {
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_CALL_OPTIONS): Observable<CallToolResult> {
     if (this.settings.tasks) return this.tasks.callTool(name, args, options);
-    return this.starter.beginToolCall<CallToolResult>(options, { name, arguments: args });
+    // A tool that requires a task runs as one whatever the option (docs/tasks.md).
+    return this.tasks.plainOrTask(name, args, options, () => this.connection.session, () =>
+      this.starter.beginToolCall<CallToolResult>(options, { name, arguments: args }),
+    );
   }
 
   /**
@@ -366,7 +370,9 @@ export class McpClient {
    * @throws McpClientError (as a rejection) for an invalid `options.names`.
    */
   async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
-    return this.catalogue.forLlm(await firstValueFrom(this.listTools()), options.names);
+    const tools = await firstValueFrom(this.listTools());
+    const session = this.connection.session;
+    return this.catalogue.forLlm(tools, options.names, session === undefined || this.tasks.canRunTasks(session));
   }
 
   /**

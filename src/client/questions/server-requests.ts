@@ -3,6 +3,8 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../..
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import type { InputHooks } from '../../protocol/input-request.js';
+import { isObject } from '../../util/values.js';
+import { acceptsTaskFor, ClientSideTasks, isTaskMethod } from '../tasks/client-side-tasks.js';
 import { askHook, capabilityFor, declaresElicitationMode, elicitationModeOf } from './input-hooks.js';
 
 /** What answering a legacy server's requests needs. */
@@ -14,6 +16,8 @@ export interface ServerRequestContext {
   hooksFor(request: JsonRpcRequest): InputHooks;
   declared: ClientCapabilities;
   warn(message: string): void;
+  /** Emits when the server was replaced (a restart): the tasks it made of its questions are forgotten. */
+  restarts$?: Observable<unknown>;
 }
 
 /** The 2025-11-25 error for a sampling request the user turned down. */
@@ -33,19 +37,27 @@ export function serveServerRequests(context: ServerRequestContext): Subscription
     filter((notification) => notification.method === 'notifications/cancelled'),
     map((notification) => notification.params?.requestId),
   );
-  return context.requests$
+  // 2025-11-25 tasks: the questions the server made tasks of, when the client declared it takes them.
+  const tasks = context.declared.tasks === undefined ? undefined : new ClientSideTasks(context.declared);
+  const served = context.requests$
     .pipe(
       mergeMap((request) =>
-        answer(request, context).pipe(takeUntil(cancelled$.pipe(filter((id) => id === request.id)))),
+        answer(request, context, tasks).pipe(takeUntil(cancelled$.pipe(filter((id) => id === request.id)))),
       ),
     )
     .subscribe({ next: (response) => context.send(response), error: () => undefined });
+  if (tasks) {
+    served.add(() => tasks.clear());
+    if (context.restarts$) served.add(context.restarts$.subscribe({ next: () => tasks.clear(), error: () => undefined }));
+  }
+  return served;
 }
 
-function answer(request: JsonRpcRequest, context: ServerRequestContext): Observable<JsonRpcResponse> {
+function answer(request: JsonRpcRequest, context: ServerRequestContext, tasks: ClientSideTasks | undefined): Observable<JsonRpcResponse> {
   const { id, method } = request;
   const fail = (code: number, message: string): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: { code, message } });
   if (method === 'ping') return of({ jsonrpc: '2.0', id, result: {} });
+  if (tasks && isTaskMethod(method)) return tasks.serve(request);
   const capability = capabilityFor(method);
   if (capability === undefined) {
     context.warn(`the server asked for ${JSON.stringify(method)}, which this client does not serve`);
@@ -64,9 +76,18 @@ function answer(request: JsonRpcRequest, context: ServerRequestContext): Observa
       return of(fail(ErrorCode.InvalidParams, `The client does not support elicitation in ${mode ?? 'this'} mode`));
     }
   }
-  return askHook(request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`).pipe(
+  // A question made a task (2025-11-25 tasks) is answered with the task at
+  // once, its hook running behind it; one the client did not declare it
+  // takes as a task is answered as usual, its `task` ignored ("Task Support
+  // and Handling"). The hook never sees the `task` member.
+  const params = isObject(request.params) ? request.params : undefined;
+  const asTask = tasks !== undefined && params !== undefined && Object.hasOwn(params, 'task') && acceptsTaskFor(context.declared, method);
+  const { task, ...question } = params ?? {};
+  const asked = params !== undefined && Object.hasOwn(params, 'task') ? { ...request, params: question } : request;
+  const work = askHook(asked, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`).pipe(
     map((result): JsonRpcResponse =>
       result === undefined ? fail(SAMPLING_REJECTED, 'User rejected sampling request') : { jsonrpc: '2.0', id, result },
     ),
   );
+  return asTask ? tasks.create(request, task, work) : work;
 }
