@@ -244,7 +244,9 @@ export class McpClient {
    * is `required`, or `optional` with `task` set, as its `tools/list` said
    * once per session) is followed to its result, and ending the call early
    * (unsubscribing, its timeout, its signal) cancels the task. A task that
-   * fails or is cancelled errors with `McpTaskError`.
+   * fails or is cancelled errors with `McpTaskError`. A tool listed with
+   * `taskSupport: "required"` runs as a task whatever the option; on a server
+   * that cannot run tasks it fails at once with `McpCapabilityError`.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_CALL_OPTIONS): Observable<CallToolResult> {
     if (this.settings.tasks) return this.tasks.callTool(name, args, options);
@@ -365,7 +367,8 @@ export class McpClient {
    * otherwise: a name that fits is unchanged, one that does not is mapped
    * (see `toolNames`), and `executeToolCalls` reads the mapped names back.
    * Tools meant for an MCP App's view alone (`_meta.ui.visibility` without
-   * `"model"`, or a visibility that cannot be read) are left out.
+   * `"model"`, or a visibility that cannot be read) are left out, and so are
+   * tools that require a task when the server cannot run tasks (one warning).
    *
    * @throws McpClientError (as a rejection) for an invalid `options.names`.
    */

@@ -76,15 +76,17 @@ export class TaskCalls {
   plainOrTask(name: string, args: Record<string, unknown>, options: CallToolOptions, session: () => Session | undefined, plain: () => Observable<CallToolResult>): Observable<CallToolResult> {
     // Read from the list itself: a list_changed overtaking it (server-everything
     // sends one right after the handshake) leaves nothing learned.
+    // Made now, cold: a bad option throws at once, as a plain callTool does.
+    const plainCall = plain();
     const listedRequired = (): Observable<boolean> =>
       this.context.listTools().pipe(map((tools) => taskSupportOf(tools.find((tool) => tool.name === name)) === 'required'));
     const decide = (current: Session): Observable<CallToolResult> => {
       if (this.needsTask(current, name)) return this.callTool(name, args, options);
-      if (this.support.of(current, name) !== undefined) return plain();
+      if (this.support.of(current, name) !== undefined) return plainCall;
       if (current.description.era === 'legacy' && canRunToolTasks(current)) {
-        return listedRequired().pipe(mergeMap((required) => (required ? this.callTool(name, args, options) : plain())));
+        return listedRequired().pipe(mergeMap((required) => (required ? this.callTool(name, args, options) : plainCall)));
       }
-      return plain().pipe(
+      return plainCall.pipe(
         catchError((error: unknown) => {
           if (!refusedForWantOfTask(error)) return throwError(() => error);
           return listedRequired().pipe(mergeMap((required) => (required ? this.callTool(name, args, options) : throwError(() => error))));
