@@ -3,6 +3,7 @@ import type { PageShape } from '../protocol/page-shapes.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
 import { type ExecuteOptions, type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage } from '../tools/bridge.js';
 import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
+import { withoutTaskTools } from '../tools/task-tools.js';
 import { hasUnreadableVisibility, visibleTools } from '../tools/tool-visibility.js';
 import { quote } from '../util/quote.js';
 import { ResultCache } from './cache.js';
@@ -45,6 +46,7 @@ export class Catalogue {
   // The shown names of the last catalogue given to a model, to read its calls back.
   private readonly names = new NameMapper();
   private unreadableWarned = '';
+  private taskToolsWarned = '';
 
   constructor(private readonly context: CatalogueContext) {}
 
@@ -89,8 +91,22 @@ export class Catalogue {
   }
 
   /** `McpClient.toolsForLlm` once the tools are listed: those meant for the model, under the names `names` asks for. */
-  forLlm(tools: readonly Tool[], names: ToolsForLlmOptions['names']): LlmTool[] {
-    return this.names.show(toLlmTools(visibleTools(tools, 'model')), names);
+  forLlm(tools: readonly Tool[], names: ToolsForLlmOptions['names'], canRunTasks = true): LlmTool[] {
+    return this.names.show(toLlmTools(visibleTools(canRunTasks ? tools : this.withoutTaskTools(tools), 'model')), names);
+  }
+
+  // A tool that requires a task, on a server that cannot run one, could
+  // only fail: it is kept from the model, and said once per catalogue.
+  private withoutTaskTools(tools: readonly Tool[]): readonly Tool[] {
+    const { kept, dropped } = withoutTaskTools(tools);
+    if (dropped.length === 0) return tools;
+    const named = dropped.slice(0, 5).map(quote).join(', ') + (dropped.length > 5 ? ', …' : '');
+    const warning = `${dropped.length} tool(s) kept from the model: they require a task, and the server cannot run tasks: ${named}`;
+    if (warning !== this.taskToolsWarned) {
+      this.taskToolsWarned = warning;
+      this.context.settings.warn(warning);
+    }
+    return kept;
   }
 
   /** See `McpClient.executeToolCalls`. */

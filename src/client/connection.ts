@@ -127,6 +127,7 @@ export class Connection {
       declared: declaredCapabilities,
       warn,
       server: () => askingServerOf(this.session?.description.serverInfo, settings.asker.prefix),
+      restarts$: transport.restarts$,
     });
     this.watching.add(watchNotifications({ notifications$, cache, tokens, onLog, onProgress, warn }));
     this.watching.add(tasks.watch());

@@ -200,6 +200,7 @@ export class McpClient {
       run: (method, options, allowed, body) => this.starter.run(method, options, allowed, body),
       toolCall: (options, body) => this.starter.toolCall(options, body),
       listTools,
+      session: () => this.starter.run('describe', {}, CALL, (session) => of(session)),
       outputCheck: (session, name) => outputs.checkFor(session, name),
     });
     this.tasks = tasks;
@@ -265,11 +266,16 @@ export class McpClient {
    * is `required`, or `optional` with `task` set, as its `tools/list` said
    * once per session) is followed to its result, and ending the call early
    * (unsubscribing, its timeout, its signal) cancels the task. A task that
-   * fails or is cancelled errors with `McpTaskError`.
+   * fails or is cancelled errors with `McpTaskError`. A tool listed with
+   * `taskSupport: "required"` runs as a task whatever the option; on a server
+   * that cannot run tasks it fails at once with `McpCapabilityError`.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_CALL_OPTIONS): Observable<CallToolResult> {
     if (this.settings.tasks) return this.tasks.callTool(name, args, options);
-    return this.starter.beginToolCall<CallToolResult>(options, { name, arguments: args });
+    // A tool that requires a task runs as one whatever the option (docs/tasks.md).
+    return this.tasks.plainOrTask(name, args, options, () => this.connection.session, () =>
+      this.starter.beginToolCall<CallToolResult>(options, { name, arguments: args }),
+    );
   }
 
   /**
@@ -383,12 +389,15 @@ export class McpClient {
    * otherwise: a name that fits is unchanged, one that does not is mapped
    * (see `toolNames`), and `executeToolCalls` reads the mapped names back.
    * Tools meant for an MCP App's view alone (`_meta.ui.visibility` without
-   * `"model"`, or a visibility that cannot be read) are left out.
+   * `"model"`, or a visibility that cannot be read) are left out, and so are
+   * tools that require a task when the server cannot run tasks (one warning).
    *
    * @throws McpClientError (as a rejection) for an invalid `options.names`.
    */
   async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
-    return this.catalogue.forLlm(await firstValueFrom(this.listTools()), options.names);
+    const tools = await firstValueFrom(this.listTools());
+    const session = this.connection.session;
+    return this.catalogue.forLlm(tools, options.names, session === undefined || this.tasks.canRunTasks(session));
   }
 
   /**

@@ -17,6 +17,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from './calls/call-budget.js';
 import { CLIENT_OPTION_KEYS, type ClientOptions, type McpClientOptions } from './options.js';
 import { capabilitiesOf } from './questions/input-hooks.js';
 import { RootsOption } from './roots.js';
+import { clientTasksCapability } from './tasks/client-side-tasks.js';
 
 const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -122,7 +123,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     maxInputRounds: checkCount('maxInputRounds', options.maxInputRounds, 8),
     hooks,
     roots,
-    declaredCapabilities: options.tasks ? withTasks(declared) : declared,
+    declaredCapabilities: options.tasks ? withTasks(declared, hooks) : declared,
     logLevel: options.logLevel,
     onLog: options.onLog,
     onProgress: options.onProgress,
@@ -182,12 +183,12 @@ function withRootsListChanged(capabilities: ClientCapabilities): ClientCapabilit
 }
 
 // Each era reads its own key and ignores the other's. The 2025-11-25 `tasks`
-// is empty: this client runs no requests of its own as tasks, so a server
-// must not make its questions into tasks either.
-function withTasks(capabilities: ClientCapabilities): ClientCapabilities {
+// names the questions a server may make tasks of: those a hook answers
+// (client-side tasks, see client-side-tasks.ts); empty without such hooks.
+function withTasks(capabilities: ClientCapabilities, hooks: InputHooks): ClientCapabilities {
   return {
     ...capabilities,
-    tasks: capabilities.tasks ?? {},
+    tasks: capabilities.tasks ?? clientTasksCapability(hooks),
     extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} },
   };
 }

@@ -3,7 +3,8 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../..
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import type { AskingServer, InputHooks } from '../../protocol/input-request.js';
-import { messageOf } from '../../util/values.js';
+import { isObject, messageOf } from '../../util/values.js';
+import { acceptsTaskFor, ClientSideTasks, isTaskMethod } from '../tasks/client-side-tasks.js';
 import { askHook, capabilityFor, declaresElicitationMode, elicitationModeOf, screenQuestion } from './input-hooks.js';
 
 /** What answering a legacy server's requests needs. */
@@ -17,6 +18,8 @@ export interface ServerRequestContext {
   warn(message: string): void;
   /** Who asks, as the hooks are told it. */
   server?(): AskingServer | undefined;
+  /** Emits when the server was replaced (a restart): the tasks it made of its questions are forgotten. */
+  restarts$?: Observable<unknown>;
 }
 
 /** The 2025-11-25 error for a sampling request the user turned down. */
@@ -36,19 +39,27 @@ export function serveServerRequests(context: ServerRequestContext): Subscription
     filter((notification) => notification.method === 'notifications/cancelled'),
     map((notification) => notification.params?.requestId),
   );
-  return context.requests$
+  // 2025-11-25 tasks: the questions the server made tasks of, when the client declared it takes them.
+  const tasks = context.declared.tasks === undefined ? undefined : new ClientSideTasks(context.declared);
+  const served = context.requests$
     .pipe(
       mergeMap((request) =>
-        answer(request, context).pipe(takeUntil(cancelled$.pipe(filter((id) => id === request.id)))),
+        answer(request, context, tasks).pipe(takeUntil(cancelled$.pipe(filter((id) => id === request.id)))),
       ),
     )
     .subscribe({ next: (response) => context.send(response), error: () => undefined });
+  if (tasks) {
+    served.add(() => tasks.clear());
+    if (context.restarts$) served.add(context.restarts$.subscribe({ next: () => tasks.clear(), error: () => undefined }));
+  }
+  return served;
 }
 
-function answer(request: JsonRpcRequest, context: ServerRequestContext): Observable<JsonRpcResponse> {
+function answer(request: JsonRpcRequest, context: ServerRequestContext, tasks: ClientSideTasks | undefined): Observable<JsonRpcResponse> {
   const { id, method } = request;
   const fail = (code: number, message: string): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: { code, message } });
   if (method === 'ping') return of({ jsonrpc: '2.0', id, result: {} });
+  if (tasks && isTaskMethod(method)) return tasks.serve(request);
   const capability = capabilityFor(method);
   if (capability === undefined) {
     context.warn(`the server asked for ${JSON.stringify(method)}, which this client does not serve`);
@@ -67,15 +78,23 @@ function answer(request: JsonRpcRequest, context: ServerRequestContext): Observa
       return of(fail(ErrorCode.InvalidParams, `The client does not support elicitation in ${mode ?? 'this'} mode`));
     }
   }
+  // A question made a task (2025-11-25 tasks) is answered with the task at
+  // once, its hook running behind it; one the client did not declare it
+  // takes as a task is answered as usual, its `task` ignored ("Task Support
+  // and Handling"). The hook never sees the `task` member.
+  const params = isObject(request.params) ? request.params : undefined;
+  const asTask = tasks !== undefined && params !== undefined && Object.hasOwn(params, 'task') && acceptsTaskFor(context.declared, method);
+  const { task, ...question } = params ?? {};
+  const asked = params !== undefined && Object.hasOwn(params, 'task') ? { ...request, params: question } : request;
   // A sampling request with tools the client never declared, or past the
   // bounds, is refused before any hook sees it (2025-11-25 client/sampling,
   // "Tools in Sampling" and "Error Handling").
-  const screened = screenQuestion(request, context.declared);
+  const screened = screenQuestion(asked, context.declared);
   if (!screened.ok) {
     context.warn(`refused the server's ${method}: ${screened.reason}`);
     return of(fail(ErrorCode.InvalidParams, screened.reason));
   }
-  return askHook(screened.request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`, undefined, context.server?.()).pipe(
+  const work = askHook(screened.request, context.hooksFor(request), context.warn, `server request ${JSON.stringify(method)}`, undefined, context.server?.()).pipe(
     map((result): JsonRpcResponse =>
       result === undefined ? fail(SAMPLING_REJECTED, 'User rejected sampling request') : { jsonrpc: '2.0', id, result },
     ),
@@ -85,4 +104,5 @@ function answer(request: JsonRpcRequest, context: ServerRequestContext): Observa
     // refused) would be true: the client failed to produce a valid answer.
     catchError((error: unknown) => of(fail(ErrorCode.InternalError, messageOf(error)))),
   );
+  return asTask ? tasks.create(request, task, work) : work;
 }
