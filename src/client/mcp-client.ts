@@ -116,7 +116,7 @@ export class McpClient {
   /** Every progress report (`notifications/progress`), hot. Reports arrive before the answer they belong to. */
   readonly progress$: Observable<ProgressEvent>;
 
-  /** Every log message (`notifications/message`), hot. A modern server sends them only with `logLevel` set. */
+  /** Every log message (`notifications/message`), hot. A modern server sends them only with a level set (`logLevel`, `setLogLevel`). */
   readonly log$: Observable<LogMessage>;
 
   /**
