@@ -4,7 +4,7 @@ import { FakeTransport } from 'rxmcp/testing';
 
 const legacy = () =>
   new FakeTransport().on('initialize', {
-    result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
+    result: { protocolVersion: '2025-11-25', capabilities: { tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} }, serverInfo: { name: 's', version: '1' } },
   });
 
 function connect(transport: FakeTransport, warnings: string[] = []): McpClient {

@@ -4,7 +4,7 @@ import { FakeTransport } from 'rxmcp/testing';
 
 const modern = () =>
   new FakeTransport().on('server/discover', {
-    result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} },
+    result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {}, prompts: {}, resources: { subscribe: true }, completions: {}, logging: {} } },
   });
 
 const progress = (progressToken: unknown, value: number) => ({

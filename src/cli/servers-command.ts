@@ -1,6 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import type { McpClient, ServerEntry } from '../index.js';
 import { McpAuthError } from '../errors/auth-errors.js';
+import { McpCapabilityError } from '../errors/capability-errors.js';
 import type { CliRequest } from './args.js';
 import { type ConfigFile, aimedAt, configFiles, startable } from './configured-server.js';
 import { type CliIo, connect, NeedsLogin } from './connect.js';
@@ -95,7 +96,11 @@ async function probe(row: Row, request: CliRequest, io: CliIo): Promise<void> {
   try {
     mcp = connect({ ...aimedAt(request, row.entry), noInput: true, timeoutMs: budget }, io, undefined, row.name);
     const description = await firstValueFrom(mcp.describe({ signal }));
-    const tools = await firstValueFrom(mcp.listTools({ signal }));
+    // A server without the tools capability has none: it is listed with 0, not failed.
+    const tools = await firstValueFrom(mcp.listTools({ signal })).catch((error: unknown) => {
+      if (error instanceof McpCapabilityError) return [];
+      throw error;
+    });
     Object.assign(row, {
       era: description.era,
       protocolVersion: description.protocolVersion,

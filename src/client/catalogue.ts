@@ -1,4 +1,4 @@
-import { defer, firstValueFrom, type Observable, of } from 'rxjs';
+import { catchError, defer, firstValueFrom, type Observable, of, throwError } from 'rxjs';
 import type { PageShape } from '../protocol/page-shapes.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
 import { type ExecuteOptions, type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage } from '../tools/bridge.js';
@@ -7,6 +7,7 @@ import { withoutTaskTools } from '../tools/task-tools.js';
 import { hasUnreadableVisibility, visibleTools } from '../tools/tool-visibility.js';
 import { quote } from '../util/quote.js';
 import { ResultCache } from './cache.js';
+import { isMissing } from './capability-gate.js';
 import type { CallPipeline } from './calls/call-pipeline.js';
 import type { CallStarter } from './calls/call-starter.js';
 import type { OutputSchemas } from './calls/output-schemas.js';
@@ -90,6 +91,16 @@ export class Catalogue {
     });
   }
 
+  /**
+   * The tools as a provider offers them: `listTools`, but a server that did
+   * not declare `tools` offers none, an empty catalogue rather than an
+   * error, so that a Registry, a Toolkit or a gateway holding a server of
+   * prompts or resources alone still lists the others.
+   */
+  offeredTools(): Observable<Tool[]> {
+    return this.context.owner.listTools().pipe(catchError((error: unknown) => (isMissing(error, 'tools') ? of([]) : throwError(() => error))));
+  }
+
   /** `McpClient.toolsForLlm` once the tools are listed: those meant for the model, under the names `names` asks for. */
   forLlm(tools: readonly Tool[], names: ToolsForLlmOptions['names'], canRunTasks = true): LlmTool[] {
     return this.names.show(toLlmTools(visibleTools(canRunTasks ? tools : this.withoutTaskTools(tools), 'model')), names);
@@ -114,7 +125,7 @@ export class Catalogue {
     const { settings, owner } = this.context;
     return runToolCalls(
       {
-        catalogue: () => firstValueFrom(owner.listTools()),
+        catalogue: () => firstValueFrom(this.offeredTools()),
         call: (name, args, { toolCallId, signal, onProgress, input }) => {
           const given: CallToolOptions = { toolCallId };
           if (signal) given.signal = signal;

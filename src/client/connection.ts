@@ -6,6 +6,7 @@ import type { CallInputs } from './calls/call-inputs.js';
 import type { Deadlines } from './calls/deadlines.js';
 import type { OutputSchemas } from './calls/output-schemas.js';
 import type { Correlator } from './correlator.js';
+import type { LogLevel } from './log-level.js';
 import type { Settings } from './settings.js';
 import { serveServerRequests } from './questions/server-requests.js';
 import { askingServerOf } from './questions/asking-server.js';
@@ -28,6 +29,8 @@ export interface ConnectionContext {
   tokens: ProgressTokens;
   tasks: TaskCalls;
   outputs: OutputSchemas;
+  /** The log level in force, read by each probe (see `LogLevel`). */
+  logLevel: LogLevel;
 }
 
 /**
@@ -58,6 +61,7 @@ export class Connection {
       this.watch();
       return probe({
         ...settings,
+        logLevel: context.logLevel.current,
         // HTTP+SSE carries only the handshake era: no server there knows server/discover.
         era: settings.era ?? (transport.wire === 'sse' ? 'legacy' : undefined),
         clientCapabilities: settings.declaredCapabilities,

@@ -1,4 +1,5 @@
-import { catchError, EMPTY, filter, ignoreElements, merge, Observable, startWith, switchMap } from 'rxjs';
+import { catchError, EMPTY, filter, ignoreElements, merge, Observable, startWith, switchMap, throwError } from 'rxjs';
+import { McpCapabilityError } from '../errors/capability-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildRequest, type Stamp } from '../protocol/request.js';
 import type { ListenFilter } from '../protocol/types.js';
@@ -6,6 +7,8 @@ import { keysOf } from '../util/option-keys.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { messageOf } from '../util/values.js';
 import type { CallStarter } from './calls/call-starter.js';
+import { capabilityRefusal } from './capability-gate.js';
+import type { Session } from './session.js';
 import type { Correlator } from './correlator.js';
 import { CALL_KEYS, type CallOptions } from './options.js';
 
@@ -129,6 +132,20 @@ export function listenLegacy(
 }
 
 
+/**
+ * Updates of resources need the server's `resources.subscribe`: without it,
+ * a listen that names URIs fails before anything is sent, in either era (a
+ * legacy server would be sent `resources/subscribe`; a modern one a
+ * `subscriptions/listen` asking for `resourceSubscriptions`). The list
+ * notifications need no gate: a server that never sends them sends nothing.
+ */
+function subscribeRefusal(session: Session, wanted: ListenFilter): McpCapabilityError | undefined {
+  if (!wanted.resourceSubscriptions || wanted.resourceSubscriptions.length === 0) return undefined;
+  const refused = capabilityRefusal(session, 'resources/subscribe');
+  if (!refused || session.description.era === 'legacy') return refused;
+  return new McpCapabilityError(refused.capability, 'subscriptions/listen');
+}
+
 /** What a `Listener` is built from: the client's streams and parts. */
 export interface ListenerParts {
   notifications$: Observable<JsonRpcNotification>;
@@ -158,11 +175,13 @@ export class Listener {
 
   listen(wanted: ListenFilter, options: CallOptions): Observable<JsonRpcNotification> {
     refuseUnknown(wanted, LISTEN_KEYS);
-    const open = this.parts.starter.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL_KEYS, (session) =>
-      session.description.era === 'modern'
+    const open = this.parts.starter.run('subscriptions/listen', { timeoutMs: 0, ...options }, CALL_KEYS, (session) => {
+      const refused = subscribeRefusal(session, wanted);
+      if (refused) return throwError(() => refused);
+      return session.description.era === 'modern'
         ? listenModern(this.context, session.stamp, wanted)
-        : listenLegacy(this.context, session.stamp, wanted, this.subscriptions),
-    );
+        : listenLegacy(this.context, session.stamp, wanted, this.subscriptions);
+    });
     // After a restart the stream is opened again on the fresh server; the
     // restart is announced before the old request fails, so that failure
     // never reaches the subscriber.

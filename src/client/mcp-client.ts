@@ -6,7 +6,7 @@ import { buildRequest } from '../protocol/request.js';
 import { promptPage, resourcePage, resourceTemplatePage, toolPage } from '../protocol/page-shapes.js';
 import { callToolResultSchema, completeResultSchema, getPromptResultSchema, readResourceResultSchema } from '../protocol/schemas.js';
 import type {
-  CallToolResult, ClientCapabilities, CompleteResult, CompletionReference, GetPromptResult, ListenFilter, LogMessage, ProgressEvent,
+  CallToolResult, ClientCapabilities, CompleteResult, CompletionReference, GetPromptResult, ListenFilter, LoggingLevel, LogMessage, ProgressEvent,
   Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerDescription, Tool, ToolAnnotations,
 } from '../protocol/types.js';
 import type { Task, TaskEvent } from '../protocol/tasks.js';
@@ -23,6 +23,7 @@ import { SERVER_ANNOTATIONS, withoutHints } from '../tools/annotation-trust.js';
 import type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage } from '../tools/bridge.js';
 import { ResultCache } from './cache.js';
 import { Catalogue } from './catalogue.js';
+import { isMissing } from './capability-gate.js';
 import { Connection, type ConnectionState } from './connection.js';
 import { CallInputs } from './calls/call-inputs.js';
 import { CallPipeline } from './calls/call-pipeline.js';
@@ -31,6 +32,7 @@ import { Deadlines } from './calls/deadlines.js';
 import { OutputSchemas } from './calls/output-schemas.js';
 import { Correlator } from './correlator.js';
 import { Listener } from './listen.js';
+import { checkLogLevel, LogLevel } from './log-level.js';
 import {
   CALL_KEYS as CALL, type CallOptions, type CallToolAsTaskOptions, type CallToolOptions, type ClientOptions, COMPLETE_KEYS, type CompleteOptions,
   type InputCallOptions, type ListOptions, type McpClientOptions, type ResumeTaskOptions,
@@ -116,7 +118,7 @@ export class McpClient {
   /** Every progress report (`notifications/progress`), hot. Reports arrive before the answer they belong to. */
   readonly progress$: Observable<ProgressEvent>;
 
-  /** Every log message (`notifications/message`), hot. A modern server sends them only with `logLevel` set. */
+  /** Every log message (`notifications/message`), hot. A modern server sends them only with a level set (`logLevel`, `setLogLevel`). */
   readonly log$: Observable<LogMessage>;
 
   /**
@@ -158,6 +160,7 @@ export class McpClient {
   private readonly catalogue: Catalogue;
   private readonly listener: Listener;
   private readonly roots: ClientRoots;
+  private readonly logLevel: LogLevel;
 
   /**
    * @throws McpClientError for an unknown option, a transport option given with a ready `transport`, or a bad value.
@@ -204,7 +207,9 @@ export class McpClient {
       outputCheck: (session, name) => outputs.checkFor(session, name),
     });
     this.tasks = tasks;
-    const connection = new Connection({ settings, transport, correlator, notifications$, cache, deadlines, inputs, tokens, tasks, outputs });
+    const logLevel = new LogLevel(settings.logLevel);
+    this.logLevel = logLevel;
+    const connection = new Connection({ settings, transport, correlator, notifications$, cache, deadlines, inputs, tokens, tasks, outputs, logLevel });
     this.connection = connection;
     this.state$ = connection.state$;
     this.auth$ = transport.auth$ ?? NEVER;
@@ -368,10 +373,35 @@ export class McpClient {
   }
 
   /**
+   * Changes the least severe log message wanted, while connected: cold, like
+   * every call (nothing changes until subscribed); emits once and completes
+   * when the level is in force. On a 2025-11-25 (or older) server it sends
+   * `logging/setLevel`, and fails with `McpCapabilityError` (`logging`),
+   * sending nothing, when the server did not declare logging. On a
+   * 2026-07-28 server there is no round trip: every request sent from then
+   * on carries the level in `_meta`, which is how that era asks for logs.
+   * The level outlives the session: a restarted server is asked for it again.
+   * Messages arrive on `log$` (and `onLog`).
+   *
+   * @throws McpClientError at once for a level that is not one of the eight level names.
+   * @example
+   * ```ts
+   * await firstValueFrom(mcp.setLogLevel('debug'));
+   * mcp.log$.subscribe(({ level, data }) => console.error(level, data));
+   * ```
+   */
+  setLogLevel(level: LoggingLevel, options: CallOptions = {}): Observable<void> {
+    checkLogLevel(level);
+    return this.starter.run('setLogLevel', options, CALL, (session) =>
+      this.logLevel.apply(session, level, (method, build) => this.correlator.request(method, build)),
+    );
+  }
+
+  /**
    * What the server said about one of its tools, from its catalogue, as far
    * as the client trusts it: its hints (`readOnlyHint`, …) only with
    * `trustAnnotations: true`, else the title alone (`listTools` shows all it
-   * sent). `undefined` for no such tool, or nothing left to say.
+   * sent). `undefined` for no such tool (a server without `tools` has none), or nothing left to say.
    */
   toolAnnotations(name: string, options: ListOptions = {}): Observable<ToolAnnotations | undefined> {
     const said = this[SERVER_ANNOTATIONS](name, options);
@@ -380,7 +410,8 @@ export class McpClient {
 
   /** The tool's annotations as the server sent them, for a layer the user marked trusted (see `annotation-trust.ts`). */
   [SERVER_ANNOTATIONS](name: string, options: ListOptions = {}): Observable<ToolAnnotations | undefined> {
-    return this.listTools(options).pipe(map((tools) => tools.find((tool) => tool.name === name)?.annotations));
+    const tools = this.listTools(options).pipe(catchError((error: unknown) => (isMissing(error, 'tools') ? of([]) : throwError(() => error))));
+    return tools.pipe(map((listed) => listed.find((tool) => tool.name === name)?.annotations));
   }
 
   /**
@@ -391,11 +422,12 @@ export class McpClient {
    * Tools meant for an MCP App's view alone (`_meta.ui.visibility` without
    * `"model"`, or a visibility that cannot be read) are left out, and so are
    * tools that require a task when the server cannot run tasks (one warning).
+   * A server that did not declare `tools` gives an empty list, not an error.
    *
    * @throws McpClientError (as a rejection) for an invalid `options.names`.
    */
   async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
-    const tools = await firstValueFrom(this.listTools());
+    const tools = await firstValueFrom(this.catalogue.offeredTools());
     const session = this.connection.session;
     return this.catalogue.forLlm(tools, options.names, session === undefined || this.tasks.canRunTasks(session));
   }

@@ -14,7 +14,14 @@ import { messageOf } from '../util/values.js';
 /** What a connection settled on: the server's description and the stamp for every request. */
 export interface Session {
   description: ServerDescription;
+  /** Replaced (never mutated) when `setLogLevel` changes the level a modern request carries. */
   stamp: Stamp;
+  /**
+   * True when the probe learnt the era but not the capabilities (a modern
+   * server that answered `server/discover` with a header error): calls are
+   * then not gated on capabilities, since none were said either way.
+   */
+  capabilitiesUnknown?: true;
 }
 
 /** What the probe needs from the client. */
@@ -138,6 +145,7 @@ function fromError(
     return of({
       era: 'modern',
       session: {
+        capabilitiesUnknown: true,
         stamp: modernStamp(context, version),
         description: {
           era: 'modern',

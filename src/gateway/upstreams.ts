@@ -1,4 +1,5 @@
 import type { McpClient } from '../client/mcp-client.js';
+import { McpCapabilityError } from '../errors/capability-errors.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject } from '../util/values.js';
 
@@ -120,7 +121,8 @@ export class Upstreams {
         try {
           return await read(client, prefix);
         } catch (error) {
-          onFailure(prefix, error);
+          // A server that does not offer prompts (or resources) has none to list: no warning.
+          if (!(error instanceof McpCapabilityError)) onFailure(prefix, error);
           return [];
         }
       }),

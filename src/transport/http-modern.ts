@@ -25,18 +25,36 @@ const ANSWERED = new McpClientError('answered');
 const NOTIFY_BODY_MS = 1000;
 
 /**
+ * A `subscriptions/listen` stream is never re-issued here: its request id is
+ * its subscription id, which the listener matches notifications by, and a
+ * stream that ends is the listener's to see (it completes or fails).
+ */
+const LISTEN = 'subscriptions/listen';
+
+/** A response stream that ended or broke before the answer came: the request is lost, not answered. */
+class BrokenStream extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+  }
+}
+
+/**
  * The 2026-07-28 binding: every message its own POST, the answer a JSON body
  * or an SSE stream scoped to that request (notifications first, then the
  * answer), routing fields mirrored into headers (`MCP-Protocol-Version`,
  * `Mcp-Method`, `Mcp-Name`, and `Mcp-Param-*` from tools' `x-mcp-header`
  * annotations, learnt from the `tools/list` answers that pass through).
  * Cancelling a request aborts its POST, which the server sees as the
- * cancellation.
+ * cancellation. A request whose SSE response ends or breaks before its
+ * answer is sent once more as a new request with a new id (the era has no
+ * resumability); the caller's budget bounds both, since ending the call
+ * aborts whichever POST is running.
  */
 export class ModernHttp {
   private readonly inflight = new Map<RequestId, LightAbort>();
   private readonly toolHeaders = new Map<string, ParamHeader[]>();
   private refreshes = 0;
+  private reissues = 0;
   /** The bounds of the tool list read again after a header mismatch: the client's, once it says. */
   listLimits: ListLimits = DEFAULT_LIST_LIMITS;
 
@@ -82,28 +100,43 @@ export class ModernHttp {
   }
 
   // One request, to its answer or its failure; one retry after a
-  // HeaderMismatch on tools/call, with the tool list read afresh.
-  private async exchange(request: JsonRpcRequest, body: string, signal: AbortLike, retried = false): Promise<void> {
+  // HeaderMismatch on tools/call, with the tool list read afresh; and one
+  // re-issue, as a new request with a new id, when its response stream broke
+  // (2026-07-28 basic/transports: the era has no resumability, so a broken
+  // stream loses the request). `original` is the id the caller filed it
+  // under, which the answer is handed back with.
+  private async exchange(request: JsonRpcRequest, body: string, signal: AbortLike, retried = false, original: RequestId = request.id): Promise<void> {
     let answer: JsonRpcResponse | undefined;
     try {
       answer = await this.post(request, signal, body);
     } catch (error) {
-      // An aborted request was cancelled or closed: nobody waits for it.
-      if (!signal.aborted) this.sink.fail(request.id, error as Error);
+      // An aborted request was cancelled or closed (its budget ran out, say): nobody waits for it.
+      if (signal.aborted) return;
+      if (error instanceof BrokenStream) {
+        if (request.id === original && request.method !== LISTEN) {
+          const again: JsonRpcRequest = { ...request, id: `rxmcp-reissue-${++this.reissues}` };
+          return this.exchange(again, JSON.stringify(again), signal, retried, original);
+        }
+        const reissued = request.id === original ? '' : ', and again once re-issued as a new request';
+        this.sink.fail(original, new McpNetworkError(this.wire.url, `${error.message}${reissued}`, { cause: error.cause }));
+        return;
+      }
+      this.sink.fail(original, error as Error);
       return;
     }
     if (!answer) {
-      if (!signal.aborted) this.sink.fail(request.id, new McpNetworkError(this.wire.url, `the response to ${request.method} ended before its answer`));
+      if (!signal.aborted) this.sink.fail(original, new McpNetworkError(this.wire.url, `the response to ${request.method} ended before its answer`));
       return;
     }
     if (request.method === 'tools/call' && !retried && isErrorResponse(answer) && answer.error.code === ErrorCode.HeaderMismatch) {
       // A list past its bounds, or a wire that broke, ends the call (thrown);
       // a list the server refused leaves the mismatch as the answer.
       const refreshed = await this.refreshTools(request, signal);
-      if (refreshed && !signal.aborted) return this.exchange(request, body, signal, true);
+      if (refreshed && !signal.aborted) return this.exchange(request, body, signal, true, original);
     }
     if (request.method === 'tools/list' && !isErrorResponse(answer)) answer = this.learnTools(answer);
-    this.sink.deliver(answer);
+    // A re-issued request's answer goes back under the id its caller knows.
+    this.sink.deliver(answer.id === original ? answer : { ...answer, id: original });
   }
 
   private async notify(message: JsonRpcMessage): Promise<void> {
@@ -126,8 +159,9 @@ export class ModernHttp {
     }
   }
 
-  // POSTs a request, and reads its response to the answer (undefined when
-  // it ends first), passing on the notifications that come before it.
+  // POSTs a request, and reads its response to the answer, passing on the
+  // notifications that come before it. An SSE stream that ends or breaks
+  // first throws BrokenStream; a JSON body without the answer gives undefined.
   private async post(request: JsonRpcRequest, signal: AbortLike, body = JSON.stringify(request)): Promise<JsonRpcResponse | undefined> {
     const response = await this.wire.fetch({ method: 'POST', headers: this.headersFor(request), body }, signal);
     // A JSON body is the one message: read without walking a stream.
@@ -135,11 +169,17 @@ export class ModernHttp {
       const message = await this.wire.answerIn(response, request.id);
       return message && this.answerOrPass(message, request);
     }
-    for await (const message of this.wire.messages(response, signal, request.id)) {
-      const answer = this.answerOrPass(message, request);
-      if (answer) return answer;
+    try {
+      for await (const message of this.wire.messages(response, signal, request.id)) {
+        const answer = this.answerOrPass(message, request);
+        if (answer) return answer;
+      }
+    } catch (error) {
+      // The stream broke under us (a reset, a cut): not a bad answer, a lost one.
+      if (!signal.aborted && error instanceof McpNetworkError) throw new BrokenStream(`the response stream of ${request.method} broke before its answer: ${error.message}`, error);
+      throw error;
     }
-    return undefined;
+    throw new BrokenStream(`the response to ${request.method} ended before its answer`);
   }
 
   // The message when it answers the request; otherwise passed on (a notification) or dropped.
@@ -197,7 +237,14 @@ export class ModernHttp {
       const id = `rxmcp-http-tools-${++this.refreshes}`;
       const params: Record<string, unknown> = { _meta: original.params?._meta };
       if (cursor !== undefined) params.cursor = cursor;
-      const page = await this.post({ jsonrpc: '2.0', id, method: 'tools/list', params }, signal);
+      let page: JsonRpcResponse | undefined;
+      try {
+        page = await this.post({ jsonrpc: '2.0', id, method: 'tools/list', params }, signal);
+      } catch (error) {
+        // Read again only for its headers: a broken page leaves the mismatch as the answer.
+        if (error instanceof BrokenStream) return false;
+        throw error;
+      }
       if (!page || isErrorResponse(page)) return false;
       const { tools, nextCursor } = page.result;
       cursor = typeof nextCursor === 'string' ? nextCursor : undefined;

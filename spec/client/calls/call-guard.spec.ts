@@ -6,7 +6,7 @@ import { McpTimeoutError } from '../../../src/errors/call-errors.js';
 
 // A client as far as a bounded call sees one: its session known, one clock.
 function host(): CallHost {
-  return { closing: false, session: {} as Session, probing$: NEVER, deadlines: new Deadlines() };
+  return { closing: false, session: { description: { capabilities: { tools: {} } } } as unknown as Session, probing$: NEVER, deadlines: new Deadlines() };
 }
 
 // A call whose body answers `value` at once, or never when `value` is undefined.

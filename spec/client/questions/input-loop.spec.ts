@@ -11,7 +11,7 @@ import { type FakeReply as Reply, FakeTransport } from 'rxmcp/testing';
 
 const modern = () =>
   new FakeTransport().on('server/discover', {
-    result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } },
+    result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {}, prompts: {}, resources: {} } },
   });
 
 const elicit = (message = 'Sure?') => ({

@@ -4,6 +4,7 @@ import { McpTransportClosedError } from '../../errors/transport-errors.js';
 import type { CallBounds } from './call-budget.js';
 import type { Deadline, Deadlines } from './deadlines.js';
 import type { Session } from '../session.js';
+import { capabilityRefusal } from '../capability-gate.js';
 
 /** What a bounded call needs of its client, read when a subscription starts. */
 export interface CallHost {
@@ -78,13 +79,25 @@ export abstract class BoundedCall<T> extends Observable<T> implements CallBounds
       return undefined;
     }
     const { session } = host;
-    if (session) return this.begin(session, subscriber);
+    if (session) return this.open(session, subscriber);
     return host.probing$
       .pipe(
         take(1),
-        mergeMap((found) => new Observable<T>((inner) => this.begin(found, inner))),
+        mergeMap((found) => new Observable<T>((inner) => this.open(found, inner))),
       )
       .subscribe(subscriber);
+  }
+
+  // Once the session says what the server offers: a call it did not offer
+  // fails here, before anything is sent (2025-11-25 basic/lifecycle,
+  // Capability Negotiation).
+  private open(session: Session, subscriber: Subscriber<T>): TeardownLogic {
+    const refused = capabilityRefusal(session, this.method);
+    if (refused) {
+      subscriber.error(refused);
+      return undefined;
+    }
+    return this.begin(session, subscriber);
   }
 }
 

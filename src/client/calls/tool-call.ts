@@ -7,6 +7,7 @@ import { BoundedCall, type CallHost } from './call-guard.js';
 import type { CallPipeline } from './call-pipeline.js';
 import type { OutputSchemas } from './output-schemas.js';
 import type { Session } from '../session.js';
+import { capabilityRefusal } from '../capability-gate.js';
 
 /** What a tool call needs of its client besides the bounds: the call pipeline and the output checks. */
 export interface ToolCallHost extends CallHost {
@@ -57,12 +58,12 @@ export class ToolCall extends BoundedCall<CallToolResult> {
   // Bounded by its budget alone, on a session already found, with no output
   // to check (the usual call): the exchange is its own deadline, and keeps
   // neither a guard nor this call alive while it waits. Anything else takes
-  // the guard.
+  // the guard, as does a server without tools, for the guard's refusal.
   protected override _subscribe(subscriber: Subscriber<CallToolResult>): TeardownLogic {
     const host = this.host as ToolCallHost;
     const { session } = host;
     const { params } = this;
-    if (session === undefined || host.closing || this.signal || this.activity$ || this.maxTotalTimeoutMs || host.outputs.checkFor(session, params.name as string)) {
+    if (session === undefined || host.closing || this.signal || this.activity$ || this.maxTotalTimeoutMs || host.outputs.checkFor(session, params.name as string) || capabilityRefusal(session, 'tools/call')) {
       return super._subscribe(subscriber);
     }
     return host.calls.begin(session, 'tools/call', params, this.meta, callToolResultSchema, subscriber as Subscriber<Record<string, unknown>>, undefined, host.deadlines, this.timeoutMs);
