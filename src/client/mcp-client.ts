@@ -162,7 +162,7 @@ export class McpClient {
     const tokens = new ProgressTokens();
     const calls = new CallPipeline(correlator, cache, settings);
     const inputs = new CallInputs(settings.hooks);
-    const outputs = new OutputSchemas(settings.validateStructuredContent);
+    const outputs = new OutputSchemas(settings.validateStructuredContent, settings.warn);
     const notifications$ = correlator.notifications$;
     const progress$ = progressOf(notifications$);
     this.settings = settings;

@@ -28,3 +28,6 @@ export type { WireTask } from './tasks.js';
 // that builds or forwards them (a gateway, a test double).
 export type { AskingServer } from './input-request.js';
 export type { RequiredElicitation } from '../errors/protocol-errors.js';
+// An item's icons as the client keeps them, and the check each src passed.
+export type { Icon } from './icons.js';
+export { iconSrcProblem } from './icons.js';
