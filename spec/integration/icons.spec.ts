@@ -1,5 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from '../../src/index.js';
+import { hostileServer } from '../support/hostile-corpus.js';
 import { fixture } from '../support/servers.js';
 
 // Icons on everything a server lists, and on the server itself, from the
@@ -51,5 +52,22 @@ describe.each([
         expect.stringMatching(/^prompts\/list: dropped 7 icons from 1 item/),
       ]),
     );
+  });
+});
+
+describe('icons from a hostile server', () => {
+  it('keeps none that are not a list, no "__proto__" icon, no script or huge data:, and at most eight of 10,000', async () => {
+    const warnings: string[] = [];
+    const mcp = McpClient.connectStdio({ ...hostileServer, args: [...hostileServer.args, '--case', 'hostile-icons'], onWarn: (message) => warnings.push(message) });
+    clients.push(mcp);
+    for (const list of [await firstValueFrom(mcp.listTools()), await firstValueFrom(mcp.listPrompts()), await firstValueFrom(mcp.listResources()), await firstValueFrom(mcp.listResourceTemplates())]) {
+      const [asString, crowded, proto] = list as Array<Record<string, unknown>>;
+      expect(asString).not.toHaveProperty('icons');
+      expect(crowded?.icons).toEqual(Array.from({ length: 8 }, () => ({ src: 'https://x.example/ok.png' })));
+      expect(proto).not.toHaveProperty('icons');
+      expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    }
+    expect(warnings.filter((warning) => warning.includes('icons'))).toHaveLength(4);
+    expect(warnings.join('\n')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   });
 });
