@@ -20,6 +20,7 @@ import { keysOf } from '../util/option-keys.js';
 import { VERSION } from '../version.js';
 import type { ToolsForLlmOptions } from '../tools/tool-names.js';
 import { SERVER_ANNOTATIONS, withoutHints } from '../tools/annotation-trust.js';
+import { TOOL_DECLARATION } from '../tools/tool-declaration.js';
 import type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage } from '../tools/bridge.js';
 import { ResultCache } from './cache.js';
 import { Catalogue } from './catalogue.js';
@@ -351,6 +352,10 @@ export class McpClient {
   }
 
   /** The tool's annotations as the server sent them, for a layer the user marked trusted (see `annotation-trust.ts`). */
+  [TOOL_DECLARATION](name: string): Observable<Tool | undefined> {
+    return this.listTools().pipe(map((tools) => tools.find((tool) => tool.name === name)));
+  }
+
   [SERVER_ANNOTATIONS](name: string, options: ListOptions = {}): Observable<ToolAnnotations | undefined> {
     return this.listTools(options).pipe(map((tools) => tools.find((tool) => tool.name === name)?.annotations));
   }

@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Subscription } from 'rxjs';
 import { annotationsOf, type ToolProvider } from '../tools/bridge.js';
+import { declarationOf } from '../tools/tool-declaration.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject, messageOf } from '../util/values.js';
 import { answerTooDeep, MAX_ANSWER_DEPTH } from './argument-bounds.js';
@@ -240,10 +241,11 @@ export class Serving {
     });
     return Promise.all(
       tools.map(async ({ function: { name, description, parameters } }) => {
-        const found = await annotationsOf(provider, name);
+        const [found, declared] = await Promise.all([annotationsOf(provider, name), declarationOf(provider, name)]);
         const annotations = found && !answerTooDeep(found) ? found : undefined;
         return {
           name,
+          ...keptFrom(declared),
           ...(description === undefined ? {} : { description }),
           inputSchema: parameters?.type === 'object' ? parameters : { type: 'object', ...parameters },
           ...(annotations ? { annotations } : {}),
@@ -331,4 +333,20 @@ function hostOf(sdk: ServerSdk, server: SdkServer, base: string, tracked: boolea
     notify: (notification) => ctx.mcpReq.notify(notification),
     signal: ctx.mcpReq.signal,
   };
+}
+
+/**
+ * What a served tool keeps of its server's declaration besides what the
+ * provider stack shows (name, description, parameters) and the annotations
+ * it vouches for: its title, its icons (checked by the client that listed
+ * them), its outputSchema and its _meta, each left out when it nests too deep.
+ */
+function keptFrom(declared: Record<string, unknown> | undefined): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  if (!declared) return kept;
+  for (const key of ['title', 'icons', 'outputSchema', '_meta'] as const) {
+    const value = Object.hasOwn(declared, key) ? declared[key] : undefined;
+    if (value !== undefined && !answerTooDeep(value)) kept[key] = value;
+  }
+  return kept;
 }

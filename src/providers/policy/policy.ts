@@ -2,7 +2,8 @@ import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, read
 import { NameMapper, type ToolsForLlmOptions } from '../../tools/tool-names.js';
 import type { InputRequest } from '../../protocol/input-request.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
-import type { ToolAnnotations } from '../../protocol/types.js';
+import type { Tool, ToolAnnotations } from '../../protocol/types.js';
+import { declarationOf, TOOL_DECLARATION } from '../../tools/tool-declaration.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
 import { keysOf } from '../../util/option-keys.js';
 import { validateGrant } from './grants.js';
@@ -195,6 +196,11 @@ export class Policy implements ToolProvider {
   /** What the inner provider says about a tool (so annotations flow through a stack of layers). */
   toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
     return annotationsOf(this.provider, name);
+  }
+
+  /** The tool's declaration as the provider below has it (see `tool-declaration.ts`). */
+  [TOOL_DECLARATION](name: string): Promise<Tool | undefined> {
+    return declarationOf(this.provider, name);
   }
 
   /**
