@@ -346,7 +346,26 @@ function keptFrom(declared: Record<string, unknown> | undefined): Record<string,
   if (!declared) return kept;
   for (const key of ['title', 'icons', 'outputSchema', '_meta'] as const) {
     const value = Object.hasOwn(declared, key) ? declared[key] : undefined;
-    if (value !== undefined && !answerTooDeep(value)) kept[key] = value;
+    if (value !== undefined && !answerTooDeep(value) && holdsAtMost(value, DECLARED_VALUES)) kept[key] = value;
   }
   return kept;
+}
+
+/**
+ * The most values a kept member may hold: an outputSchema past it is one the
+ * client does not check (so every call of the tool fails closed here
+ * anyway), and a host that compiles it could spend seconds doing so.
+ */
+const DECLARED_VALUES = 20_000;
+
+/** Whether `value` holds at most `limit` values, counted iteratively and stopping at the limit. */
+function holdsAtMost(value: unknown, limit: number): boolean {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const top = stack.pop();
+    if (++count > limit) return false;
+    if (typeof top === 'object' && top !== null) for (const inner of Object.values(top)) stack.push(inner);
+  }
+  return true;
 }
