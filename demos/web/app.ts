@@ -6,6 +6,7 @@ import { appResourceUri, appsExtension } from 'rxmcp/apps';
 import { BrowserTokenStore, popupSignIn } from 'rxmcp/browser';
 import { bindThemeButton } from './host-context.js';
 import { openPage, urlQuestionView } from './url-question.js';
+import { toolButton } from './tool-entry.js';
 import { showView } from './view-panel.js';
 
 const $ = (id: string): HTMLElement => document.getElementById(id) as HTMLElement;
@@ -87,9 +88,7 @@ function showTools(refresh: boolean): void {
     list.replaceChildren(
       // A tool only a view may call (visibility ["app"]) is not the user's to call here.
       ...tools.filter((tool) => toolVisibility(tool).model).map((tool) => {
-        const button = element('button', tool.name);
-        button.title = tool.description ?? '';
-        button.dataset.tool = tool.name;
+        const button = toolButton(tool);
         button.onclick = () => choose(tool, button);
         return button;
       }),

@@ -41,11 +41,24 @@ describe('rxmcp, the command line', () => {
       expect(JSON.parse(run.stdout)).toMatchObject({ era: 'legacy', protocolVersion: '2025-11-25', serverInfo: { name: 'mcp-servers/everything' } });
     });
 
+    it('shows titles, that an icon is there (never its src) and hints in the listings, and no icon it dropped', async () => {
+      const icons = ['--', process.execPath, join(root, 'spec/fixtures/icons-server.mjs')];
+      const tools = (await rxmcp(['tools', ...icons])).stdout;
+      expect(tools).toMatch(/^painted\s+Painted tool  \[icon\] \[server says: read-only\]$/m);
+      expect(tools).toMatch(/^bare$/m);
+      expect((await rxmcp(['prompts', ...icons])).stdout).toMatch(/^greet\s+Greeting  \[icon\]$/m);
+      expect((await rxmcp(['resources', ...icons])).stdout).toMatch(/^file:\/\/\/a\.txt\s+The letter a  \[icon\]$/m);
+      expect((await rxmcp(['templates', ...icons])).stdout).toMatch(/^file:\/\/\/\{x\}\s+files  \[icon\]$/m);
+      const described = JSON.parse((await rxmcp(['describe', '--json', ...icons])).stdout);
+      expect(described.serverInfo.icons).toEqual([{ src: 'https://example.com/good-server.svg', mimeType: 'image/svg+xml' }]);
+    });
+
     it('lists tools, resources, templates and prompts', async () => {
       const tools = JSON.parse((await rxmcp(['tools', '--json', ...everything])).stdout) as Array<{ name: string }>;
       expect(tools.map((t) => t.name)).toContain('get-sum');
       const text = (await rxmcp(['tools', ...everything])).stdout;
-      expect(text).toMatch(/^get-sum\s+Returns the sum of two numbers$/m);
+      // The title first, then the description's first line, then the server's own hints.
+      expect(text).toMatch(/^get-sum\s+Get Sum Tool: Returns the sum of two numbers  \[server says: read-only, idempotent\]$/m);
       expect(JSON.parse((await rxmcp(['resources', '--json', ...everything])).stdout).length).toBeGreaterThan(0);
       expect(JSON.parse((await rxmcp(['templates', '--json', ...everything])).stdout).length).toBeGreaterThan(0);
       expect(JSON.parse((await rxmcp(['prompts', '--json', ...everything])).stdout).length).toBeGreaterThan(0);

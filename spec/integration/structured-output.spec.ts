@@ -206,6 +206,10 @@ describe('outputSchemas no validator should be let loose on (the hostile server)
     ['remote-ref-output-schema', 'its outputSchema has a $ref outside itself (never fetched)'],
     ['exponential-output-schema', 'checking it would take too many steps'],
     ['deep-checked-structured-content', 'structuredContent nests too deep (over 200 levels) to check against this schema'],
+    ['unknown-dialect-output-schema', 'its outputSchema declares a JSON Schema dialect this client does not support ($schema is "http://json-schema.org/draft-04/schema#"'],
+    ['non-string-dialect-output-schema', 'its outputSchema declares a JSON Schema dialect this client does not support ($schema is of type object'],
+    ['draft-07-ref-cycle-output-schema', 'its outputSchema has a $ref cycle that never descends into the value'],
+    ['recursive-ref-output-schema', 'its outputSchema uses $recursiveRef, which this client does not follow'],
   ])('fails closed on %s with the typed error, in bounded time, and the next call works', async (hostileCase, why) => {
     const mcp = connect({ ...hostileServer, args: [...hostileServer.args, '--case', hostileCase] });
     await firstValueFrom(mcp.listTools());

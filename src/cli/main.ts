@@ -186,13 +186,13 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       return OK;
     }
     case 'tools':
-      return listing(mcp.listTools(options), (tool) => [tool.name, tool.description], print);
+      return listing(mcp.listTools(options), (tool) => [tool.name, described(tool), marks(tool)], print);
     case 'resources':
-      return listing(mcp.listResources(options), (resource) => [resource.uri, resource.name], print);
+      return listing(mcp.listResources(options), (resource) => [resource.uri, resource.title ?? resource.name, marks(resource)], print);
     case 'templates':
-      return listing(mcp.listResourceTemplates(options), (template) => [template.uriTemplate, template.name], print);
+      return listing(mcp.listResourceTemplates(options), (template) => [template.uriTemplate, template.title ?? template.name, marks(template)], print);
     case 'prompts':
-      return listing(mcp.listPrompts(options), (prompt) => [prompt.name, prompt.description], print);
+      return listing(mcp.listPrompts(options), (prompt) => [prompt.name, described(prompt), marks(prompt)], print);
     case 'call': {
       const tool = operands[0] as string;
       const args = { ...(await argumentsFrom(request.argumentsJson, io)), ...(await pairArguments(mcp, tool, request.pairs, options)), ...request.args };
@@ -293,14 +293,38 @@ async function resultOf(events: Observable<TaskEvent>, view: ProgressView): Prom
   return last.result;
 }
 
-async function listing<T>(list: Observable<T[]>, columns: (item: T) => [string, string | undefined], print: (value: unknown, text: () => string) => void): Promise<number> {
+async function listing<T>(list: Observable<T[]>, columns: (item: T) => [string, string | undefined, string?], print: (value: unknown, text: () => string) => void): Promise<number> {
   const items = await firstValueFrom(list);
   print(items, () => {
-    const rows = items.map(columns).map(([first, second]) => [terminalLine(first), terminalLine((second ?? '').split('\n')[0] as string)] as const);
+    const rows = items.map(columns).map(([first, second, third]) => [terminalLine(first), `${terminalLine((second ?? '').split('\n')[0] as string)}${third ? `  ${third}` : ''}`] as const);
     const width = rows.reduce((widest, [first]) => Math.max(widest, first.length), 0);
     return rows.map(([first, second]) => `${first.padEnd(width)}  ${second}`.trimEnd()).join('\n') + (rows.length ? '\n' : '');
   });
   return OK;
+}
+
+// A listed item's second column: its title (the name meant for people,
+// 2025-11-25), then the first line of its description.
+function described(item: { title?: string; description?: string; annotations?: { title?: string } }): string {
+  const title = item.title ?? item.annotations?.title;
+  const description = (item.description ?? '').split('\n')[0] as string;
+  return title && description ? `${title}: ${description}` : (title ?? description);
+}
+
+// What else a listed item carries, in brackets after it: that it has an icon
+// (the image is not shown; its src was checked by the client), and a tool's
+// behaviour hints, which are the server's own claims.
+function marks(item: { icons?: unknown[]; annotations?: Record<string, unknown> }): string {
+  const said = item.annotations ?? {};
+  const hints = (
+    [
+      ['readOnlyHint', 'read-only'],
+      ['destructiveHint', 'destructive'],
+      ['idempotentHint', 'idempotent'],
+      ['openWorldHint', 'open-world'],
+    ] as const
+  ).flatMap(([hint, word]) => (said[hint] === true ? [word] : []));
+  return [...(item.icons?.length ? ['[icon]'] : []), ...(hints.length ? [`[server says: ${hints.join(', ')}]`] : [])].join(' ');
 }
 
 // key=value pairs typed by the tool's input schema, which costs a tools/list

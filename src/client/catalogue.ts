@@ -1,4 +1,5 @@
 import { catchError, defer, firstValueFrom, type Observable, of, throwError } from 'rxjs';
+import { iconWarning, keepSafeIcons } from '../protocol/icons.js';
 import type { PageShape } from '../protocol/page-shapes.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
 import { type ExecuteOptions, type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage } from '../tools/bridge.js';
@@ -63,6 +64,9 @@ export class Catalogue {
       const learn = method === 'tools/list' ? tasks.learner(session) : undefined;
       const learnOutputs = method === 'tools/list' ? outputs.learner(session) : undefined;
       const gathered = (all: T[]): void => {
+        // Icons are checked once here, before the list is cached or handed to anyone.
+        const dropped = iconWarning(method, keepSafeIcons(all, itemLabel));
+        if (dropped) settings.warn(dropped);
         cache.storeList(method, all, pages);
         learn?.(all as Tool[]);
         learnOutputs?.(all as Tool[]);
@@ -160,4 +164,10 @@ export class Catalogue {
       this.context.settings.warn(warning);
     }
   }
+}
+
+/** An item of a list as a warning names it: its name, else its URI. */
+function itemLabel(item: Record<string, unknown>): string {
+  const name = typeof item.name === 'string' ? item.name : typeof item.uri === 'string' ? item.uri : '?';
+  return quote(name);
 }

@@ -20,6 +20,7 @@ import { keysOf } from '../util/option-keys.js';
 import { VERSION } from '../version.js';
 import type { ToolsForLlmOptions } from '../tools/tool-names.js';
 import { SERVER_ANNOTATIONS, withoutHints } from '../tools/annotation-trust.js';
+import { TOOL_DECLARATION } from '../tools/tool-declaration.js';
 import type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage } from '../tools/bridge.js';
 import { ResultCache } from './cache.js';
 import { Catalogue } from './catalogue.js';
@@ -177,7 +178,7 @@ export class McpClient {
     const tokens = new ProgressTokens();
     const calls = new CallPipeline(correlator, cache, settings);
     const inputs = new CallInputs(settings.hooks);
-    const outputs = new OutputSchemas(settings.validateStructuredContent);
+    const outputs = new OutputSchemas(settings.validateStructuredContent, settings.warn);
     const notifications$ = correlator.notifications$;
     const progress$ = progressOf(notifications$);
     this.settings = settings;
@@ -409,6 +410,10 @@ export class McpClient {
   }
 
   /** The tool's annotations as the server sent them, for a layer the user marked trusted (see `annotation-trust.ts`). */
+  [TOOL_DECLARATION](name: string): Observable<Tool | undefined> {
+    return this.listTools().pipe(map((tools) => tools.find((tool) => tool.name === name)));
+  }
+
   [SERVER_ANNOTATIONS](name: string, options: ListOptions = {}): Observable<ToolAnnotations | undefined> {
     const tools = this.listTools(options).pipe(catchError((error: unknown) => (isMissing(error, 'tools') ? of([]) : throwError(() => error))));
     return tools.pipe(map((listed) => listed.find((tool) => tool.name === name)?.annotations));

@@ -4,6 +4,7 @@ import { McpTimeoutError } from '../errors/call-errors.js';
 import { McpHttpError } from '../errors/transport-errors.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../protocol/jsonrpc.js';
 import { buildNotification, buildRequest, type Stamp } from '../protocol/request.js';
+import { iconWarning, keepSafeIcons } from '../protocol/icons.js';
 import { discoverResultSchema, implementationSchema, initializeResultSchema, unsupportedVersionData } from '../protocol/schemas.js';
 import { checkResult } from '../protocol/shape.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerDescription } from '../protocol/types.js';
@@ -113,6 +114,7 @@ function fromDiscoverResult(context: ProbeContext, result: Record<string, unknow
   // Checked like the handshake's: a malformed one is as good as none.
   const info = implementationSchema.safeParse(meta?.[SERVER_INFO]);
   const serverInfo = info.success ? (info.data as Implementation) : undefined;
+  if (serverInfo) checkServerIcons(context, serverInfo);
   return {
     era: 'modern',
     session: {
@@ -178,6 +180,7 @@ function handshake(context: ProbeContext): Observable<Session> {
         serverInfo: Implementation;
         instructions?: string;
       }>('initialize', initializeResultSchema, result);
+      checkServerIcons(context, serverInfo);
       if (!LEGACY_VERSIONS.includes(protocolVersion)) {
         throw new McpUnsupportedVersionError(
           [protocolVersion],
@@ -207,4 +210,10 @@ function setLevel(context: ProbeContext, session: Session): Observable<Session> 
       return of(session);
     }),
   );
+}
+
+// The server's own icons are checked as a list's are (see protocol/icons.ts).
+function checkServerIcons(context: ProbeContext, serverInfo: Implementation): void {
+  const dropped = iconWarning('serverInfo', keepSafeIcons([serverInfo], () => 'the server'));
+  if (dropped) context.warn(dropped);
 }

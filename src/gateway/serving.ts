@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Subscription } from 'rxjs';
 import { annotationsOf, type ToolProvider } from '../tools/bridge.js';
+import { declarationOf } from '../tools/tool-declaration.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject, messageOf } from '../util/values.js';
 import { answerTooDeep, MAX_ANSWER_DEPTH } from './argument-bounds.js';
@@ -240,10 +241,11 @@ export class Serving {
     });
     return Promise.all(
       tools.map(async ({ function: { name, description, parameters } }) => {
-        const found = await annotationsOf(provider, name);
+        const [found, declared] = await Promise.all([annotationsOf(provider, name), declarationOf(provider, name)]);
         const annotations = found && !answerTooDeep(found) ? found : undefined;
         return {
           name,
+          ...keptFrom(declared),
           ...(description === undefined ? {} : { description }),
           inputSchema: parameters?.type === 'object' ? parameters : { type: 'object', ...parameters },
           ...(annotations ? { annotations } : {}),
@@ -331,4 +333,39 @@ function hostOf(sdk: ServerSdk, server: SdkServer, base: string, tracked: boolea
     notify: (notification) => ctx.mcpReq.notify(notification),
     signal: ctx.mcpReq.signal,
   };
+}
+
+/**
+ * What a served tool keeps of its server's declaration besides what the
+ * provider stack shows (name, description, parameters) and the annotations
+ * it vouches for: its title, its icons (checked by the client that listed
+ * them), its outputSchema and its _meta, each left out when it nests too deep.
+ */
+function keptFrom(declared: Record<string, unknown> | undefined): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  if (!declared) return kept;
+  for (const key of ['title', 'icons', 'outputSchema', '_meta'] as const) {
+    const value = Object.hasOwn(declared, key) ? declared[key] : undefined;
+    if (value !== undefined && !answerTooDeep(value) && holdsAtMost(value, DECLARED_VALUES)) kept[key] = value;
+  }
+  return kept;
+}
+
+/**
+ * The most values a kept member may hold: an outputSchema past it is one the
+ * client does not check (so every call of the tool fails closed here
+ * anyway), and a host that compiles it could spend seconds doing so.
+ */
+const DECLARED_VALUES = 20_000;
+
+/** Whether `value` holds at most `limit` values, counted iteratively and stopping at the limit. */
+function holdsAtMost(value: unknown, limit: number): boolean {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const top = stack.pop();
+    if (++count > limit) return false;
+    if (typeof top === 'object' && top !== null) for (const inner of Object.values(top)) stack.push(inner);
+  }
+  return true;
 }

@@ -48,3 +48,6 @@ export type {
   ToolUseContent,
 } from './sampling.js';
 export { SAMPLING_LIMITS } from './sampling-checks.js';
+// An item's icons as the client keeps them, and the check each src passed.
+export type { Icon } from './icons.js';
+export { iconSrcProblem } from './icons.js';

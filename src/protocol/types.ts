@@ -2,6 +2,8 @@
 // (shared/spec) and hold the members both eras share; servers may send more,
 // and whatever else they send is kept.
 
+import type { Icon } from './icons.js';
+
 /** Any JSON object. */
 export type JsonObject = Record<string, unknown>;
 
@@ -10,6 +12,8 @@ export interface Implementation {
   name: string;
   version: string;
   title?: string;
+  /** Checked by the client: only `https:` and `data:` image icons are kept (see `protocol/icons.ts`). */
+  icons?: Icon[];
   [key: string]: unknown;
 }
 
@@ -75,6 +79,8 @@ export interface Tool {
   inputSchema: JsonObject;
   outputSchema?: JsonObject;
   annotations?: ToolAnnotations;
+  /** Checked by the client: only `https:` and `data:` image icons are kept (see `protocol/icons.ts`). */
+  icons?: Icon[];
   [key: string]: unknown;
 }
 
@@ -85,6 +91,8 @@ export interface Resource {
   title?: string;
   description?: string;
   mimeType?: string;
+  /** Checked by the client: only `https:` and `data:` image icons are kept (see `protocol/icons.ts`). */
+  icons?: Icon[];
   [key: string]: unknown;
 }
 
@@ -95,6 +103,8 @@ export interface ResourceTemplate {
   title?: string;
   description?: string;
   mimeType?: string;
+  /** Checked by the client: only `https:` and `data:` image icons are kept (see `protocol/icons.ts`). */
+  icons?: Icon[];
   [key: string]: unknown;
 }
 
@@ -112,6 +122,8 @@ export interface Prompt {
   title?: string;
   description?: string;
   arguments?: PromptArgument[];
+  /** Checked by the client: only `https:` and `data:` image icons are kept (see `protocol/icons.ts`). */
+  icons?: Icon[];
   [key: string]: unknown;
 }
 

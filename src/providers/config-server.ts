@@ -6,7 +6,8 @@ import { McpClient, type ConnectHttpOptions, type ConnectStdioOptions } from '..
 import type { ToolsForLlmOptions } from '../tools/tool-names.js';
 import type { ServerEntry } from '../config/server-config.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
-import type { ToolAnnotations } from '../protocol/types.js';
+import type { Tool, ToolAnnotations } from '../protocol/types.js';
+import { TOOL_DECLARATION } from '../tools/tool-declaration.js';
 import { messageOf } from '../util/values.js';
 
 /** Where one configured server stands: see `Registry.status$`. */
@@ -96,6 +97,12 @@ export class ConfigServer implements ToolProvider {
   async toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
     if (!this.running || !this.offers(name)) return undefined;
     return firstValueFrom(this.running.toolAnnotations(name));
+  }
+
+  /** The tool's annotations as the server sent them, for a layer the user marked trusted. */
+  async [TOOL_DECLARATION](name: string): Promise<Tool | undefined> {
+    if (!this.running || !this.offers(name)) return undefined;
+    return firstValueFrom(this.running[TOOL_DECLARATION](name));
   }
 
   /** The tool's annotations as the server sent them, for a layer the user marked trusted. */

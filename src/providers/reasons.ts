@@ -1,7 +1,8 @@
 import { annotationsOf, type LlmTool, type LlmToolCall, readBack, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../tools/bridge.js';
 import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
-import type { ToolAnnotations } from '../protocol/types.js';
+import type { Tool, ToolAnnotations } from '../protocol/types.js';
+import { declarationOf, TOOL_DECLARATION } from '../tools/tool-declaration.js';
 
 /** The parameter name the Reasons layer adds: read a call's reason back with it. */
 export const REASON_PARAM = 'reason';
@@ -68,6 +69,11 @@ export class Reasons implements ToolProvider {
   /** What the provider below says about a tool. */
   toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
     return annotationsOf(this.provider, name);
+  }
+
+  /** The tool's declaration as the provider below has it (see `tool-declaration.ts`). */
+  [TOOL_DECLARATION](name: string): Promise<Tool | undefined> {
+    return declarationOf(this.provider, name);
   }
 
   private strip(call: LlmToolCall): LlmToolCall {

@@ -4,7 +4,8 @@ import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import { ASKED_UNDER, takesPrefix } from '../client/questions/asking-server.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
-import type { ToolAnnotations } from '../protocol/types.js';
+import type { Tool, ToolAnnotations } from '../protocol/types.js';
+import { declarationOf, TOOL_DECLARATION } from '../tools/tool-declaration.js';
 import { messageOf } from '../util/values.js';
 import type { ServerStatus } from './config-server.js';
 import { configServers, type FromConfigOptions } from './config-servers.js';
@@ -231,6 +232,12 @@ export class Registry implements ToolProvider {
     if (!entry) return undefined;
     const local = name.slice(entry.prefix.length + this.separator.length);
     return this.trusted.has(entry) ? serverAnnotationsOf(entry.provider, local) : annotationsOf(entry.provider, local);
+  }
+
+  /** The declaration of the tool behind a prefixed name, under the name its server gave it. */
+  async [TOOL_DECLARATION](name: string): Promise<Tool | undefined> {
+    const entry = this.route(name);
+    return entry ? declarationOf(entry.provider, name.slice(entry.prefix.length + this.separator.length)) : undefined;
   }
 
   /** The tool's annotations as its server sent them, for an outer registry that marked this one trusted. */

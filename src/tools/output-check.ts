@@ -39,9 +39,41 @@ const SAME_VALUE_ONE = ['not', 'if', 'then', 'else'];
 const SAME_VALUE_LIST = ['allOf', 'anyOf', 'oneOf'];
 const SAME_VALUE_MAP = ['dependentSchemas', 'dependencies'];
 
-// Keywords of JSON Schema 2019-09 the validator follows, which 2020-12 does
-// not have: under 2020-12 they are unknown keywords, which change nothing.
-const DROPPED = new Set(['$recursiveRef', '$recursiveAnchor']);
+// The validator applies every keyword it knows whatever the dialect it is
+// told, so the keywords a dialect does not have (unknown keywords there, which
+// change nothing) are left out of the copy it is given.
+const AFTER_07 = ['prefixItems', 'dependentRequired', 'dependentSchemas', 'unevaluatedProperties', 'unevaluatedItems', 'minContains', 'maxContains'];
+const DROPPED: Record<JsonSchemaLibrary.SchemaDraft, ReadonlySet<string>> = {
+  '4': new Set([...AFTER_07, '$recursiveRef', '$recursiveAnchor']),
+  '7': new Set([...AFTER_07, '$recursiveRef', '$recursiveAnchor']),
+  '2019-09': new Set(['prefixItems', 'dependencies', '$dynamicRef', '$dynamicAnchor']),
+  '2020-12': new Set(['additionalItems', 'dependencies', '$recursiveRef', '$recursiveAnchor']),
+};
+// Keywords the validator does not follow (or follows past the bounds kept
+// here) although the dialect has them: a schema using one is not checked.
+const UNFOLLOWED: Partial<Record<JsonSchemaLibrary.SchemaDraft, readonly string[]>> = {
+  '2019-09': ['$recursiveRef'],
+  '2020-12': ['$dynamicRef'],
+};
+
+/**
+ * The `$schema` URIs of the dialects an outputSchema is checked in (with or
+ * without the empty fragment). A schema without `$schema` is 2020-12, as MCP
+ * has it since 2025-11-25.
+ */
+const DIALECTS: ReadonlyMap<string, JsonSchemaLibrary.SchemaDraft> = new Map([
+  ['http://json-schema.org/draft-07/schema', '7'],
+  ['https://json-schema.org/draft/2019-09/schema', '2019-09'],
+  ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
+]);
+
+/** The dialect a schema declares with `$schema` (2020-12 when it declares none), or `undefined` for one this client does not check in. */
+export function dialectOf(schema: unknown): JsonSchemaLibrary.SchemaDraft | undefined {
+  if (typeof schema !== 'object' || schema === null || !Object.hasOwn(schema, '$schema')) return '2020-12';
+  const declared = (schema as Json).$schema;
+  if (typeof declared !== 'string') return undefined;
+  return DIALECTS.get(declared.endsWith('#') ? declared.slice(0, -1) : declared);
+}
 
 /** Thrown from inside the validator when a check runs out of steps. */
 const OUT_OF_STEPS = Symbol('out of steps');
@@ -80,7 +112,7 @@ export interface Subject {
   draft: JsonSchemaLibrary.SchemaDraft;
 }
 
-const OUTPUT: Subject = { schema: 'outputSchema', value: 'structuredContent', draft: '2020-12' };
+const OUTPUT: Omit<Subject, 'draft'> = { schema: 'outputSchema', value: 'structuredContent' };
 
 /**
  * Compiles an outputSchema with the validator: the checker, or a sentence
@@ -89,7 +121,16 @@ const OUTPUT: Subject = { schema: 'outputSchema', value: 'structuredContent', dr
  * descends into the value).
  */
 export function compileOutputSchema(library: Library, schema: unknown): Checker | string {
-  return compileSchema(library, schema, OUTPUT);
+  const draft = dialectOf(schema);
+  if (draft === undefined) return unsupportedDialect(schema);
+  return compileSchema(library, schema, { ...OUTPUT, draft });
+}
+
+/** Why a schema with a `$schema` this client does not check in is not checked. */
+export function unsupportedDialect(schema: unknown): string {
+  const declared = (schema as Json).$schema;
+  const named = typeof declared === 'string' ? quote(declared) : declared === null ? 'null' : `of type ${typeof declared}`;
+  return `its outputSchema declares a JSON Schema dialect this client does not support ($schema is ${named}; supported: draft-07, 2019-09, 2020-12)`;
 }
 
 /** Compiles any schema a server sent, within the same bounds as an outputSchema; `subject` names it in what the check says. */
@@ -98,7 +139,7 @@ export function compileSchema(library: Library, schema: unknown, subject: Subjec
   // reads from every object subschema it applies; the hostile corpus's
   // exponential-output-schema case fails if that stops being so.
   const steps = { left: 0 };
-  const copied = copySchema(library, schema, subject.schema, () => {
+  const copied = copySchema(library, schema, subject, () => {
     if (--steps.left < 0) throw OUT_OF_STEPS;
     return undefined;
   });
@@ -163,8 +204,11 @@ interface Pending {
  * a key), telling subschemas apart from data as the validator does, and
  * giving every subschema the step counter the validator reads on each call.
  */
-function copySchema(library: Library, schema: unknown, name: string, tick: () => undefined): { root: unknown; schemas: Json[] } | string {
+function copySchema(library: Library, schema: unknown, subject: Subject, tick: () => undefined): { root: unknown; schemas: Json[] } | string {
   const { ignoredKeyword, schemaArrayKeyword, schemaMapKeyword } = library;
+  const { schema: name, draft } = subject;
+  const dropped = DROPPED[draft];
+  const unfollowed = UNFOLLOWED[draft] ?? [];
   const holder: Json = {};
   const schemas: Json[] = [];
   const stack: Pending[] = [{ value: schema, depth: 0, kind: 'schema', parent: holder, key: 'root' }];
@@ -194,7 +238,12 @@ function copySchema(library: Library, schema: unknown, name: string, tick: () =>
       if (kind === 'map' || kind === 'list') innerKind = 'schema';
       else if (isSchema) {
         const name = member as string;
-        if (DROPPED.has(name) || name.startsWith('__absolute_')) continue;
+        if (dropped.has(name) || name.startsWith('__absolute_')) continue;
+        if (unfollowed.includes(name)) return `its ${subject.schema} uses ${name}, which this client does not follow`;
+        // 2020-12 has only the one-schema form of items (a list is prefixItems there).
+        if (name === 'items' && draft === '2020-12' && Array.isArray(inner)) {
+          return `its ${subject.schema} gives items a list, which JSON Schema 2020-12 does not allow (prefixItems is the 2020-12 form)`;
+        }
         // A map keyword holding a list is no map to the validator's reader, but
         // its checker reads the list's members as subschemas: so do we.
         if (ignoredKeyword[name]) innerKind = 'data';

@@ -4,8 +4,11 @@ import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
 import { quote } from '../../util/quote.js';
 import { isObject, messageOf } from '../../util/values.js';
-import { type Checker, compileOutputSchema, loadValidator } from '../../tools/output-check.js';
+import { type Checker, compileOutputSchema, dialectOf, loadValidator, unsupportedDialect } from '../../tools/output-check.js';
 import type { Session } from '../session.js';
+
+/** The most tools warned of by name for an unsupported dialect; past it, no more warnings. */
+const WARNED_TOOLS = 256;
 
 /** One tool's outputSchema as a list showed it, and its checker once a result of the tool needed it. */
 interface Entry {
@@ -33,8 +36,19 @@ export class OutputSchemas {
   // table knows its list was overtaken.
   private sessions = new WeakMap<Session, ReadonlyMap<string, Entry>>();
 
-  /** `enabled` is the client option `validateStructuredContent`: off, nothing is learned or checked. */
-  constructor(private readonly enabled: boolean) {}
+  // The tools already warned of for a dialect this client does not check in, so
+  // that a list fetched again does not warn again; bounded, as names come from servers.
+  private readonly warned = new Set<string>();
+
+  /**
+   * `enabled` is the client option `validateStructuredContent`: off, nothing
+   * is learned or checked. `warn` (the client's `onWarn`) hears once of each
+   * tool whose outputSchema declares a dialect the client does not check in.
+   */
+  constructor(
+    private readonly enabled: boolean,
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {}
 
   /** Learns from a whole `tools/list` answer of `session` whose request starts now; `undefined` when checking is off. */
   learner(session: Session): ((tools: readonly Tool[]) => void) | undefined {
@@ -43,10 +57,20 @@ export class OutputSchemas {
     return (tools) => {
       if (sessions !== this.sessions) return;
       const table = new Map<string, Entry>();
-      for (const tool of tools) if (isObject(tool.outputSchema)) table.set(tool.name, { schema: tool.outputSchema });
+      for (const tool of tools) {
+        if (!isObject(tool.outputSchema)) continue;
+        table.set(tool.name, { schema: tool.outputSchema });
+        if (dialectOf(tool.outputSchema) === undefined) this.warnUnsupported(tool.name, tool.outputSchema);
+      }
       if (table.size > 0) sessions.set(session, table);
       else sessions.delete(session);
     };
+  }
+
+  private warnUnsupported(name: string, schema: Record<string, unknown>): void {
+    if (this.warned.has(name) || this.warned.size >= WARNED_TOOLS) return;
+    this.warned.add(name);
+    this.warn(`tool ${quote(name)}: ${unsupportedDialect(schema)}; its results will fail with McpOutputSchemaError (unchecked)`);
   }
 
   /** The check for results of `name` in `session`, or `undefined` when no list of this session gave it an outputSchema. */

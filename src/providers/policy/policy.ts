@@ -3,7 +3,8 @@ import { NameMapper, type ToolsForLlmOptions } from '../../tools/tool-names.js';
 import type { InputRequest } from '../../protocol/input-request.js';
 import { ASKED_UNDER, takesPrefix } from '../../client/questions/asking-server.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
-import type { ToolAnnotations } from '../../protocol/types.js';
+import type { Tool, ToolAnnotations } from '../../protocol/types.js';
+import { declarationOf, TOOL_DECLARATION } from '../../tools/tool-declaration.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
 import { keysOf } from '../../util/option-keys.js';
 import { validateGrant } from './grants.js';
@@ -201,6 +202,11 @@ export class Policy implements ToolProvider {
   /** Passes a registry's prefix on to the provider it guards, whose servers' questions carry it. */
   [ASKED_UNDER](prefix: string | undefined, separator: string): void {
     if (takesPrefix(this.provider)) this.provider[ASKED_UNDER](prefix, separator);
+  }
+
+  /** The tool's declaration as the provider below has it (see `tool-declaration.ts`). */
+  [TOOL_DECLARATION](name: string): Promise<Tool | undefined> {
+    return declarationOf(this.provider, name);
   }
 
   /**
