@@ -17,7 +17,7 @@ import { ParkedCalls } from './parked-calls.js';
 import { permissionAnswer, permissionForm, permissionKey } from './permission-form.js';
 import { ProgressRelay } from './progress-relay.js';
 import { requestBinding } from './request-state.js';
-import { CAPABILITY, type HostRequest, isUrlElicitation, type RoundOutcome, RunningCall } from './running-call.js';
+import { CAPABILITY, type HostRequest, isSamplingWithTools, isUrlElicitation, type RoundOutcome, RunningCall } from './running-call.js';
 import type { SdkContext, ServerSdk } from './server-sdk.js';
 import type { Upstreams } from './upstreams.js';
 import { imitatesPermissionForm, underServerName } from './upstream-questions.js';
@@ -223,7 +223,8 @@ export class HostCalls {
       const url = isUrlElicitation(request.method, request.params);
       if (capability !== undefined && !call.hostCan(request.method, request.params) && !this.missing.has(call) && !this.urlRequired.has(call)) {
         if (modern || url) {
-          if (modern) this.missing.set(call, url ? { elicitation: { url: {} } } : { [capability]: {} });
+          const needed = url ? { elicitation: { url: {} } } : isSamplingWithTools(request.method, request.params) ? { sampling: { tools: {} } } : { [capability]: {} };
+          if (modern) this.missing.set(call, needed);
           else this.urlRequired.set(call, urlElicitationOf(request.params));
           call.controller.abort();
           this.busy.linger(call.principal);

@@ -54,6 +54,18 @@ export function isUrlElicitation(method: string, params: unknown): boolean {
   return method === 'elicitation/create' && isObject(params) && params.mode === 'url';
 }
 
+/** Whether a question is a sampling request that offers tools (SEP-1577), which needs `sampling.tools`. */
+export function isSamplingWithTools(method: string, params: unknown): boolean {
+  return method === 'sampling/createMessage' && isObject(params) && (params.tools !== undefined || params.toolChoice !== undefined);
+}
+
+/** The capability a question needs, dotted as `McpCapabilityError` and -32021 name it. */
+export function neededCapability(method: string, params: unknown): string {
+  if (isUrlElicitation(method, params)) return 'elicitation.url';
+  if (isSamplingWithTools(method, params)) return 'sampling.tools';
+  return CAPABILITY[method] ?? method;
+}
+
 /**
  * One downstream tools/call (or forwarded prompts/get, resources/read), from its first round to its result: the
  * upstream call runs once, and each question an upstream server asks it is
@@ -98,11 +110,17 @@ export class RunningCall<T> {
   /**
    * Whether the host that made the call declared the capability a question
    * needs: for a URL-mode elicitation (`params.mode === 'url'`), `elicitation.url`
-   * itself, since a host that declared only forms may not be sent a page to open.
+   * itself, since a host that declared only forms may not be sent a page to open;
+   * for sampling that offers tools, `sampling.tools`.
    */
   hostCan(method: string, params?: unknown): boolean {
     const capability = CAPABILITY[method];
     if (capability === undefined || this.capabilities[capability] === undefined) return false;
+    if (isSamplingWithTools(method, params)) {
+      // Tools offered to a host's model that never said it can use them would be dropped or misread.
+      const sampling = this.capabilities.sampling;
+      return isObject(sampling) && sampling.tools !== undefined;
+    }
     if (!isUrlElicitation(method, params)) return true;
     const elicitation = this.capabilities.elicitation;
     return isObject(elicitation) && elicitation.url !== undefined;
@@ -127,7 +145,7 @@ export class RunningCall<T> {
    */
   ask(request: InputRequest): Promise<unknown> {
     if (!this.hostCan(request.method, request.params)) {
-      const capability = isUrlElicitation(request.method, request.params) ? 'elicitation.url' : (CAPABILITY[request.method] ?? request.method);
+      const capability = neededCapability(request.method, request.params);
       return Promise.reject(new McpClientError(`the host declared no ${JSON.stringify(capability)} capability, so the question was declined`));
     }
     return new Promise((resolve, reject) => {

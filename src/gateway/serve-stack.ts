@@ -67,6 +67,13 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     onElicitUrl: (request: InputRequest) => late().upstreamHooks.onElicitUrl(request),
     onSample: (request: InputRequest) => late().upstreamHooks.onSample(request),
     onListRoots: (request: InputRequest) => late().upstreamHooks.onListRoots(request),
+    // Declared by hand: every kind of question may be passed on to the host
+    // whose call it belongs to (each is checked against what that host
+    // declared), but roots are the hosts' and change without the gateway
+    // hearing of it, so `roots.listChanged` (which the hook alone would
+    // declare) would be a promise nobody keeps.
+    clientCapabilities: { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} },
+    sampleWithTools: true,
     // No authorize hook: nobody is at a browser, so a server with no kept
     // tokens fails alone, its error saying to sign in with rxmcp login.
     auth: { tokenStore },
