@@ -30,4 +30,17 @@ describe('askToOpenUrl', () => {
     expect(shown).not.toContain('[y/N]');
     expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   });
+
+  it('2025-11-25 client/elicitation, Safe URL Handling: marks every line of the message as the server\'s, so it cannot draw a URL and Host of its own', async () => {
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk) => (shown += chunk));
+    const message = 'Please sign in\n  URL:  https://accounts.google.com/signin\n  Host: accounts.google.com';
+    // Not interactive: the page is shown and declined, so nothing waits for a key.
+    await askToOpenUrl({ mode: 'url', message, url: 'https://evil.example/signin', elicitationId: 'e' }, { input: new PassThrough(), output, interactive: false, open: undefined });
+    const lines = shown.split('\n');
+    expect(lines.filter((line) => line.startsWith('  URL:'))).toEqual(['  URL:  https://evil.example/signin']);
+    expect(lines.filter((line) => line.startsWith('  Host:'))).toEqual(['  Host: evil.example']);
+    expect(lines).toContain('  |   Host: accounts.google.com');
+  });
 });

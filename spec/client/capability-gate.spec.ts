@@ -29,4 +29,11 @@ describe('what a server declared, read from untrusted JSON', () => {
     expect(capabilityRefusal(session({}), 'resources/unsubscribe')).toMatchObject({ capability: 'resources.subscribe', method: 'resources/unsubscribe' });
     expect(capabilityRefusal(session({}, true), 'tools/call')).toBeUndefined();
   });
+
+  it('2024-11-05 server/utilities/completion: does not gate completion on a capability that revision had not named yet', () => {
+    const at = (protocolVersion: string): Session => ({ description: { capabilities: { prompts: {} }, protocolVersion } }) as unknown as Session;
+    expect(capabilityRefusal(at('2024-11-05'), 'completion/complete')).toBeUndefined();
+    expect(capabilityRefusal(at('2025-03-26'), 'completion/complete')).toMatchObject({ capability: 'completions' });
+    expect(capabilityRefusal(at('2025-11-25'), 'completion/complete')).toMatchObject({ capability: 'completions' });
+  });
 });

@@ -211,7 +211,7 @@ describe(`the web demo renders MCP Apps views (${chosenBrowser ? chosenBrowser.p
 
     it('shows the server\'s system in the view, which polls an app-only tool the page does not list', async () => {
       page = await openApp(demo, 'system-monitor');
-      const listed = await page.locator('#tools button').evaluateAll((buttons) => buttons.map((button) => button.textContent));
+      const listed = await page.locator('#tools button').evaluateAll((buttons) => buttons.map((button) => (button as HTMLElement).dataset.tool));
       expect(listed).toContain('get-system-info');
       expect(listed).not.toContain('poll-system-stats');
       await callTool(page, 'get-system-info');

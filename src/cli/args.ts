@@ -49,6 +49,7 @@ Options:
   --header 'Name: value'   an HTTP header for every request (repeatable)
   --env KEY=VALUE          an environment entry for a stdio server (repeatable)
   --cwd DIR                the working directory of a stdio server
+  --root DIR               offer the server DIR as a root, a folder it may work in (repeatable)
   --arg key=value          a tool or prompt argument (repeatable)
   --json                   machine-readable output on stdout, for every command
   --timeout MS             the budget of each call in milliseconds (default 60000; servers
@@ -116,6 +117,8 @@ export interface CliRequest {
   pairs: Array<[string, string]>;
   env: Record<string, string>;
   cwd?: string;
+  /** `--root DIR`: folders offered to the server as roots. */
+  roots: string[];
   args: Record<string, unknown>;
   json: boolean;
   timeoutMs?: number;
@@ -189,6 +192,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         header: { type: 'string', multiple: true },
         env: { type: 'string', multiple: true },
         cwd: { type: 'string' },
+        root: { type: 'string', multiple: true },
         arg: { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
         timeout: { type: 'string' },
@@ -224,6 +228,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     pairs: [],
     json: values.json === true,
     noInput: values['no-input'] === true,
+    roots: values.root ?? [],
     cancel: values.cancel === true,
     verbose: values.verbose === true,
     help,

@@ -1,3 +1,5 @@
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { McpClient, type InputRequest, type LoggingLevel } from '../index.js';
 import type { AuthOptions } from '../auth/auth-options.js';
 import { isSecureUrl } from '../auth/oauth-http.js';
@@ -41,6 +43,8 @@ export function connect(request: CliRequest, io: CliIo, signIn: LoopbackSignIn |
         interactive: !request.noInput && io.stdin.isTTY === true,
         open: request.noBrowser ? undefined : openBrowser,
       }),
+    // Each --root as the file:// URL of its absolute path; the client refuses one it cannot offer safely.
+    ...(request.roots.length === 0 ? {} : { roots: request.roots.map((dir) => ({ uri: pathToFileURL(resolve(dir)).href, name: basename(resolve(dir)) })) }),
     ...(request.timeoutMs === undefined ? {} : { requestTimeoutMs: request.timeoutMs }),
     ...(request.protocolVersion === undefined ? {} : { protocolVersions: [request.protocolVersion] }),
     ...(request.logLevel === undefined

@@ -30,7 +30,10 @@ export interface UrlQuestionIo {
  */
 export async function askToOpenUrl(params: Record<string, unknown>, io: UrlQuestionIo): Promise<Answer> {
   const { output } = io;
-  output.write(`\n${terminalText(String(params.message ?? 'The server asks you to open a page.'))}\n`);
+  // Every line of the server's message is marked as its own, so a message
+  // cannot draw a URL: and Host: pair of its own above the real one.
+  const said = terminalText(String(params.message ?? 'The server asks you to open a page.')).split('\n');
+  output.write(`\nThe server says:\n${said.map((line) => `  | ${line}`).join('\n')}\nIt asks you to open this page:\n`);
   const checked = checkElicitationUrl(params.url);
   if (!checked.ok) {
     const raw = typeof params.url === 'string' ? params.url.slice(0, MAX_REFUSED_CHARS) : '';

@@ -45,6 +45,8 @@ export function declares(capabilities: Record<string, unknown>, path: readonly [
 export function capabilityRefusal(session: Session, method: string): McpCapabilityError | undefined {
   const needed = NEEDS.get(method);
   if (needed === undefined || session.capabilitiesUnknown) return undefined;
+  // `completions` came with 2025-03-26: a 2024-11-05 server offers completion without a capability to say so.
+  if (needed[0] === 'completions' && session.description.protocolVersion < '2025-03-26') return undefined;
   if (declares(session.description.capabilities, needed)) return undefined;
   return new McpCapabilityError(needed[1] === undefined ? needed[0] : `${needed[0]}.${needed[1]}`, method);
 }

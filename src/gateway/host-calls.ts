@@ -53,6 +53,8 @@ export class HostCalls {
   private readonly missing = new WeakMap<RunningCall<CallToolResult>, Record<string, unknown>>();
   // The page a 2025-era host without `elicitation.url` must be sent to: that call ends in -32042.
   private readonly urlRequired = new WeakMap<RunningCall<CallToolResult>, UrlElicitation>();
+  // The URL questions put to 2025-era hosts, so that the server's word that a page is done reaches that host alone.
+  private readonly completions = new ElicitationCompletions();
 
   constructor(options: HostCallsOptions) {
     this.provider = options.provider;
@@ -100,6 +102,25 @@ export class HostCalls {
   /** Forgets a host that went away (its connection or session was its identity): its "always" answers go with it. */
   forgetHost(principal: string): void {
     this.hostGrants.forget(principal);
+    this.completions.forget(principal);
+  }
+
+  /**
+   * A 2025-era host's session (or stdio connection), which can be sent
+   * `notifications/elicitation/complete`: `send` reaches that session alone.
+   * Forgotten with the host (`forgetHost`).
+   */
+  reachHost(principal: string, send: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>): void {
+    this.completions.reach(principal, send);
+  }
+
+  /**
+   * An upstream server's `notifications/elicitation/complete` (`server` is
+   * its prefix): passed on, under the id the host was given, to the one host
+   * that was put that server's URL question; an id handed to no host is not passed on.
+   */
+  elicitationComplete(server: string, elicitationId: string): void {
+    this.completions.complete(server, elicitationId, this.onWarn);
   }
 
   /** Cancels every call waiting for an answer: the gateway closed. */
@@ -181,7 +202,7 @@ export class HostCalls {
     const outcome = await this.round<{ value: T } | { error: unknown }>(sdk, host, binding, method, (first) => {
       if (handle !== undefined) return this.parked.resume(sdk, handle, first, method);
       const call = new RunningCall<{ value: T } | { error: unknown }>(first);
-      const ask = this.upstreamAsk(request.server, (question) => call.ask(question));
+      const ask = this.upstreamAsk(request.server, (question) => this.askHost(call, request.server, question));
       call.begin(() => run({ onElicit: ask, onElicitUrl: ask, onSample: ask, onListRoots: ask }, call.controller.signal).then((value) => ({ value }), (error: unknown) => ({ error })));
       return call;
     });
@@ -218,7 +239,8 @@ export class HostCalls {
     // (`elicitation.url` for a page to open). A 2025-era host has no such error, so its question is declined
     // and the call goes on; but a page to open has one, -32042, which hands the host the page with the
     // call's error, so the host's person can open it and call again.
-    const ask = this.upstreamAsk(this.upstreams.prefixOf(name, 'name'), (request) => {
+    const server = this.upstreams.prefixOf(name, 'name');
+    const ask = this.upstreamAsk(server, (request) => {
       const capability = CAPABILITY[request.method];
       const url = isUrlElicitation(request.method, request.params);
       if (capability !== undefined && !call.hostCan(request.method, request.params) && !this.missing.has(call) && !this.urlRequired.has(call)) {
@@ -230,7 +252,7 @@ export class HostCalls {
           this.busy.linger(call.principal);
         }
       }
-      return call.ask(request);
+      return this.askHost(call, server, request);
     });
     call.begin(async () => {
       let raw: CallToolResult | undefined;
@@ -299,6 +321,20 @@ export class HostCalls {
     };
   }
 
+  // A question put to the call's host. A URL question a 2025-era host can take goes as a request under an
+  // elicitationId of its own: the server's when it is sane, else one made up (the SDK would make up one we
+  // could not know); it is remembered, so the server's completion of it is passed on to this host once it answered.
+  private askHost<T>(call: RunningCall<T>, server: string | undefined, request: InputRequest): Promise<unknown> {
+    if (server === undefined || !isUrlElicitation(request.method, request.params) || !call.hostCan(request.method, request.params)) return call.ask(request);
+    const handed = this.completions.handOut(call.principal, server, request.params.elicitationId);
+    if (!handed) return call.ask(request);
+    const asked = call.ask({ ...request, params: { ...request.params, elicitationId: handed.hostId } });
+    // Once answered, however: a completion heard before goes out then, after the host has its request's answer.
+    const settled = (): void => handed.answered(this.onWarn);
+    asked.then(settled, settled);
+    return asked;
+  }
+
   // How many hosts have a request in flight, a call waiting for their answer, or a request given up whose server may still ask.
   private busyHosts(): number {
     return this.busy.count(this.parked.principals());
@@ -326,4 +362,101 @@ function urlElicitationOf(params: Record<string, unknown>): UrlElicitation {
     url: String(params.url),
     message: typeof params.message === 'string' ? params.message : '',
   };
+}
+
+/** How many URL questions put to 2025-era hosts are remembered for their completion, and for how long. */
+const MAX_HANDED = 256;
+const HANDED_MS = 10 * 60_000;
+
+interface Handed {
+  principal: string;
+  hostId: string;
+  expiry: number;
+  answered: boolean;
+  completed: boolean;
+}
+
+type Send = (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
+
+/**
+ * The relay of `notifications/elicitation/complete` (2025-11-25 only): each
+ * URL question put to a 2025-era host is remembered under its server and
+ * that server's elicitationId, with the host and the id the host saw; the
+ * server's completion goes to that host alone (2025-11-25
+ * client/elicitation: only to the client that was asked), once, after the
+ * host has answered, and is then forgotten. Bounded in count and time; a
+ * completion for an id not handed out (yet) is kept as briefly, since a
+ * server may send it before its question has even reached the host.
+ */
+class ElicitationCompletions {
+  private readonly senders = new Map<string, Send>();
+  private readonly handed = new Map<string, Handed>();
+  private readonly heard = new Map<string, number>();
+
+  reach(principal: string, send: Send): void {
+    this.senders.set(principal, send);
+  }
+
+  forget(principal: string): void {
+    this.senders.delete(principal);
+    for (const [key, entry] of this.handed) if (entry.principal === principal) this.handed.delete(key);
+  }
+
+  /** Remembers a URL question for a host that can be told of its completion; `undefined` for one that cannot (no 2025-era session). */
+  handOut(principal: string, server: string, upstreamId: unknown): { hostId: string; answered(onWarn: (message: string) => void): void } | undefined {
+    if (!this.senders.has(principal)) return undefined;
+    const sane = typeof upstreamId === 'string' && upstreamId !== '' && upstreamId.length <= MAX_ELICITATION_ID_CHARS;
+    const hostId = sane ? upstreamId : `rxmcp-${randomUUID()}`;
+    // An id the server did not give (or gave too long to keep) is one it cannot complete: only the host's is made.
+    if (!sane) return { hostId, answered: () => undefined };
+    const key = JSON.stringify([server, upstreamId]);
+    const now = Date.now();
+    makeRoom(this.handed, now);
+    const entry: Handed = { principal, hostId, expiry: now + HANDED_MS, answered: false, completed: this.heard.delete(key) };
+    this.handed.delete(key);
+    this.handed.set(key, entry);
+    return {
+      hostId,
+      answered: (onWarn) => {
+        if (this.handed.get(key) !== entry) return;
+        entry.answered = true;
+        if (entry.completed) this.send(key, entry, onWarn);
+      },
+    };
+  }
+
+  complete(server: string, upstreamId: string, onWarn: (message: string) => void): void {
+    const key = JSON.stringify([server, upstreamId]);
+    const entry = this.handed.get(key);
+    const now = Date.now();
+    if (!entry || entry.expiry <= now) {
+      if (entry) this.handed.delete(key);
+      makeRoom(this.heard, now);
+      this.heard.delete(key);
+      this.heard.set(key, now + HANDED_MS);
+      return;
+    }
+    entry.completed = true;
+    if (entry.answered) this.send(key, entry, onWarn);
+  }
+
+  private send(key: string, entry: Handed, onWarn: (message: string) => void): void {
+    this.handed.delete(key);
+    const send = this.senders.get(entry.principal);
+    send?.({ method: 'notifications/elicitation/complete', params: { elicitationId: entry.hostId } }).catch((error: unknown) =>
+      onWarn(`a URL elicitation's completion could not be passed on: ${messageOf(error)}`),
+    );
+  }
+}
+
+// Room for one more in a map of entries with expiries (in the order they were put): the expired go, then the oldest.
+function makeRoom<V extends number | { expiry: number }>(map: Map<string, V>, now: number): void {
+  for (const [key, value] of map) {
+    if ((typeof value === 'number' ? value : value.expiry) > now) break;
+    map.delete(key);
+  }
+  for (const key of map.keys()) {
+    if (map.size < MAX_HANDED) break;
+    map.delete(key);
+  }
 }

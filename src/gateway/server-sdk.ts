@@ -18,6 +18,8 @@ export interface SdkServer {
   sendResourceListChanged(): Promise<void>;
   sendResourceUpdated(params: { uri: string }): Promise<void>;
   sendLoggingMessage(params: { level: string; logger?: string; data: unknown }): Promise<void>;
+  /** A notification outside any request: on a 2025-era HTTP session, its GET stream. */
+  notification(notification: { method: string; params: Record<string, unknown> }): Promise<void>;
   close(): Promise<void>;
   onclose?: () => void;
 }

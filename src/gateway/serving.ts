@@ -220,6 +220,8 @@ export class Serving {
     if (track) {
       const connection = { server, era };
       this.connections.add(connection);
+      // A 2025-era host may be told that a page it was sent to is done (notifications/elicitation/complete), on its own session only.
+      if (era === 'legacy') hostCalls.reachHost(base, (notification) => server.notification(notification));
       const closed = server.onclose;
       server.onclose = () => {
         closed?.();
@@ -268,6 +270,12 @@ export class Serving {
             if (kind) this.announce(kind as 'tools' | 'prompts' | 'resources');
           },
           error: (error: unknown) => onWarn(`list changes of server ${JSON.stringify(prefix)} are not followed: ${messageOf(error)}`),
+        }),
+      );
+      watching.add(
+        client.elicitationComplete$.subscribe({
+          next: ({ elicitationId }) => this.options.hostCalls.elicitationComplete(prefix, elicitationId),
+          error: () => undefined,
         }),
       );
       watching.add(

@@ -8,6 +8,7 @@ describe('checkElicitationUrl', () => {
     ['http://127.0.0.1:8080/key', '127.0.0.1:8080'],
     ['http://localhost:3000/', 'localhost:3000'],
     ['http://[::1]:9/x', '[::1]:9'],
+    ['http://0x7f.1/x', '127.0.0.1'],
   ])('offers %s, showing the host %s apart', (raw, host) => {
     expect(checkElicitationUrl(raw)).toEqual({ ok: true, url: new URL(raw).href, host });
   });
@@ -18,6 +19,10 @@ describe('checkElicitationUrl', () => {
     ['file:///etc/passwd', /scheme file:/],
     ['http://auth.example.com/connect', /plain http to another machine/],
     ['http://10.0.0.1/connect', /plain http to another machine/],
+    ['http://0/admin', /plain http to another machine/],
+    ['http://0.0.0.0:8080/admin', /plain http to another machine/],
+    [`https://accounts.example.com.${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.evil.example/`, /longer than DNS allows \(253/],
+    [`https://${'a'.repeat(64)}.evil.example/`, /label longer than DNS allows/],
     ['https://bank.example@evil.example/', /user name or password/],
     ['https://user:pw@auth.example/', /user name or password/],
     ['https://auth.example/\u001b[2Jcleared', /control characters/],

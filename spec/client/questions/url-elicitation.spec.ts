@@ -120,3 +120,25 @@ describe('InputBroker carries URL questions', () => {
     expect(warnings).toEqual([expect.stringContaining('scheme javascript:')]);
   });
 });
+
+describe('an elicitation in a mode the client does not know', () => {
+  it.each([['URL'], ['url '], ['link'], [null], [42]])('2025-11-25 client/elicitation, Error Handling: declines mode %j on every path, never asking the form hook', async (mode) => {
+    const asked: unknown[] = [];
+    const warnings: string[] = [];
+    const hooks = {
+      onElicit: (request: unknown) => {
+        asked.push(request);
+        return { action: 'accept', content: {} };
+      },
+      onElicitUrl: (request: unknown) => {
+        asked.push(request);
+        return { action: 'accept' };
+      },
+    };
+    const request = { method: 'elicitation/create', params: { mode, message: 'Sign in', url: 'javascript:alert(1)', requestedSchema: { type: 'object', properties: {} } } };
+    const answer = await firstValueFrom(askHook(request, hooks, (message) => warnings.push(message), 'input request "a"', 'a'));
+    expect(answer).toEqual({ action: 'decline' });
+    expect(asked).toEqual([]);
+    expect(warnings.join('\n')).toMatch(/mode this client does not know/);
+  });
+});

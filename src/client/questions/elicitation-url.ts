@@ -25,9 +25,9 @@ export interface RefusedUrl {
 
 /**
  * Whether a server's URL may be offered to a person: `https:`, or `http:` to
- * this machine only; no user name or password in it (`https://bank.example@evil.example`
- * reads as the bank's); no control characters; at most
- * `MAX_ELICITATION_URL_CHARS`. Nothing is fetched.
+ * the loopback interface only; no user name or password in it (`https://bank.example@evil.example`
+ * reads as the bank's); no control characters; a host name DNS could hold;
+ * at most `MAX_ELICITATION_URL_CHARS`. Nothing is fetched.
  */
 export function checkElicitationUrl(raw: unknown): OfferableUrl | RefusedUrl {
   if (typeof raw !== 'string' || raw.length === 0) return { ok: false, reason: 'the URL is missing' };
@@ -41,11 +41,37 @@ export function checkElicitationUrl(raw: unknown): OfferableUrl | RefusedUrl {
     return { ok: false, reason: 'the URL cannot be parsed' };
   }
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'the URL carries a user name or password' };
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && zoneOf(url) === 'this-machine')) {
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) {
     if (url.hostname === '') return { ok: false, reason: 'the URL names no host' };
+    const problem = hostProblem(url.hostname);
+    if (problem !== undefined) return { ok: false, reason: problem };
     return { ok: true, url: url.href, host: url.host };
   }
   return { ok: false, reason: url.protocol === 'http:' ? 'the URL is plain http to another machine' : `the URL's scheme ${url.protocol} is not https` };
+}
+
+/**
+ * Plain http only to the loopback interface itself (127/8, `::1`, the
+ * `localhost` names): not `0.0.0.0`, which also reaches this machine but
+ * through every interface, and not the LAN.
+ */
+function isLoopback(url: URL): boolean {
+  if (zoneOf(url) !== 'this-machine') return false;
+  const host = url.hostname;
+  return host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === 'localhost' || host.endsWith('.localhost');
+}
+
+/**
+ * Why a host cannot be shown to a person as a place to go: a name DNS
+ * could not hold (over 253 characters, a label over 63), which exists only
+ * to push the part that matters out of sight.
+ */
+function hostProblem(hostname: string): string | undefined {
+  if (hostname.startsWith('[')) return undefined;
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  if (name.length > 253) return 'the host name is longer than DNS allows (253 characters)';
+  if (name.split('.').some((label) => label.length > 63)) return 'the host name has a label longer than DNS allows (63 characters)';
+  return undefined;
 }
 
 /** The longest message a URL question may carry to a person: a few paragraphs, not a document. */

@@ -155,6 +155,12 @@ export function askHook(
 ): Observable<Record<string, unknown> | undefined> {
   // Own keys only: a server's method named "constructor" is no kind of question.
   const kind = kindOf(request.method, request.params);
+  if (kind !== undefined && request.method === 'elicitation/create' && elicitationModeOf(request.params) === undefined) {
+    // A mode this client does not know is declined on every path, never read as a form: a
+    // `mode: "URL"` question's page would otherwise reach a form hook unchecked.
+    warn(`declined ${label}: an elicitation in a mode this client does not know`);
+    return of(kind.decline);
+  }
   if (!kind) {
     warn(`declined ${label}: unknown input method ${JSON.stringify(request.method)}`);
     return of(undefined);
