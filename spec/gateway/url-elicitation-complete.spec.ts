@@ -22,23 +22,28 @@ interface Host {
   client: McpClient;
   asked: InputRequest[];
   completed: string[];
+  /** Settles once the host has been asked its first page. */
+  firstAsked: Promise<void>;
 }
 
 function host(): Host {
   const asked: InputRequest[] = [];
   const completed: string[] = [];
+  let wasAsked = (): void => undefined;
+  const firstAsked = new Promise<void>((resolve) => (wasAsked = resolve));
   const client = McpClient.connectHttp({
     url: served.url,
     era: 'legacy',
     onElicit: () => ({ action: 'decline' }),
     onElicitUrl: (request: InputRequest) => {
       asked.push(request);
+      wasAsked();
       return { action: 'accept' };
     },
   });
   client.elicitationComplete$.subscribe(({ elicitationId }) => completed.push(elicitationId));
   hosts.push(client);
-  return { client, asked, completed };
+  return { client, asked, completed, firstAsked };
 }
 
 // The host's result and the completion of `id` travel on different streams (the call's and the session's): both are awaited.
@@ -96,5 +101,16 @@ describe('notifications/elicitation/complete from an upstream server, through th
     expect(second.completed).toEqual(['page-b2']);
     expect(first.completed).toEqual(['page-b1', 'page-b3']);
     expect(second.asked.map((request) => request.params.elicitationId)).toEqual(['page-b2']);
+  });
+
+  it('2025-11-25 client/elicitation, Completion Notifications for URL Mode Elicitation: passes on no completion for an id handed to no host, nor a malformed one', async () => {
+    const asked = host();
+    // The server completes 'nobody', 42, a 10,000-character id and none, never its own page: the call waits, and is cancelled once asked.
+    const waiting = asked.client.callTool('legacy-page', { token: 'u', variant: 'unknown' }).subscribe({ error: () => undefined });
+    await asked.firstAsked;
+    waiting.unsubscribe();
+    // The session's notifications arrive in order: any of those, passed on, would come before page-u2.
+    expect(await callAndHear(asked, 'u2')).toBe('done after page-u2');
+    expect(asked.completed).toEqual(['page-u2']);
   });
 });

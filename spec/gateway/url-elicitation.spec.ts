@@ -74,7 +74,9 @@ describe('a URL-mode elicitation from an upstream server, through the gateway', 
     const result = await firstValueFrom(client.callTool(TOOL, { url: PAGE, message: 'Connect your account', elicitationId: 'e-1' }));
     expect(textOf(result)).toContain('User completed the URL elicitation flow');
     expect(asked).toHaveLength(1);
-    expect(asked[0]?.params).toMatchObject({ mode: 'url', url: PAGE, elicitationId: 'e-1' });
+    // 2026-07-28 has no elicitationId: a 2026-07-28 host's question is keyed by its input round instead.
+    if (era === 'legacy') expect(asked[0]?.params).toMatchObject({ mode: 'url', url: PAGE, elicitationId: 'e-1' });
+    else expect(asked[0]?.params).toEqual({ mode: 'url', url: PAGE, message: expect.any(String) });
     expect(asked[0]?.params.message).toMatch(/^Asked by .* \(not by the gateway\): Connect your account$/);
   });
 

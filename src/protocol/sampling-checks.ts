@@ -99,7 +99,7 @@ export function checkSamplingRequest(params: unknown, toolsDeclared: boolean): S
  */
 export function checkSamplingResult(answer: Record<string, unknown>, params: Record<string, unknown>): string | undefined {
   const { role, model, stopReason } = answer;
-  if (role !== 'assistant' && role !== 'user') return `role must be assistant; got ${quote(role)}`;
+  if (role !== 'assistant' && role !== 'user') return `role must be assistant (or user, as the schema allows); got ${quote(role)}`;
   if (typeof model !== 'string') return 'model must be a string';
   if (stopReason !== undefined && typeof stopReason !== 'string') return 'stopReason must be a string';
   const content = answer.content;
