@@ -131,9 +131,14 @@ const SESSIONS = {
   },
 };
 
-/** Lists the tools and calls the first, unless the scenario's server calls for more. */
+/**
+ * Lists the tools and calls the first, unless the scenario's server calls for
+ * more. A server that declared no tools is not asked for them: rxmcp refuses
+ * a request for a capability the server left out (McpCapabilityError).
+ */
 async function session(mcp, name) {
-  const tools = await firstValueFrom(mcp.listTools());
+  const { capabilities } = await firstValueFrom(mcp.describe());
+  const tools = capabilities.tools ? await firstValueFrom(mcp.listTools()) : [];
   const custom = SESSIONS[name];
   if (custom) await custom(mcp, tools);
   else if (tools[0]) await call(mcp, tools[0].name);

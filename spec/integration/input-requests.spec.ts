@@ -144,13 +144,13 @@ describe('server requests from server-everything (legacy era)', () => {
     }
   });
 
-  it('sends an answer with content as the hook gave it: the fields it left out stay out, defaults and all', async () => {
+  it('sends the fields the hook gave as it gave them, and the server\'s defaults for those it left out (SEP-1034)', async () => {
     const mcp = connect(everythingServer, { onElicit: () => accept({ name: 'Ada Lovelace', integer: 7 }) });
     try {
       const reply = text(await firstValueFrom(mcp.callTool('trigger-elicitation-request')));
       // The server echoes what it received after "Raw result:".
       const received = JSON.parse(reply.slice(reply.indexOf('{'))) as { content: Record<string, unknown> };
-      expect(received.content).toEqual({ name: 'Ada Lovelace', integer: 7 });
+      expect(received.content).toMatchObject({ name: 'Ada Lovelace', integer: 7, number: 3.14, firstLine: 'It was a dark and stormy night.' });
     } finally {
       await mcp.close();
     }

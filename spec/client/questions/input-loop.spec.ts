@@ -206,10 +206,10 @@ describe('defaults in an accepted elicitation (SEP-1034)', () => {
     return (transport.requests('tools/call')[1]?.params?.inputResponses as Record<string, unknown>).about;
   }
 
-  it('sends an answer with content as it is: a field the person cleared stays out, its default not put back', async () => {
+  it('keeps every field the answer gives, an emptied one too, and fills in the defaults of the fields it left out', async () => {
     expect(await sentFor({ action: 'accept', content: { name: '', age: 41 } })).toEqual({
       action: 'accept',
-      content: { name: '', age: 41 },
+      content: { name: '', age: 41, status: 'active', verified: false },
     });
   });
 
@@ -345,13 +345,13 @@ describe('questions from a legacy server', () => {
     ]);
   });
 
-  it('fills in the schema defaults only for an accepted answer with no content, as for a modern server', async () => {
+  it('fills in the schema defaults of the fields an accepted answer left out, as for a modern server', async () => {
     const { answers } = await ask({ onElicit: () => ({ action: 'accept' }) }, { id: 'q1', ...formWithDefaults });
     expect(answers).toEqual([
       { jsonrpc: '2.0', id: 'q1', result: { action: 'accept', content: { name: 'John Doe', age: 30, status: 'active', verified: false } } },
     ]);
     const { answers: given } = await ask({ onElicit: () => ({ action: 'accept', content: { age: 41 } }) }, { id: 'q2', ...formWithDefaults });
-    expect(given).toEqual([{ jsonrpc: '2.0', id: 'q2', result: { action: 'accept', content: { age: 41 } } }]);
+    expect(given).toEqual([{ jsonrpc: '2.0', id: 'q2', result: { action: 'accept', content: { name: 'John Doe', age: 41, status: 'active', verified: false } } }]);
   });
 
   it('declines with the decline shapes, and a sampling decline with error -1', async () => {

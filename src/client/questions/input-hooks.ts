@@ -242,20 +242,23 @@ function breaksSchema(answer: Record<string, unknown>, params: Record<string, un
 }
 
 /**
- * An accepted form answer with no `content` at all gets the schema's
- * `default` for every field that has one (SEP-1034): the hook showed no form,
- * so the defaults are what it accepted. An answer with `content` is sent as
- * it is: a field it leaves out was shown and left empty (a person may clear a
- * default on purpose), and stays out.
+ * An accepted form answer with the schema's `default` filled in for every
+ * field the answer left out (SEP-1034, as the conformance suite and the
+ * official SDK read it): a form shows the default, and a person who submits
+ * it unchanged has chosen it. A field the answer gives keeps its value; a
+ * form that lets a person clear a default says so by sending the field.
  */
 function withDefaults(answer: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
   const properties = isObject(params.requestedSchema) ? params.requestedSchema.properties : undefined;
-  if (answer.action !== 'accept' || answer.content !== undefined || !isObject(properties)) return answer;
+  if (answer.action !== 'accept' || !isObject(properties)) return answer;
+  const content = isObject(answer.content) ? answer.content : {};
   const defaults = Object.entries(properties).flatMap(([field, schema]) =>
-    isObject(schema) && Object.hasOwn(schema, 'default') && schema.default !== undefined ? [[field, schema.default] as const] : [],
+    isObject(schema) && Object.hasOwn(schema, 'default') && schema.default !== undefined && (!Object.hasOwn(content, field) || content[field] === undefined)
+      ? [[field, schema.default] as const]
+      : [],
   );
   // fromEntries defines each key: a server's "__proto__" field stays a field.
-  return defaults.length === 0 ? answer : { ...answer, content: Object.fromEntries(defaults) };
+  return defaults.length === 0 ? answer : { ...answer, content: Object.fromEntries([...Object.entries(content), ...defaults]) };
 }
 
 // An answer travels as JSON, written where the server's question is answered:
