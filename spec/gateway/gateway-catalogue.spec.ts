@@ -25,9 +25,10 @@ describe.each(['modern', 'legacy'] as const)('the gateway keeps what servers dec
     const { tools } = await client.listTools();
     const painted = tools.find((tool) => tool.name === 'ic_painted') as Record<string, unknown> | undefined;
     expect(painted).toMatchObject({
-      title: 'Painted tool',
+      // Served as ic_painted, not painted: the titles say so, so no upstream can pass its tool off as another's.
+      title: 'Painted tool (ic_painted)',
       outputSchema: { type: 'object', properties: { n: { type: 'number' } } },
-      annotations: { title: 'Painted', readOnlyHint: true },
+      annotations: { title: 'Painted (ic_painted)', readOnlyHint: true },
       _meta: { 'example.com/colour': 'teal' },
     });
     expect(painted?.icons).toEqual([

@@ -244,10 +244,10 @@ export class Serving {
     return Promise.all(
       tools.map(async ({ function: { name, description, parameters } }) => {
         const [found, declared] = await Promise.all([annotationsOf(provider, name), declarationOf(provider, name)]);
-        const annotations = found && !answerTooDeep(found) ? found : undefined;
+        const annotations = found && !answerTooDeep(found) ? withTitleOf(found, declared?.name, name) : undefined;
         return {
           name,
-          ...keptFrom(declared),
+          ...keptFrom(declared, name),
           ...(description === undefined ? {} : { description }),
           inputSchema: parameters?.type === 'object' ? parameters : { type: 'object', ...parameters },
           ...(annotations ? { annotations } : {}),
@@ -348,16 +348,31 @@ function hostOf(sdk: ServerSdk, server: SdkServer, base: string, tracked: boolea
  * provider stack shows (name, description, parameters) and the annotations
  * it vouches for: its title, its icons (checked by the client that listed
  * them), its outputSchema and its _meta, each left out when it nests too deep.
+ * A host shows the title in place of the name, and the name is where the
+ * gateway says which server a tool is from: a title served under another
+ * name carries that name, so no upstream can title its tool as another's.
  */
-function keptFrom(declared: Record<string, unknown> | undefined): Record<string, unknown> {
+function keptFrom(declared: Record<string, unknown> | undefined, served: string): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   if (!declared) return kept;
   for (const key of ['title', 'icons', 'outputSchema', '_meta'] as const) {
     const value = Object.hasOwn(declared, key) ? declared[key] : undefined;
     if (value !== undefined && !answerTooDeep(value) && holdsAtMost(value, DECLARED_VALUES)) kept[key] = value;
   }
-  return kept;
+  return withTitleOf(kept, declared.name, served);
 }
+
+/** `holder` with its `title` (if any) cut to size and, when the tool is served under another name than its own, followed by that name. */
+function withTitleOf<T extends object>(holder: T, own: unknown, served: string): T {
+  if (!Object.hasOwn(holder, 'title')) return holder;
+  const { title, ...rest } = holder as T & { title?: unknown };
+  if (typeof title !== 'string') return rest as T;
+  const cut = title.slice(0, MAX_TITLE_CHARS);
+  return { ...rest, title: own === served ? cut : `${cut} (${served})` } as T;
+}
+
+/** The most characters of an upstream's title a host is shown. */
+const MAX_TITLE_CHARS = 200;
 
 /**
  * The most values a kept member may hold: an outputSchema past it is one the
