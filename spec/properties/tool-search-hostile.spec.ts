@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { failure, type LlmTool, type LlmToolCall, ToolSearch, type ToolMessage, type ToolProvider } from '../../src/index.js';
+import { type LlmTool, type LlmToolCall, ToolSearch, type ToolMessage, type ToolProvider } from '../../src/index.js';
 
 // What a server (or a model) may send a tool search: a catalogue of 100,000
 // tools, a query of a mebibyte, descriptions written to win every search,
@@ -14,7 +14,7 @@ function catalogueOf(tools: LlmTool[]): ToolProvider {
       calls.map((call) =>
         tools.some((tool) => tool.function.name === call.function.name)
           ? { role: 'tool', tool_call_id: call.id, content: `ran ${call.function.name}`, is_error: false }
-          : failure(call.id, `Unknown tool: ${call.function.name}`),
+          : { role: 'tool', tool_call_id: call.id, content: `Unknown tool: ${call.function.name}`, is_error: true },
       ),
   };
 }
