@@ -5,7 +5,8 @@
 //   node bench/tool-search/dump-catalogues.mjs
 //
 // The lists are committed, so the bench needs no server; run this again when
-// a server's version in package.json changes.
+// a server's version in package.json changes. github.json is not a dump: it
+// is a fixture written by hand, shaped like a GitHub server's tools.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
