@@ -8,6 +8,7 @@
 //   npm run bench -- --only minimal   (only the scenarios whose name contains it)
 //   npm run bench -- --only gateway   (rxmcp direct against through `rxmcp serve`)
 //   npm run bench -- --only scale     (a Registry's start, idle connections, names and checks)
+//   npm run bench -- --only 'tool search'  (declaration size, recall@5 and latency of ToolSearch)
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
 //   npm run bench -- --only curves    (only the curves, bench/curves.mjs; or part of one's name)
 //
@@ -24,6 +25,7 @@ import { pictureOf, writeCharts } from './charts.mjs';
 import { curveTable, runCurves } from './curves.mjs';
 import { gatewayScenario, gatewayTable } from './gateway.mjs';
 import { scaleCurves, scaleScenarios } from './scale.mjs';
+import { toolSearchScenarios } from './tool-search.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -49,6 +51,8 @@ const scenarios = [
   { name: 'gateway, SDK HTTP', gateway: 'http', scale: 0.15 },
   // Registry start-up, idle connections, name mapping and output checks (bench/scale.mjs).
   ...scaleScenarios(quick),
+  // Declaration size, recall and latency of ToolSearch (bench/tool-search.mjs).
+  ...toolSearchScenarios(quick),
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.

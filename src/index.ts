@@ -14,6 +14,7 @@ export type { OpenAIChatFunctionTool } from './formats/openai-chat.js';
 export type { OpenAIToolsOptions } from './formats/openai-strict.js';
 export { DEFAULT_MAX_RESULT_CHARS } from './tools/result-budget.js';
 export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';
+export type { OpenAIResponsesToolSearchTool, OpenAIResponsesToolsOptions } from './formats/openai-responses.js';
 export type {
   OpenAIResponsesFunctionCall,
   OpenAIResponsesFunctionCallOutput,
@@ -21,6 +22,7 @@ export type {
 } from './formats/openai-responses.js';
 export { executeAnthropicToolCalls, toolsForAnthropic } from './formats/anthropic-messages.js';
 export type { AnthropicTool, AnthropicToolResultBlock, AnthropicToolUseBlock } from './formats/anthropic-messages.js';
+export type { AnthropicToolSearchTool, AnthropicToolsOptions } from './formats/anthropic-messages.js';
 export { executeGeminiToolCalls, toolsForGemini } from './formats/gemini.js';
 export type {
   GeminiFunctionCallPart,
@@ -47,6 +49,8 @@ export { CHECKS } from './providers/policy/commands/commands.js';
 export { Reasons, REASON_PARAM } from './providers/reasons.js';
 export { UnknownKeys } from './providers/unknown-keys.js';
 export type { UnknownKeysWarning } from './providers/unknown-keys.js';
+export { ToolSearch } from './providers/tool-search.js';
+export type { SearchableTool, ToolSearchOptions, ToolSearchResult } from './providers/tool-search.js';
 export { LeaseTable } from './providers/leases/lease-table.js';
 export type { Lease, LeaseRefusal, LeaseStore } from './providers/leases/lease-store.js';
 export { DEFAULT_ENFORCED_TOOLS, Leases } from './providers/leases/leases.js';

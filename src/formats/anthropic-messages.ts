@@ -1,4 +1,5 @@
-import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../tools/bridge.js';
+import type { LlmTool, LlmToolCall, ToolProvider, ExecuteOptions } from '../tools/bridge.js';
+import { deferrableTools } from '../tools/deferred-tools.js';
 import { isObject } from '../util/values.js';
 import { toRootObject } from './schemas/root-object.js';
 
@@ -7,6 +8,27 @@ export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: { type: 'object'; [key: string]: unknown };
+  /** Present, and true, only with the `deferLoading` option: the API loads the tool once its tool search finds it. */
+  defer_loading?: true;
+}
+
+/** Anthropic's own tool search tool (a server tool), declared in front of deferred tools. */
+export interface AnthropicToolSearchTool {
+  type: 'tool_search_tool_bm25_20251119' | 'tool_search_tool_regex_20251119';
+  name: 'tool_search_tool_bm25' | 'tool_search_tool_regex';
+}
+
+/** How `toolsForAnthropic` declares tools. */
+export interface AnthropicToolsOptions {
+  /**
+   * Anthropic's own tool search: every tool declared with `defer_loading:
+   * true` (but a `ToolSearch`'s always-included tools, and its own
+   * `tool_search` left out), and Anthropic's search tool first, BM25
+   * (`true` or `'bm25'`) or regex (`'regex'`). The API searches and loads;
+   * the calls come back as `tool_use` blocks as ever, and a `ToolSearch`
+   * runs a call to a tool it has not shown. Default `false`.
+   */
+  deferLoading?: boolean | 'bm25' | 'regex';
 }
 
 /** A `tool_use` block of an assistant message: one call the model made. */
@@ -28,19 +50,32 @@ export interface AnthropicToolResultBlock {
 }
 
 /**
- * The provider's tools as client tools for the Anthropic Messages API.
+ * The provider's tools as client tools for the Anthropic Messages API; with
+ * `{ deferLoading: true }`, the whole catalogue deferred behind Anthropic's
+ * own tool search tool (see {@link AnthropicToolsOptions}).
  *
  * @example
  * ```ts
  * const message = await anthropic.messages.create({ model, max_tokens: 1024, messages, tools: await toolsForAnthropic(provider) });
  * ```
  */
-export async function toolsForAnthropic(provider: ToolProvider): Promise<AnthropicTool[]> {
-  return (await provider.toolsForLlm()).map(({ function: fn }) => ({
+export async function toolsForAnthropic(provider: ToolProvider, options?: AnthropicToolsOptions & { deferLoading?: false }): Promise<AnthropicTool[]>;
+export async function toolsForAnthropic(provider: ToolProvider, options: AnthropicToolsOptions): Promise<Array<AnthropicTool | AnthropicToolSearchTool>>;
+export async function toolsForAnthropic(provider: ToolProvider, options: AnthropicToolsOptions = {}): Promise<Array<AnthropicTool | AnthropicToolSearchTool>> {
+  const { deferLoading = false } = options;
+  if (!deferLoading) return (await provider.toolsForLlm()).map((tool) => anthropicTool(tool, false));
+  const search: AnthropicToolSearchTool =
+    deferLoading === 'regex' ? { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' } : { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
+  return [search, ...(await deferrableTools(provider)).map(({ tool, deferred }) => anthropicTool(tool, deferred))];
+}
+
+function anthropicTool({ function: fn }: LlmTool, deferred: boolean): AnthropicTool {
+  return {
     name: fn.name,
     ...(fn.description === undefined ? {} : { description: fn.description }),
     input_schema: objectSchema(fn.parameters),
-  }));
+    ...(deferred ? { defer_loading: true as const } : {}),
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../tools/bridge.js';
+import { deferrableTools } from '../tools/deferred-tools.js';
 import { isObject } from '../util/values.js';
 import { openAIParameters, type OpenAIToolsOptions } from './openai-strict.js';
 
@@ -10,6 +11,26 @@ export interface OpenAIResponsesFunctionTool {
   parameters: Record<string, unknown>;
   /** False unless asked for with the `strict` option and the tool's schema could be made strict. */
   strict: boolean;
+  /** Present, and true, only with the `deferLoading` option: the API loads the tool once its tool search finds it. */
+  defer_loading?: true;
+}
+
+/** OpenAI's hosted tool search tool, declared beside deferred function tools. */
+export interface OpenAIResponsesToolSearchTool {
+  type: 'tool_search';
+}
+
+/** How `toolsForOpenAIResponses` declares tools. */
+export interface OpenAIResponsesToolsOptions extends OpenAIToolsOptions {
+  /**
+   * OpenAI's own tool search: every function tool declared with
+   * `defer_loading: true` (but a `ToolSearch`'s always-included tools, and
+   * its own `tool_search` left out), and `{ type: 'tool_search' }` (hosted:
+   * the API searches and loads) first. The calls come back as
+   * `function_call` items as ever, and a `ToolSearch` runs a call to a tool
+   * it has not shown. Default `false`.
+   */
+  deferLoading?: boolean;
 }
 
 /** What the model's output holds about one function call (a `function_call` item of `response.output`). */
@@ -34,20 +55,35 @@ export interface OpenAIResponsesFunctionCallOutput {
  * `strict: false` and the schemas as the server wrote them (but for a root
  * OpenAI refuses, declared as an object: see {@link OpenAIToolsOptions}), or, with
  * `{ strict: true }`, in strict mode wherever a schema allows (see
- * {@link OpenAIToolsOptions}).
+ * {@link OpenAIToolsOptions}); with `{ deferLoading: true }`, deferred behind
+ * OpenAI's hosted tool search (see {@link OpenAIResponsesToolsOptions}).
  *
  * @example
  * ```ts
  * const response = await openai.responses.create({ model, input, tools: await toolsForOpenAIResponses(provider, { strict: true }) });
  * ```
  */
-export async function toolsForOpenAIResponses(provider: ToolProvider, options: OpenAIToolsOptions = {}): Promise<OpenAIResponsesFunctionTool[]> {
-  return (await provider.toolsForLlm()).map(({ function: fn }) => ({
+export async function toolsForOpenAIResponses(
+  provider: ToolProvider,
+  options?: OpenAIResponsesToolsOptions & { deferLoading?: false },
+): Promise<OpenAIResponsesFunctionTool[]>;
+export async function toolsForOpenAIResponses(
+  provider: ToolProvider,
+  options: OpenAIResponsesToolsOptions,
+): Promise<Array<OpenAIResponsesFunctionTool | OpenAIResponsesToolSearchTool>>;
+export async function toolsForOpenAIResponses(
+  provider: ToolProvider,
+  options: OpenAIResponsesToolsOptions = {},
+): Promise<Array<OpenAIResponsesFunctionTool | OpenAIResponsesToolSearchTool>> {
+  const declare = ({ function: fn }: { function: { name: string; description?: string; parameters: Record<string, unknown> } }, deferred: boolean): OpenAIResponsesFunctionTool => ({
     type: 'function',
     name: fn.name,
     ...(fn.description === undefined ? {} : { description: fn.description }),
     ...openAIParameters(fn.parameters, options),
-  }));
+    ...(deferred ? { defer_loading: true as const } : {}),
+  });
+  if (options.deferLoading !== true) return (await provider.toolsForLlm()).map((tool) => declare(tool, false));
+  return [{ type: 'tool_search' }, ...(await deferrableTools(provider)).map(({ tool, deferred }) => declare(tool, deferred))];
 }
 
 /**
