@@ -1,6 +1,4 @@
 import { McpClientError } from '../errors/mcp-client-error.js';
-import { PROGRESS_CAP_BUDGETS } from '../client/calls/call-budget.js';
-import type { LlmToolCall } from './bridge.js';
 
 /** How long one tool call may run: the batch's own fields, and each entry of `toolTimeouts`. */
 export interface CallTimeouts {
@@ -31,6 +29,9 @@ export interface TimeoutBatchOptions extends CallTimeouts {
   toolTimeouts?: Record<string, CallTimeouts>;
   [CALL_TIMEOUTS]?: ReadonlyMap<string, CallTimeouts>;
 }
+
+/** With `resetTimeoutOnProgress` and no `maxTotalTimeoutMs`, a call ends after this many of its budgets, progress or not. */
+export const PROGRESS_CAP_BUDGETS = 10;
 
 const KEYS: ReadonlyArray<keyof CallTimeouts> = ['timeoutMs', 'resetTimeoutOnProgress', 'maxTotalTimeoutMs'];
 
@@ -88,7 +89,7 @@ export function withCallTimeouts<O extends TimeoutBatchOptions>(calls: readonly 
   if (perTool === undefined || options[CALL_TIMEOUTS] !== undefined) return options;
   const byId = new Map<string, CallTimeouts>();
   for (const call of calls) {
-    const { id, function: fn } = (typeof call === 'object' && call !== null ? call : {}) as Partial<LlmToolCall>;
+    const { id, function: fn } = (typeof call === 'object' && call !== null ? call : {}) as { id?: unknown; function?: { name?: unknown } | null };
     const name = typeof fn === 'object' && fn !== null ? fn.name : undefined;
     // Own keys only: a tool named "__proto__" or "toString" reads nothing inherited.
     if (typeof id !== 'string' || typeof name !== 'string' || !Object.hasOwn(perTool, name) || byId.has(id)) continue;

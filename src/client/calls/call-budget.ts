@@ -1,5 +1,6 @@
 import { defer, filter, type Observable } from 'rxjs';
 import type { ProgressEvent } from '../../protocol/types.js';
+import { PROGRESS_CAP_BUDGETS } from '../../tools/call-timeouts.js';
 import { checkDuration } from '../../util/checks.js';
 
 /**
@@ -14,8 +15,6 @@ import { checkDuration } from '../../util/checks.js';
 /** The client's budget for a call when neither `requestTimeoutMs` nor the call's `timeoutMs` says otherwise. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60000;
 
-/** With `resetTimeoutOnProgress` and no `maxTotalTimeoutMs`, a call ends after this many of its budgets, progress or not. */
-export const PROGRESS_CAP_BUDGETS = 10;
 
 /** How a call is bounded. */
 export interface CallBounds {
