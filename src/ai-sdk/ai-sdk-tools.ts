@@ -4,9 +4,10 @@ import { CallGatherer } from '../tools/call-gatherer.js';
 import { pickTools } from '../tools/pick-tools.js';
 import type { ToolNames } from '../tools/tool-names.js';
 import { resultBudgetOf } from '../tools/result-budget.js';
+import { batchTimeoutsOf, type CallTimeouts } from '../tools/call-timeouts.js';
 
 /** Options of `aiSdkTools`. */
-export interface AiSdkToolsOptions {
+export interface AiSdkToolsOptions extends CallTimeouts {
   /** Hand over only these of the provider's tools, each by its shown or its real name (default: all). Naming one the provider lacks rejects. */
   tools?: readonly string[];
   /** The rule for the names the model is shown (default: portable, see `PORTABLE_TOOL_NAMES`), or `'real'` for the providers' own names. */
@@ -16,6 +17,13 @@ export interface AiSdkToolsOptions {
    * layer of the provider (see `ExecuteOptions.maxResultChars`; default 100,000).
    */
   maxResultChars?: number;
+  /**
+   * Timeouts for some tools, keyed by the names the model is shown, laid
+   * over `timeoutMs`, `resetTimeoutOnProgress` and `maxTotalTimeoutMs`
+   * (which this adapter passes on with every batch: see
+   * `ExecuteOptions.toolTimeouts` and docs/llm-bridge.md, "Long calls").
+   */
+  toolTimeouts?: Record<string, CallTimeouts>;
 }
 
 /** What a tool's `execute` resolves to: the answer `executeToolCalls` gives, as a value. */
@@ -45,7 +53,7 @@ export interface AiSdkToolOutput {
  *
  * Needs the `ai` package (v6 or v7), an optional peer dependency of rxmcp.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, or `options.maxResultChars` is no budget.
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, or a timeout is no number of milliseconds.
  * @example
  * ```ts
  * import { generateText, stepCountIs } from 'ai';
@@ -56,8 +64,9 @@ export interface AiSdkToolOutput {
  */
 export async function aiSdkTools(provider: ToolProvider, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
   const maxResultChars = resultBudgetOf(options);
+  const timeouts = batchTimeoutsOf(options);
   const declarations = await pickTools(provider, options.tools, options.names);
-  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars } : { maxResultChars, names: options.names });
+  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars, ...timeouts } : { maxResultChars, ...timeouts, names: options.names });
   const tools: ToolSet = {};
   for (const { function: fn } of declarations) {
     tools[fn.name] = dynamicTool({

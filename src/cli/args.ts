@@ -53,7 +53,8 @@ Options:
   --arg key=value          a tool or prompt argument (repeatable)
   --json                   machine-readable output on stdout, for every command
   --timeout MS             the budget of each call in milliseconds (default 60000; servers
-                           gives each server this long in all, default 15000)
+                           gives each server this long in all, default 15000; serve: each
+                           host's call upstream, restarted by progress when the host asked for it)
   --log-level LEVEL        ask for the server's log messages from LEVEL up, printed on stderr
   --protocol-version V     the modern protocol version to speak (default 2026-07-28)
   --no-input               decline every question the server asks

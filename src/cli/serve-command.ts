@@ -65,6 +65,7 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
     config,
     ...(policy ? { policy } : {}),
     noPrefix: request.noPrefix,
+    ...(request.timeoutMs === undefined ? {} : { timeouts: { timeoutMs: request.timeoutMs } }),
     tokenStore: new FileTokenStore(),
     onWarn: say,
     ...(request.verbose ? { onStderr: (server: string, line: string) => say(`${server}: ${line}`) } : {}),

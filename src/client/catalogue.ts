@@ -15,12 +15,15 @@ import type { OutputSchemas } from './calls/output-schemas.js';
 import { type CallToolOptions, checkCallOptions, LIST_KEYS, type ListOptions } from './options.js';
 import { type Settings } from './settings.js';
 import { walkPages } from './pagination.js';
-import type { TaskCalls } from './tasks/task-calls.js';
+import type { Session } from './session.js';
+import { canRunToolTasks, type TaskCalls } from './tasks/task-calls.js';
+import { taskSupportOf } from './tasks/tool-task-support.js';
+import { type CallTimeouts, outlivesTimeout, totalOf } from '../tools/call-timeouts.js';
 
 
 /** What the catalogue needs from its client. */
 export interface CatalogueContext {
-  settings: Pick<Settings, 'listLimits' | 'warn' | 'toolConcurrency' | 'trustAnnotations'>;
+  settings: Pick<Settings, 'listLimits' | 'warn' | 'toolConcurrency' | 'trustAnnotations' | 'tasks' | 'requestTimeoutMs'>;
   starter: CallStarter;
   calls: CallPipeline;
   cache: ResultCache;
@@ -28,6 +31,8 @@ export interface CatalogueContext {
   outputs: OutputSchemas;
   /** True once the client is closing: a cached list is then no longer handed out. */
   isClosing(): boolean;
+  /** The session, once the probe found it. */
+  session(): Session | undefined;
   /** The client: what a batch of a model's calls lists and calls, and the owner of the tools it runs (see `ToolSource.owner`). */
   owner: CatalogueOwner;
 }
@@ -127,11 +132,18 @@ export class Catalogue {
   /** See `McpClient.executeToolCalls`. */
   execute(calls: LlmToolCall[], options: ExecuteOptions): Promise<ToolMessage[]> {
     const { settings, owner } = this.context;
+    // The catalogue this batch was read against: what each tool says about tasks.
+    let listed: ReadonlyMap<string, Tool> = new Map();
     return runToolCalls(
       {
-        catalogue: () => firstValueFrom(this.offeredTools()),
-        call: (name, args, { toolCallId, signal, onProgress, input }) => {
-          const given: CallToolOptions = { toolCallId };
+        catalogue: () =>
+          firstValueFrom(this.offeredTools()).then((tools) => {
+            listed = new Map(tools.map((tool) => [tool.name, tool]));
+            return tools;
+          }),
+        call: (name, args, context) => {
+          const { toolCallId, signal, onProgress, input } = context;
+          const given: CallToolOptions = { toolCallId, ...this.bounds(name, context, listed) };
           if (signal) given.signal = signal;
           if (input) given.input = input;
           if (onProgress) given.onProgress = ({ progressToken: _token, ...report }) => onProgress({ toolCallId, ...report });
@@ -145,6 +157,28 @@ export class Catalogue {
       calls,
       options,
     );
+  }
+
+  // A call that may run longer in all than one timeout, of a tool that may
+  // run as a task on a 2025-11-25 server that runs them, goes as a task:
+  // polled, it needs no request to outlive the timeout, and its whole time
+  // is bounded by the cap alone. (A 2026-07-28 server decides by itself.)
+  private bounds(name: string, timeouts: CallTimeouts, listed: ReadonlyMap<string, Tool>): CallToolOptions {
+    const { timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs } = timeouts;
+    const { settings } = this.context;
+    const session = this.context.session();
+    const asTask =
+      settings.tasks &&
+      session?.description.era === 'legacy' &&
+      canRunToolTasks(session) &&
+      taskSupportOf(listed.get(name)) === 'optional' &&
+      outlivesTimeout(timeouts, settings.requestTimeoutMs);
+    if (asTask) return { task: true, timeoutMs: totalOf(timeouts, timeoutMs ?? settings.requestTimeoutMs) ?? 0 };
+    const bounds: CallToolOptions = {};
+    if (timeoutMs !== undefined) bounds.timeoutMs = timeoutMs;
+    if (resetTimeoutOnProgress !== undefined) bounds.resetTimeoutOnProgress = resetTimeoutOnProgress;
+    if (maxTotalTimeoutMs !== undefined) bounds.maxTotalTimeoutMs = maxTotalTimeoutMs;
+    return bounds;
   }
 
   // A tool hidden from everybody for a value nobody could read would

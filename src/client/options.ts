@@ -167,7 +167,7 @@ export interface CallToolOptions extends CallOptions {
   progressToken?: string | number;
   /** The model's id for this call; with `onProgress` set, its progress is reported under this id. */
   toolCallId?: string;
-  /** Restart the `timeoutMs` clock at every progress report for this call. */
+  /** Restart the `timeoutMs` clock at every progress report for this call whose `progress` is higher than any before (MCP has it increase; a repeated or lower value keeps nothing alive). */
   resetTimeoutOnProgress?: boolean;
   /**
    * A hard cap on the whole call, progress or not (with `resetTimeoutOnProgress`).

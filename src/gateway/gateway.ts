@@ -1,6 +1,7 @@
 // The public face of rxmcp/gateway: it checks the options and wires the gateway's parts together (the
 // serving side, the host calls, the Mcp-Param-* check); what each does lives in its own file.
-import type { ToolProvider } from '../tools/bridge.js';
+import type { ExecuteOptions, ToolProvider } from '../tools/bridge.js';
+import { batchTimeoutsOf } from '../tools/call-timeouts.js';
 import type { InputHook } from '../protocol/input-request.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
@@ -45,9 +46,22 @@ export interface GatewayOptions {
    * it binds only the host that gave it, and the Policy is handed its once form.
    */
   sharedGrants?: boolean;
+  /**
+   * How long each host's call may run upstream, passed on as the batch's
+   * options (see `ExecuteOptions`; `toolTimeouts` keyed by the names the
+   * gateway serves). A host's call that carries a `progressToken` resets its
+   * timeout at every progress report of the upstream server (which reaches
+   * the host too), unless `resetTimeoutOnProgress` is set here; the host's
+   * `notifications/cancelled` cancels it upstream. Left out, a call gets its
+   * upstream client's `requestTimeoutMs`.
+   */
+  timeouts?: GatewayTimeouts;
 }
 
-const OPTION_KEYS = keysOf<GatewayOptions>({ provider: true, servers: true, separator: true, name: true, version: true, instructions: true, onWarn: true, sharedGrants: true });
+/** The timeouts of `GatewayOptions`. */
+export type GatewayTimeouts = Pick<ExecuteOptions, 'timeoutMs' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs' | 'toolTimeouts'>;
+
+const OPTION_KEYS = keysOf<GatewayOptions>({ provider: true, servers: true, separator: true, name: true, version: true, instructions: true, onWarn: true, sharedGrants: true, timeouts: true });
 
 /**
  * Serves a tool provider stack (a `Registry` of servers behind a `Policy`,
@@ -97,7 +111,7 @@ export class Gateway {
   constructor(options: GatewayOptions) {
     if (!isObject(options)) throw new McpClientError('Gateway needs options with a provider');
     refuseUnknown(options, OPTION_KEYS);
-    const { provider, servers = {}, separator = '_', name = 'rxmcp-gateway', version = VERSION, instructions, onWarn, sharedGrants = false } = options;
+    const { provider, servers = {}, separator = '_', name = 'rxmcp-gateway', version = VERSION, instructions, onWarn, sharedGrants = false, timeouts = {} } = options;
     if (!isObject(provider) || typeof provider.toolsForLlm !== 'function' || typeof provider.executeToolCalls !== 'function') {
       throw new McpClientError('option provider must be a tool provider (toolsForLlm and executeToolCalls)');
     }
@@ -108,6 +122,8 @@ export class Gateway {
     if (instructions !== undefined && typeof instructions !== 'string') throw new McpClientError('option instructions must be a string');
     if (onWarn !== undefined && typeof onWarn !== 'function') throw new McpClientError('option onWarn must be a function');
     if (typeof sharedGrants !== 'boolean') throw new McpClientError('option sharedGrants must be true or false');
+    if (!isObject(timeouts)) throw new McpClientError('option timeouts must be an object');
+    const callTimeouts = batchTimeoutsOf(timeouts);
     const warn = (message: string): void => {
       try {
         onWarn?.(message);
@@ -118,7 +134,7 @@ export class Gateway {
     const upstreams = new Upstreams(servers, separator);
     const busy = new BusyHosts();
     const paramHeaders = new ParamHeaders(provider);
-    this.hostCalls = new HostCalls({ provider, upstreams, busy, sharedGrants, onWarn: warn });
+    this.hostCalls = new HostCalls({ provider, upstreams, busy, sharedGrants, timeouts: callTimeouts, onWarn: warn });
     this.serving = new Serving({ provider, upstreams, info: { name, version }, instructions, onWarn: warn, hostCalls: this.hostCalls, busy, paramHeaders });
     const unclaimed: InputHook = () => {
       throw new McpClientError('no call made through the gateway claims this question');

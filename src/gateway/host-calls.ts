@@ -31,6 +31,8 @@ export interface HostCallsOptions {
   busy: BusyHosts;
   /** `GatewayOptions.sharedGrants`. */
   sharedGrants: boolean;
+  /** `GatewayOptions.timeouts`, checked. */
+  timeouts: Pick<ExecuteOptions, 'timeoutMs' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs' | 'toolTimeouts'>;
   onWarn: (message: string) => void;
 }
 
@@ -45,6 +47,7 @@ export class HostCalls {
   private readonly upstreams: Upstreams;
   private readonly busy: BusyHosts;
   private readonly sharedGrants: boolean;
+  private readonly timeouts: HostCallsOptions['timeouts'];
   private readonly onWarn: (message: string) => void;
   private readonly calls = new Map<string, RunningCall<unknown>>();
   private readonly parked: ParkedCalls;
@@ -62,6 +65,7 @@ export class HostCalls {
     this.upstreams = options.upstreams;
     this.busy = options.busy;
     this.sharedGrants = options.sharedGrants;
+    this.timeouts = options.timeouts;
     this.onWarn = options.onWarn;
     this.parked = new ParkedCalls((call, reason) => {
       call.abandon(reason);
@@ -258,6 +262,9 @@ export class HostCalls {
     call.begin(async () => {
       let raw: CallToolResult | undefined;
       const options: ExecuteOptions = {
+        ...this.timeouts,
+        // A host that asked for progress hears the upstream's, so a call that reports it is alive stays alive.
+        ...(host.progressToken !== undefined && this.timeouts.resetTimeoutOnProgress === undefined ? { resetTimeoutOnProgress: true } : {}),
         signal: call.controller.signal,
         onResult: (id, result) => {
           if (id === call.id) raw = result;

@@ -3,6 +3,6 @@
 // package's root entry never reaches this folder.
 
 export { Gateway } from './gateway.js';
-export type { GatewayOptions } from './gateway.js';
+export type { GatewayOptions, GatewayTimeouts } from './gateway.js';
 export type { HttpGuardOptions } from './http-guard.js';
 export { GATEWAY_URI_SCHEME } from './upstreams.js';

@@ -16,7 +16,7 @@ import type { GrantsStore } from '../providers/policy/grants-store.js';
 import { Policy } from '../providers/policy/policy.js';
 import { Reasons } from '../providers/reasons.js';
 import { Registry } from '../providers/registry.js';
-import { Gateway } from './gateway.js';
+import { Gateway, type GatewayTimeouts } from './gateway.js';
 import type { PolicyFile } from '../providers/policy/policy-file.js';
 
 /** What `buildServeStack` is given. */
@@ -33,6 +33,8 @@ export interface ServeStackOptions {
   onWarn: (message: string) => void;
   /** Told each upstream stdio server's stderr lines (by server name); not given, they are dropped. */
   onStderr?: (server: string, line: string) => void;
+  /** How long each host's call may run upstream (`GatewayOptions.timeouts`; `rxmcp serve --timeout`). */
+  timeouts?: GatewayTimeouts;
 }
 
 /** The stack `rxmcp serve` serves, and how to take it down. */
@@ -53,7 +55,7 @@ export interface ServeStack {
  * @throws McpClientError for `noPrefix` with other than one enabled server, or a config the Registry refuses.
  */
 export async function buildServeStack(options: ServeStackOptions): Promise<ServeStack> {
-  const { config, policy: file, noPrefix = false, tokenStore, onWarn, onStderr } = options;
+  const { config, policy: file, noPrefix = false, tokenStore, onWarn, onStderr, timeouts } = options;
   // The gateway is made last, over the stack; the hooks below are only called
   // once servers run and calls are made, by which time it exists.
   let gateway: Gateway | undefined;
@@ -148,7 +150,7 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     ...(file?.locationKeys ? { locationKeys: file.locationKeys } : {}),
     ...(file?.caseInsensitivePaths === undefined ? {} : { caseInsensitivePaths: file.caseInsensitivePaths }),
   });
-  gateway = new Gateway({ provider: policy, servers: upstreams, onWarn, sharedGrants: file?.sharedGrants ?? false });
+  gateway = new Gateway({ provider: policy, servers: upstreams, onWarn, sharedGrants: file?.sharedGrants ?? false, ...(timeouts ? { timeouts } : {}) });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>

@@ -6,9 +6,10 @@ import { CallGatherer } from '../tools/call-gatherer.js';
 import { pickTools } from '../tools/pick-tools.js';
 import type { ToolNames } from '../tools/tool-names.js';
 import { resultBudgetOf } from '../tools/result-budget.js';
+import { batchTimeoutsOf, type CallTimeouts } from '../tools/call-timeouts.js';
 
 /** Options of `langchainTools`. */
-export interface LangchainToolsOptions {
+export interface LangchainToolsOptions extends CallTimeouts {
   /** Hand over only these of the provider's tools, each by its shown or its real name (default: all). Naming one the provider lacks rejects. */
   tools?: readonly string[];
   /** The rule for the names the model is shown (default: portable, see `PORTABLE_TOOL_NAMES`), or `'real'` for the providers' own names. */
@@ -18,6 +19,13 @@ export interface LangchainToolsOptions {
    * layer of the provider (see `ExecuteOptions.maxResultChars`; default 100,000).
    */
   maxResultChars?: number;
+  /**
+   * Timeouts for some tools, keyed by the names the model is shown, laid
+   * over `timeoutMs`, `resetTimeoutOnProgress` and `maxTotalTimeoutMs`
+   * (which this adapter passes on with every batch: see
+   * `ExecuteOptions.toolTimeouts` and docs/llm-bridge.md, "Long calls").
+   */
+  toolTimeouts?: Record<string, CallTimeouts>;
 }
 
 /**
@@ -42,7 +50,7 @@ export interface LangchainToolsOptions {
  *
  * Needs `@langchain/core` (v1), an optional peer dependency of rxmcp.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, or `options.maxResultChars` is no budget.
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, or a timeout is no number of milliseconds.
  * @example
  * ```ts
  * import { ToolNode } from '@langchain/langgraph/prebuilt';
@@ -55,8 +63,9 @@ export interface LangchainToolsOptions {
  */
 export async function langchainTools(provider: ToolProvider, options: LangchainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
   const maxResultChars = resultBudgetOf(options);
+  const timeouts = batchTimeoutsOf(options);
   const declarations = await pickTools(provider, options.tools, options.names);
-  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars } : { maxResultChars, names: options.names });
+  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars, ...timeouts } : { maxResultChars, ...timeouts, names: options.names });
   let direct = 0;
   return declarations.map(
     ({ function: fn }) =>

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../tools/bridge.js';
 import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
+import { McpTimeoutError } from '../errors/call-errors.js';
+import { LONGEST_TIMER_MS } from '../util/checks.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
 import { messageOf } from '../util/values.js';
 
@@ -121,7 +123,8 @@ export class Toolkit implements ToolProvider {
       {
         catalogue: async () => this.tools,
         // A handler is given its call's id and signal; the batch's hooks are for servers' questions.
-        call: (name, args, { toolCallId, signal }) => this.callTool(name, args, signal ? { toolCallId, signal } : { toolCallId }),
+        call: (name, args, { toolCallId, signal, timeoutMs, maxTotalTimeoutMs }) =>
+          withinTime(localLimit(timeoutMs, maxTotalTimeoutMs), signal, (bounded) => this.callTool(name, args, bounded ? { toolCallId, signal: bounded } : { toolCallId })),
         concurrency: this.toolConcurrency,
         // The user's own code: its annotations are the user's word.
         trustAnnotations: true,
@@ -136,4 +139,35 @@ export class Toolkit implements ToolProvider {
 
 function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+// A handler reports no progress, so nothing resets its clock: it has until
+// the sooner of its timeout and its cap (none without either, as before).
+function localLimit(timeoutMs: number | undefined, maxTotalTimeoutMs: number | undefined): number | undefined {
+  const limits = [timeoutMs, maxTotalTimeoutMs].filter((ms): ms is number => ms !== undefined && ms > 0);
+  return limits.length === 0 ? undefined : Math.min(...limits);
+}
+
+// Runs a handler with a signal that aborts with the caller's or when `ms`
+// runs out; at that moment the call fails with McpTimeoutError, as a
+// server's call would, whatever the handler does with its signal. A limit
+// past what a timer can wait (about 24.8 days) is no limit.
+function withinTime(ms: number | undefined, signal: AbortSignal | undefined, run: (signal: AbortSignal | undefined) => Promise<CallToolResult>): Promise<CallToolResult> {
+  if (ms === undefined || ms > LONGEST_TIMER_MS) return run(signal);
+  const controller = new AbortController();
+  const relay = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) relay();
+  else signal?.addEventListener('abort', relay, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new McpTimeoutError('tools/call', ms);
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  return Promise.race([run(controller.signal), expired]).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', relay);
+  });
 }

@@ -6,6 +6,7 @@ import { type BatchJob, runBatch } from './batch-scheduler.js';
 import { flattenContent } from './flatten.js';
 import { checkCallHooks, type InputHooks } from '../protocol/input-request.js';
 import { boundText, resultBudgetOf } from './result-budget.js';
+import { type CallTimeouts, timeoutsOf, withCallTimeouts } from './call-timeouts.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { messageOf } from '../util/values.js';
 import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
@@ -115,6 +116,37 @@ export interface ExecuteOptions {
    * layer passes it on unchanged.
    */
   input?: InputHooks;
+  /**
+   * Each call's budget in milliseconds, as `callTool`'s `timeoutMs`
+   * (0 = none). Left out, a client's calls get its `requestTimeoutMs` and a
+   * `Toolkit`'s handlers run unbounded. Every layer passes it on; see
+   * docs/llm-bridge.md, "Long calls".
+   */
+  timeoutMs?: number;
+  /** Restart each call's `timeoutMs` clock at every progress report its server sends, as `callTool`'s option does. */
+  resetTimeoutOnProgress?: boolean;
+  /**
+   * A cap on each whole call, progress or not (0 = none); with
+   * `resetTimeoutOnProgress` and no cap, ten of its `timeoutMs`. When it is
+   * longer than `timeoutMs`, a tool whose `execution.taskSupport` is
+   * `optional`, on a 2025-11-25 server that runs tasks and a client made
+   * with `tasks: true`, runs as a task bounded by this cap alone.
+   */
+  maxTotalTimeoutMs?: number;
+  /**
+   * Timeouts for some tools, laid over the batch's field by field, keyed by
+   * the name the calls use where this option is given (the name the model
+   * called, as the outermost `executeToolCalls` receives it). The outermost
+   * layer reads them against the calls and passes them on by call id, so
+   * a `Registry`'s prefix or a shown name read back changes nothing. Only
+   * own keys count.
+   *
+   * @example
+   * ```ts
+   * await registry.executeToolCalls(calls, { timeoutMs: 10_000, toolTimeouts: { ci_build: { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 900_000 } } });
+   * ```
+   */
+  toolTimeouts?: Record<string, CallTimeouts>;
 }
 
 /** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
@@ -126,7 +158,7 @@ export interface ToolProvider {
 }
 
 /** One call as the bridge hands it to a source: its id, and what its batch asked for. */
-export interface ToolCallContext {
+export interface ToolCallContext extends CallTimeouts {
   toolCallId: string;
   signal?: AbortSignal;
   onProgress?: (progress: ToolProgress) => void;
@@ -184,6 +216,7 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
     budget = resultBudgetOf(options);
     caller = callerOf(options);
     checkCallHooks(options, 'batch option');
+    options = withCallTimeouts(given, options);
     if (options.onResult !== undefined && typeof options.onResult !== 'function') throw new McpClientError('batch option onResult must be a function');
   } catch (error) {
     // No tool runs under a budget, a caller or hooks nobody can read.
@@ -239,7 +272,7 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
       return;
     }
     slots.push({ index, id, name });
-    const context: ToolCallContext = { toolCallId: id, signal: options.signal, onProgress: options.onProgress, input: options.input };
+    const context: ToolCallContext = { toolCallId: id, signal: options.signal, onProgress: options.onProgress, input: options.input, ...timeoutsOf(options, id, name) };
     jobs.push({
       key: jobKey(name, args, index),
       safe: trusted && isSafe(catalogue?.get(name)?.annotations),
@@ -357,8 +390,15 @@ export async function readBack(
   options: ExecuteOptions,
   listReal: () => Promise<LlmTool[]>,
 ): Promise<{ calls: LlmToolCall[]; options: ExecuteOptions } | { answers: ToolMessage[] }> {
+  let timed: ExecuteOptions;
   try {
-    return { calls: await names.toReal(calls, options.names, listReal), options: { ...options, names: 'real' } };
+    // Read under the names the caller used, before they change.
+    timed = withCallTimeouts(calls, options);
+  } catch (error) {
+    return { answers: calls.map((call) => failure(typeof call?.id === 'string' ? call.id : '', messageOf(error))) };
+  }
+  try {
+    return { calls: await names.toReal(calls, options.names, listReal), options: { ...timed, names: 'real' } };
   } catch (error) {
     const reason = `The tool names could not be read back: ${messageOf(error)}`;
     return { answers: calls.map((call) => failure(typeof call?.id === 'string' ? call.id : '', reason)) };

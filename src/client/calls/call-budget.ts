@@ -1,4 +1,6 @@
-import type { Observable } from 'rxjs';
+import { defer, filter, type Observable } from 'rxjs';
+import type { ProgressEvent } from '../../protocol/types.js';
+import { PROGRESS_CAP_BUDGETS } from '../../tools/call-timeouts.js';
 import { checkDuration } from '../../util/checks.js';
 
 /**
@@ -13,8 +15,6 @@ import { checkDuration } from '../../util/checks.js';
 /** The client's budget for a call when neither `requestTimeoutMs` nor the call's `timeoutMs` says otherwise. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60000;
 
-/** With `resetTimeoutOnProgress` and no `maxTotalTimeoutMs`, a call ends after this many of its budgets, progress or not. */
-const PROGRESS_CAP_BUDGETS = 10;
 
 /** How a call is bounded. */
 export interface CallBounds {
@@ -44,4 +44,24 @@ export function callBounds(
   const timeoutMs = checkDuration('timeoutMs', options.timeoutMs, requestTimeoutMs);
   const cap = maxTotalTimeoutMs ?? (activity$ ? PROGRESS_CAP_BUDGETS * timeoutMs : undefined);
   return { timeoutMs, signal: options.signal, activity$, maxTotalTimeoutMs: cap };
+}
+
+/**
+ * What restarts a call's budget under `resetTimeoutOnProgress`: the reports
+ * for its token whose `progress` is higher than any before. MCP has progress
+ * increase with each notification; a server that repeats or lowers it is
+ * not getting on, and does not keep its call alive (its reports still reach
+ * the listeners). Each subscription keeps its own high mark.
+ */
+export function risingProgress(progress$: Observable<ProgressEvent>, token: string | number | undefined): Observable<ProgressEvent> {
+  return defer(() => {
+    let highest = -Infinity;
+    return progress$.pipe(
+      filter((event) => {
+        if (event.progressToken !== token || !(event.progress > highest)) return false;
+        highest = event.progress;
+        return true;
+      }),
+    );
+  });
 }

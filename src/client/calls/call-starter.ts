@@ -8,7 +8,7 @@ import { CALL_TOOL_KEYS, type CallOptions, type CallToolOptions, checkCallOption
 import { type Settings } from '../settings.js';
 import type { Session } from '../session.js';
 import type { ProgressTokens } from '../streams.js';
-import { type CallBounds, callBounds } from './call-budget.js';
+import { type CallBounds, callBounds, risingProgress } from './call-budget.js';
 import { BodyCall } from './call-guard.js';
 import type { CallInput, CallInputs } from './call-inputs.js';
 import type { CallPipeline } from './call-pipeline.js';
@@ -132,7 +132,7 @@ export class CallStarter {
     // minted per subscription and forgotten when the call ends.
     const wantsToken = progressToken === undefined && ((toolCallId !== undefined && this.settings.onProgress) || resetTimeoutOnProgress || onProgress);
     if (typeof body !== 'function' && !wantsToken && !onProgress && !input) {
-      const activity$ = resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === progressToken)) : undefined;
+      const activity$ = resetTimeoutOnProgress ? risingProgress(this.progress$, progressToken) : undefined;
       const bounds = callBounds(options, this.settings.requestTimeoutMs, activity$, maxTotalTimeoutMs);
       return new ToolCall(this.host, bounds, body, progressToken === undefined ? meta : { ...meta, progressToken }) as Observable<unknown> as Observable<T>;
     }
@@ -146,7 +146,7 @@ export class CallStarter {
         'tools/call',
         options,
         (session, subscriber) => begin(session, token === undefined ? meta : { ...meta, progressToken: token }, subscriber, filed),
-        resetTimeoutOnProgress ? this.progress$.pipe(filter((event) => event.progressToken === token)) : undefined,
+        resetTimeoutOnProgress ? risingProgress(this.progress$, token) : undefined,
         maxTotalTimeoutMs,
       );
     if (!wantsToken && !onProgress && !input) return call(progressToken);
