@@ -5,9 +5,9 @@ import { base64Bytes, type MediaLedger, type ToolMedia } from './tool-media.js';
 /**
  * The text a model reads for a tool's content blocks, one block per line.
  * Binary payloads (images, audio, blobs) are named with their type and size,
- * never inlined: base64 in a transcript costs tokens and tells a model
- * nothing it can act on (`flattenResult` hands images and audio over beside
- * the text instead). Local and remote tools go through this one function,
+ * never written out: base64 as text costs tokens and tells a model nothing
+ * it can act on (`flattenResult` hands images and audio over beside the
+ * text instead). Local and remote tools go through this one function,
  * which is what keeps their bridge output identical.
  *
  * Only strings, numbers and booleans a block holds are written out: an
