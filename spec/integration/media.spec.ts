@@ -228,5 +228,9 @@ describe('media a server cannot be trusted about', () => {
     expect(answer).toEqual({ role: 'tool', tool_call_id: '1', is_error: true, content: `option media must be 'inline' or 'text'; got "yes"` });
     const [limited] = await media.executeToolCalls([call('1', 'pixel')], { media: 'inline', mediaLimits: { maxItems: -1 } });
     expect(limited?.content).toBe('option mediaLimits.maxItems must be a whole number, 0 or more; got -1');
+    const [block] = await executeAnthropicToolCalls(media, [{ type: 'tool_use', id: 't1', name: 'pixel', input: {} } as { type: string }], { mediaLimits: 'all' as never });
+    expect(block).toEqual({ type: 'tool_result', tool_use_id: 't1', content: 'option mediaLimits must be an object', is_error: true });
+    await expect(aiSdkTools(media, { media: 'yes' as 'inline' })).rejects.toThrow(`option media must be 'inline' or 'text'; got "yes"`);
+    await expect(langchainTools(media, { mediaLimits: { maxBytes: 1.5 } })).rejects.toThrow('option mediaLimits.maxBytes must be a whole number, 0 or more; got 1.5');
   });
 });

@@ -1,5 +1,6 @@
 import type { ExecuteOptions, ToolMessage } from '../tools/bridge.js';
 import type { MediaLimits, ToolMedia } from '../tools/tool-media.js';
+import { isObject } from '../util/values.js';
 
 /** The images the Anthropic, OpenAI and Gemini APIs all document. */
 const WEB_IMAGES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
@@ -30,7 +31,8 @@ export function vendorOptions(options: ExecuteOptions, limits: MediaLimits): Exe
     // What was declared may be looser than the tools' own schemas.
     checkArguments: options.checkArguments ?? true,
     media: options.media ?? 'inline',
-    mediaLimits: { ...limits, ...options.mediaLimits },
+    // Limits that are not an object go on as given, for the bridge to refuse.
+    mediaLimits: isObject(options.mediaLimits) ? { ...limits, ...options.mediaLimits } : (options.mediaLimits ?? limits),
   };
 }
 
