@@ -5,12 +5,13 @@
 export { McpClient } from './client/mcp-client.js';
 export type { ConnectHttpOptions, ConnectionState, ConnectStdioOptions } from './client/mcp-client.js';
 export type { ExecuteOptions, LlmTool, LlmToolCall, ToolMessage, ToolProvider } from './tools/bridge.js';
+export type { MediaLimits, ToolMedia } from './tools/tool-media.js';
 export { PORTABLE_TOOL_NAMES, portableToolNames, toolNames } from './tools/tool-names.js';
 export type { ToolNameRule, ToolNames, ToolsForLlmOptions } from './tools/tool-names.js';
 export { toolVisibility } from './tools/tool-visibility.js';
 export type { ToolCaller, ToolVisibility } from './tools/tool-visibility.js';
-export { executeOpenAIChatToolCalls, toolsForOpenAIChat } from './formats/openai-chat.js';
-export type { OpenAIChatFunctionTool } from './formats/openai-chat.js';
+export { executeOpenAIChatToolCalls, mediaMessagesForOpenAIChat, toolsForOpenAIChat } from './formats/openai-chat.js';
+export type { OpenAIChatFunctionTool, OpenAIChatMediaMessage } from './formats/openai-chat.js';
 export type { OpenAIToolsOptions } from './formats/openai-strict.js';
 export { DEFAULT_MAX_RESULT_CHARS } from './tools/result-budget.js';
 export { executeOpenAIResponsesToolCalls, toolsForOpenAIResponses } from './formats/openai-responses.js';

@@ -116,14 +116,14 @@ describe('the way back: nulls that stand for "not given"', () => {
   it('reach the server without the nulls its schema refuses, and with the null it takes', async () => {
     const output = [{ type: 'function_call', call_id: 'call_1', name: 'file_issue', arguments: JSON.stringify(strictAnswer) }];
     const [answer] = await executeOpenAIResponsesToolCalls(schemas, output);
-    expect(JSON.parse(answer!.output)).toEqual(received);
+    expect(JSON.parse(answer!.output as string)).toEqual(received);
   });
 
   it('are dropped inside a recursive type too, following its $refs', async () => {
     const tree = { root: { label: 'Intro', children: [{ label: 'Why', children: null }, { label: 'How', children: [{ label: 'Steps', children: null }] }] } };
     const output = [{ type: 'function_call', call_id: 'call_2', name: 'outline', arguments: JSON.stringify(tree) }];
     const [answer] = await executeOpenAIResponsesToolCalls(schemas, output);
-    expect(JSON.parse(answer!.output)).toEqual({ root: { label: 'Intro', children: [{ label: 'Why' }, { label: 'How', children: [{ label: 'Steps' }] }] } });
+    expect(JSON.parse(answer!.output as string)).toEqual({ root: { label: 'Intro', children: [{ label: 'Why' }, { label: 'How', children: [{ label: 'Steps' }] }] } });
   });
 
   it('let server-everything fall back to its own default for a count the model left null', async () => {
@@ -138,7 +138,7 @@ describe('the way back: nulls that stand for "not given"', () => {
     const [anthropic] = await executeAnthropicToolCalls(schemas, [{ type: 'tool_use', id: 'toolu_1', name: 'file_issue', input: strictAnswer } as { type: string }]);
     const [gemini] = await executeGeminiToolCalls(schemas, [{ functionCall: { name: 'file_issue', args: strictAnswer } }]);
     expect(JSON.parse(chat!.content)).toEqual(received);
-    expect(JSON.parse(anthropic!.content)).toEqual(received);
+    expect(JSON.parse(anthropic!.content as string)).toEqual(received);
     expect(JSON.parse((gemini!.functionResponse.response as { output: string }).output)).toEqual(received);
   });
 });

@@ -145,7 +145,7 @@ describe('the result budget, set once at the top of a Registry + Policy stack ov
     expect(shot?.content).toBe('the login page\n[image: image/png, 3000000 bytes]');
     const listed = cutOf(links?.content ?? '', budget);
     expect(listed.head).toMatch(/^Here are 10 resource links to resources available in this server:\n\[resource link: demo:\/\/resource\/dynamic\/\w+\/1 /);
-    expect(listed.tail).toMatch(/\[resource link: demo:\/\/resource\/dynamic\/\w+\/10 \(\w+ Resource 10\)\]$/);
+    expect(listed.tail).toMatch(/\[resource link: demo:\/\/resource\/dynamic\/\w+\/10 \(\w+ Resource 10, text\/plain\)\]$/);
     expect(image?.content).toMatch(/^Here's the image you requested:\n\[image: image\/png, \d+ bytes\]\nThe image above is the MCP logo\.$/);
     const echoed = cutOf(echo?.content ?? '', budget);
     expect(echoed.head).toMatch(/^Echo: x+$/);
@@ -160,10 +160,11 @@ describe('the result budget, set once at the top of a Registry + Policy stack ov
     const blocks = await executeAnthropicToolCalls(
       stack,
       turn.map(({ id, function: fn }) => ({ type: 'tool_use', id, name: fn.name, input: fn.arguments })),
-      { maxResultChars: 300 },
+      // Media stays text here: spec/integration/media.spec.ts covers it inline.
+      { maxResultChars: 300, media: 'text' },
     );
     expectBudgeted(
-      blocks.map((block) => ({ role: 'tool', tool_call_id: block.tool_use_id, content: block.content, is_error: block.is_error === true })),
+      blocks.map((block) => ({ role: 'tool', tool_call_id: block.tool_use_id, content: block.content as string, is_error: block.is_error === true })),
       300,
     );
     const parts = await executeGeminiToolCalls(stack, [{ functionCall: { id: 'log', name: 'big_tail-log', args: {} } }], { maxResultChars: 500 });
@@ -182,7 +183,7 @@ describe('the result budget, set once at the top of a Registry + Policy stack ov
         return { content, finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
       },
     });
-    await generateText({ model, prompt: 'look', tools: await aiSdkTools(stack, { maxResultChars: 300 }), stopWhen: stepCountIs(3) });
+    await generateText({ model, prompt: 'look', tools: await aiSdkTools(stack, { maxResultChars: 300, media: 'text' }), stopWhen: stepCountIs(3) });
     const shown = (model.doGenerateCalls[1]?.prompt ?? []).flatMap((message) =>
       message.role === 'tool' ? message.content.flatMap((part) => (part.type === 'tool-result' ? [{ id: part.toolCallId, output: part.output as { value: string } }] : [])) : [],
     );
@@ -193,7 +194,7 @@ describe('the result budget, set once at the top of a Registry + Policy stack ov
   });
 
   it('bounds them through the LangChain adapter, set once in langchainTools', async () => {
-    const node = new ToolNode(await langchainTools(stack, { maxResultChars: 300 }));
+    const node = new ToolNode(await langchainTools(stack, { maxResultChars: 300, media: 'text' }));
     const { messages } = (await node.invoke({
       messages: [new AIMessage({ content: '', tool_calls: turn.map(({ id, function: fn }) => ({ id, name: fn.name, args: fn.arguments as Record<string, unknown> })) })],
     })) as { messages: LangchainToolMessage[] };

@@ -83,7 +83,7 @@ function responsesFormat(strict: boolean): Format {
     problems: async (provider) => (await declare(provider)).map((tool) => openAIFunctionProblems(tool)),
     back: async (provider, calls) => {
       const output: OpenAI.Responses.ResponseFunctionToolCall[] = calls.map((call) => ({ type: 'function_call', call_id: call.id, name: call.name, arguments: JSON.stringify(call.args) }));
-      return (await executeOpenAIResponsesToolCalls(provider, output)).map((item) => item.output);
+      return (await executeOpenAIResponsesToolCalls(provider, output)).map((item) => item.output as string);
     },
   };
 }
@@ -112,7 +112,7 @@ const anthropicFormat: Format = {
   },
   back: async (provider, calls) => {
     const content: Anthropic.ToolUseBlock[] = calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.args, caller: { type: 'direct' } }));
-    return (await executeAnthropicToolCalls(provider, content)).map((block) => block.content);
+    return (await executeAnthropicToolCalls(provider, content)).map((block) => block.content as string);
   },
 };
 

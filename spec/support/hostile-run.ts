@@ -66,6 +66,8 @@ const PUBLIC_CALLS: Array<[string, string[], (client: McpClient) => Promise<unkn
   ['toolsForOpenAIResponses strict', ['tools/list'], (client) => toolsForOpenAIResponses(client, { strict: true })],
   ['toolsForGemini', ['tools/list'], (client) => toolsForGemini(client)],
   ['toolsForAnthropic', ['tools/list'], (client) => toolsForAnthropic(client)],
+  // Images and audio handed to the model are checked and budgeted: whatever a server claims about them.
+  ['executeToolCalls with media inline', ['tools/list', 'tools/call'], (client) => client.executeToolCalls([{ id: 'c1', function: { name: 'echo', arguments: '{"text":"hi"}' } }], { media: 'inline' })],
   ['executeToolCalls with nulls', ['tools/list', 'tools/call'], (client) => client.executeToolCalls([{ id: 'c1', function: { name: 'echo', arguments: '{"text":"hi","p":null,"__proto__":null,"constructor":null}' } }])],
 ];
 

@@ -5,6 +5,7 @@ import { pickTools } from '../tools/pick-tools.js';
 import type { ToolNames } from '../tools/tool-names.js';
 import { resultBudgetOf } from '../tools/result-budget.js';
 import { batchTimeoutsOf, type CallTimeouts } from '../tools/call-timeouts.js';
+import { type MediaLimits, mediaLimitsOf, mediaModeOf, type ToolMedia } from '../tools/tool-media.js';
 
 /** Options of `aiSdkTools`. */
 export interface AiSdkToolsOptions extends CallTimeouts {
@@ -24,6 +25,14 @@ export interface AiSdkToolsOptions extends CallTimeouts {
    * `ExecuteOptions.toolTimeouts` and docs/llm-bridge.md, "Long calls").
    */
   toolTimeouts?: Record<string, CallTimeouts>;
+  /**
+   * What becomes of the images and audio the tools return (see
+   * `ExecuteOptions.media`): `'inline'` (the default here) hands them to
+   * the model beside the text, `'text'` names them in the text only.
+   */
+  media?: 'inline' | 'text';
+  /** How much media one batch carries, and which MIME types (see `ExecuteOptions.mediaLimits`; default 10 items, 15 MiB, web images, WAV and MP3). */
+  mediaLimits?: MediaLimits;
 }
 
 /** What a tool's `execute` resolves to: the answer `executeToolCalls` gives, as a value. */
@@ -34,6 +43,8 @@ export interface AiSdkToolOutput {
   isError: boolean;
   /** The tool's `structuredContent`, when it gave one: for the application, as the model reads `text`. */
   structuredContent?: unknown;
+  /** The images and audio handed to the model after `text` (`media: 'inline'`, the default). */
+  media?: ToolMedia[];
 }
 
 /**
@@ -46,14 +57,15 @@ export interface AiSdkToolOutput {
  * calls of one model turn are gathered back into one batch for the
  * provider's scheduler (serial unless all are read-only and idempotent).
  * `execute` never throws: it resolves an {@link AiSdkToolOutput}, and
- * `toModelOutput` gives the model exactly the text `executeToolCalls` gives,
- * a failure (a denial, a tool's `isError`, a dead server) as an `error-text`
+ * `toModelOutput` gives the model exactly the text `executeToolCalls` gives
+ * (with the result's images and audio after it, as `image-data` and
+ * `file-data` parts of a `content` output, under `options.media`), a failure (a denial, a tool's `isError`, a dead server) as an `error-text`
  * result the model can react to, so the loop goes on. The AI SDK's abort
  * signal cancels the calls in flight.
  *
  * Needs the `ai` package (v6 or v7), an optional peer dependency of rxmcp.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, or a timeout is no number of milliseconds.
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, a timeout is no number of milliseconds, or `options.media` or `options.mediaLimits` cannot be read.
  * @example
  * ```ts
  * import { generateText, stepCountIs } from 'ai';
@@ -66,7 +78,13 @@ export async function aiSdkTools(provider: ToolProvider, options: AiSdkToolsOpti
   const maxResultChars = resultBudgetOf(options);
   const timeouts = batchTimeoutsOf(options);
   const declarations = await pickTools(provider, options.tools, options.names);
-  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars, ...timeouts } : { maxResultChars, ...timeouts, names: options.names });
+  const gatherer = new CallGatherer(provider, {
+    maxResultChars,
+    ...timeouts,
+    media: mediaModeOf({ media: options.media ?? 'inline' }),
+    mediaLimits: { ...mediaLimitsOf(options) },
+    ...(options.names === undefined ? {} : { names: options.names }),
+  });
   const tools: ToolSet = {};
   for (const { function: fn } of declarations) {
     tools[fn.name] = dynamicTool({
@@ -75,8 +93,17 @@ export async function aiSdkTools(provider: ToolProvider, options: AiSdkToolsOpti
       inputSchema: jsonSchema(fn.parameters as JSONSchema7),
       execute: async (input, { toolCallId, abortSignal }) => toOutput(await gatherer.run(toCall(toolCallId, fn.name, input), abortSignal)),
       toModelOutput: ({ output }) => {
-        const { text, isError } = output as AiSdkToolOutput;
-        return isError ? { type: 'error-text', value: text } : { type: 'text', value: text };
+        const { text, isError, media } = output as AiSdkToolOutput;
+        if (isError) return { type: 'error-text', value: text };
+        if (!media || media.length === 0) return { type: 'text', value: text };
+        return {
+          type: 'content',
+          value: [
+            { type: 'text', text },
+            // Images as image data; audio as file data, which providers that take audio read.
+            ...media.map(({ type, mimeType, data }) => (type === 'image' ? { type: 'image-data' as const, data, mediaType: mimeType } : { type: 'file-data' as const, data, mediaType: mimeType })),
+          ],
+        };
       },
     });
   }
@@ -92,5 +119,6 @@ function toCall(id: string, name: string, input: unknown): LlmToolCall {
 function toOutput(message: ToolMessage): AiSdkToolOutput {
   const output: AiSdkToolOutput = { text: message.content, isError: message.is_error };
   if (message.structured_content !== undefined) output.structuredContent = message.structured_content;
+  if (message.media !== undefined) output.media = message.media;
   return output;
 }

@@ -1,6 +1,7 @@
 import type { LlmTool, LlmToolCall, ToolProvider, ExecuteOptions } from '../tools/bridge.js';
 import { deferrableTools } from '../tools/deferred-tools.js';
 import { isObject } from '../util/values.js';
+import { mediaOf, VENDOR_MEDIA_LIMITS, vendorOptions } from './vendor-media.js';
 import { toRootObject } from './schemas/root-object.js';
 
 /** A client tool as the Anthropic Messages API declares it (`tools` of `messages.create`). */
@@ -39,12 +40,21 @@ export interface AnthropicToolUseBlock {
   input: unknown;
 }
 
+/** A block of a `tool_result`'s content: its text, or an image it carries. */
+export type AnthropicToolResultContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string } };
+
 /** The answer to one `tool_use` block, for the content of the next user message. */
 export interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
-  /** The same text `executeToolCalls` gives. */
-  content: string;
+  /**
+   * The same text `executeToolCalls` gives; when the result carries images
+   * (`media: 'inline'`, the default here), a text block with that text and
+   * an `image` block for each image, in order.
+   */
+  content: string | AnthropicToolResultContent[];
   /** Present, and true, only when the call failed (as the API's own examples write it). */
   is_error?: true;
 }
@@ -90,6 +100,11 @@ function anthropicTool({ function: fn }: LlmTool, deferred: boolean): AnthropicT
  * off): the declaration may be looser, and arguments the tool would refuse
  * are answered as a failure without reaching the server.
  *
+ * Images come back as `image` blocks of the `tool_result` (PNG, JPEG, GIF
+ * or WebP, at most 5 MB each as base64, within the batch's media budget:
+ * `media` and `mediaLimits` of {@link ExecuteOptions}); audio, other types
+ * and what the budget cuts stay lines of the text saying why.
+ *
  * @param content the assistant message's `content`.
  * @returns the blocks for the next user message, which must answer every `tool_use`.
  * @example
@@ -110,14 +125,26 @@ export async function executeAnthropicToolCalls(
     function: { name: typeof block.name === 'string' ? block.name : '', arguments: isObject(block.input) ? block.input : JSON.stringify(block.input ?? {}) },
   }));
   if (calls.length === 0) return [];
-  // What was declared may be looser than the tools' own schemas.
-  const answers = await provider.executeToolCalls(calls, { ...options, checkArguments: options.checkArguments ?? true });
+  const answers = await provider.executeToolCalls(calls, vendorOptions(options, VENDOR_MEDIA_LIMITS.anthropic));
   return answers.map((answer) => ({
     type: 'tool_result',
     tool_use_id: answer.tool_call_id,
-    content: answer.content,
+    content: withImages(answer.content, mediaOf(answer)),
     ...(answer.is_error ? { is_error: true as const } : {}),
   }));
+}
+
+function withImages(text: string, media: ReturnType<typeof mediaOf>): AnthropicToolResultBlock['content'] {
+  const images = media.filter((item) => item.type === 'image');
+  if (images.length === 0) return text;
+  return [
+    { type: 'text', text },
+    ...images.map((image) => ({
+      type: 'image' as const,
+      // The ledger attached only the types the Anthropic limits name.
+      source: { type: 'base64' as const, media_type: image.mimeType as 'image/png', data: image.data },
+    })),
+  ];
 }
 
 // The API takes only an object schema, and insists on saying so: whatever

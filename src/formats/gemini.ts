@@ -1,5 +1,6 @@
 import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../tools/bridge.js';
 import { isObject } from '../util/values.js';
+import { mediaOf, VENDOR_MEDIA_LIMITS, vendorOptions } from './vendor-media.js';
 import { toGeminiSchema } from './schemas/gemini-schema.js';
 
 /** A function declaration as the Google Gemini API takes it. */
@@ -28,6 +29,8 @@ export interface GeminiFunctionResponsePart {
     name: string;
     /** `{ output }` with the same text `executeToolCalls` gives, or `{ error }` with why it failed: the keys the API documents. */
     response: { output: string } | { error: string };
+    /** The images and audio the result carries (`media: 'inline'`, the default here), in order, as the function response's own parts. */
+    parts?: Array<{ inlineData: { mimeType: string; data: string } }>;
   };
 }
 
@@ -64,6 +67,13 @@ export async function toolsForGemini(provider: ToolProvider): Promise<GeminiFunc
  * off): the declaration may be looser, and arguments the tool would refuse
  * are answered as a failure without reaching the server.
  *
+ * Images and audio come back as `inlineData` parts of the function
+ * response itself (`functionResponse.parts`, Gemini's multimodal function
+ * responses): PNG, JPEG and WebP images, WAV, MP3, OGG and FLAC audio,
+ * within the batch's media budget (`media` and `mediaLimits` of
+ * {@link ExecuteOptions}); other types and what the budget cuts stay lines
+ * of the text saying why.
+ *
  * @param parts the candidate's `content.parts`.
  * @returns the parts of the next `user` turn.
  * @example
@@ -85,15 +95,16 @@ export async function executeGeminiToolCalls(
     type: 'function',
     function: { name: typeof call.name === 'string' ? call.name : '', arguments: call.args === undefined ? {} : (call.args as object) },
   }));
-  // What was declared may be looser than the tools' own schemas.
-  const answers = await provider.executeToolCalls(calls, { ...options, checkArguments: options.checkArguments ?? true });
+  const answers = await provider.executeToolCalls(calls, vendorOptions(options, VENDOR_MEDIA_LIMITS.gemini));
   return answers.map((answer, index) => {
     const call = found[index] ?? {};
+    const media = mediaOf(answer);
     return {
       functionResponse: {
         ...(typeof call.id === 'string' && call.id !== '' ? { id: call.id } : {}),
         name: typeof call.name === 'string' ? call.name : '',
         response: answer.is_error ? { error: answer.content } : { output: answer.content },
+        ...(media.length === 0 ? {} : { parts: media.map(({ mimeType, data }) => ({ inlineData: { mimeType, data } })) }),
       },
     };
   });

@@ -1,6 +1,7 @@
 import type { ExecuteOptions, LlmToolCall, ToolMessage, ToolProvider } from '../tools/bridge.js';
 import { openAIParameters, type OpenAIToolsOptions } from './openai-strict.js';
 import { toRootObject } from './schemas/root-object.js';
+import { dataUrl, mediaOf, VENDOR_MEDIA_LIMITS, vendorOptions } from './vendor-media.js';
 
 /** A function tool as the OpenAI Chat Completions API declares it (`tools` of `chat.completions.create`). */
 export interface OpenAIChatFunctionTool {
@@ -50,6 +51,13 @@ export async function toolsForOpenAIChat(provider: ToolProvider, options: OpenAI
  * strict mode can be looser than the tool's schema, and arguments the tool
  * would refuse are answered `is_error` without reaching the server.
  *
+ * A chat-completions `tool` message carries text only. Images (PNG, JPEG,
+ * GIF, WebP, within the batch's media budget: `media` and `mediaLimits` of
+ * {@link ExecuteOptions}, `'inline'` by default here) ride in each
+ * answer's `media`, and the line of `content` naming each says it is
+ * attached; {@link mediaMessagesForOpenAIChat} makes the `user` message
+ * that shows them, to append after the tool messages.
+ *
  * @param toolCalls the assistant message's `tool_calls`.
  * @returns the messages to append after the assistant message, in order.
  * @example
@@ -59,5 +67,40 @@ export async function toolsForOpenAIChat(provider: ToolProvider, options: OpenAI
  * ```
  */
 export function executeOpenAIChatToolCalls(provider: ToolProvider, toolCalls: readonly LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
-  return provider.executeToolCalls([...toolCalls], { ...options, checkArguments: options.checkArguments ?? true });
+  return provider.executeToolCalls([...toolCalls], vendorOptions(options, VENDOR_MEDIA_LIMITS.openai));
+}
+
+/** A chat-completions `user` message showing the model the images its tool calls returned. */
+export interface OpenAIChatMediaMessage {
+  role: 'user';
+  content: Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }>;
+}
+
+/**
+ * The follow-up the chat-completions shape needs for images: a `tool`
+ * message holds text only, so the images of a batch's answers go in one
+ * `user` message after them, each after a text part naming the call it
+ * came from (`call_1, image 1 of 2 (image/png):`) and as a `data:` URL.
+ * Audio is left out (the API takes it only from audio models); its line in
+ * the tool message already says it was returned.
+ *
+ * @param answers what {@link executeOpenAIChatToolCalls} (or any `executeToolCalls` with `media: 'inline'`) resolved with.
+ * @returns one message when an answer carries an image, none otherwise: spread it after the tool messages.
+ * @example
+ * ```ts
+ * const answers = await executeOpenAIChatToolCalls(provider, message.tool_calls ?? []);
+ * messages.push(message, ...answers.map(({ role, tool_call_id, content }) => ({ role, tool_call_id, content })), ...mediaMessagesForOpenAIChat(answers));
+ * ```
+ */
+export function mediaMessagesForOpenAIChat(answers: readonly ToolMessage[]): OpenAIChatMediaMessage[] {
+  const content: OpenAIChatMediaMessage['content'] = [];
+  for (const answer of answers) {
+    const images = mediaOf(answer).filter((item) => item.type === 'image');
+    images.forEach((image, n) => {
+      content.push({ type: 'text', text: `${answer.tool_call_id}, image ${n + 1} of ${images.length} (${image.mimeType}):` });
+      content.push({ type: 'image_url', image_url: { url: dataUrl(image) } });
+    });
+  }
+  if (content.length === 0) return [];
+  return [{ role: 'user', content: [{ type: 'text', text: 'The images the tool calls above returned (tool messages carry text only):' }, ...content] }];
 }

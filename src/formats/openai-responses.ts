@@ -1,6 +1,7 @@
 import type { LlmToolCall, ToolProvider, ExecuteOptions } from '../tools/bridge.js';
 import { deferrableTools } from '../tools/deferred-tools.js';
 import { isObject } from '../util/values.js';
+import { dataUrl, mediaOf, VENDOR_MEDIA_LIMITS, vendorOptions } from './vendor-media.js';
 import { openAIParameters, type OpenAIToolsOptions } from './openai-strict.js';
 
 /** A function tool as the OpenAI Responses API declares it (`tools` of `responses.create`). */
@@ -42,12 +43,20 @@ export interface OpenAIResponsesFunctionCall {
   arguments: string;
 }
 
+/** A part of a `function_call_output`'s output: its text, or an image as a `data:` URL. */
+export type OpenAIResponsesOutputPart = { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string };
+
 /** The answer to one function call, an input item for the next request. */
 export interface OpenAIResponsesFunctionCallOutput {
   type: 'function_call_output';
   call_id: string;
-  /** The same text `executeToolCalls` gives; the Responses API has no error flag, so a failure is said in words. */
-  output: string;
+  /**
+   * The same text `executeToolCalls` gives (the Responses API has no error
+   * flag, so a failure is said in words); when the result carries images
+   * (`media: 'inline'`, the default here), an `input_text` part with that
+   * text and an `input_image` part for each image, in order.
+   */
+  output: string | OpenAIResponsesOutputPart[];
 }
 
 /**
@@ -98,6 +107,12 @@ export async function toolsForOpenAIResponses(
  * off): the declaration may be looser, and arguments the tool would refuse
  * are answered as a failure without reaching the server.
  *
+ * Images come back as `input_image` parts of the output (PNG, JPEG, GIF or
+ * WebP, within the batch's media budget: `media` and `mediaLimits` of
+ * {@link ExecuteOptions}); a `function_call_output` takes no audio, so
+ * audio, other types and what the budget cuts stay lines of the text
+ * saying why.
+ *
  * @param output `response.output`, or any list of items holding the calls.
  * @returns the items to append to the next request's `input`, after the model's own output.
  * @example
@@ -117,9 +132,13 @@ export async function executeOpenAIResponsesToolCalls(
     function: { name: typeof item.name === 'string' ? item.name : '', arguments: typeof item.arguments === 'string' ? item.arguments : '' },
   }));
   if (calls.length === 0) return [];
-  // What was declared may be looser than the tools' own schemas.
-  const answers = await provider.executeToolCalls(calls, { ...options, checkArguments: options.checkArguments ?? true });
-  return answers.map((answer) => ({ type: 'function_call_output', call_id: answer.tool_call_id, output: answer.content }));
+  const answers = await provider.executeToolCalls(calls, vendorOptions(options, VENDOR_MEDIA_LIMITS.openai));
+  return answers.map((answer) => {
+    const images = mediaOf(answer).filter((item) => item.type === 'image');
+    const output: OpenAIResponsesFunctionCallOutput['output'] =
+      images.length === 0 ? answer.content : [{ type: 'input_text', text: answer.content }, ...images.map((image) => ({ type: 'input_image' as const, image_url: dataUrl(image) }))];
+    return { type: 'function_call_output', call_id: answer.tool_call_id, output };
+  });
 }
 
 function isFunctionCall(item: { type: string }): item is { type: string } & Record<string, unknown> {

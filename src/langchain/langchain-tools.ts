@@ -1,4 +1,4 @@
-import { ToolMessage } from '@langchain/core/messages';
+import { type ContentBlock, ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import type { LlmToolCall, ToolProvider } from '../tools/bridge.js';
@@ -7,6 +7,7 @@ import { pickTools } from '../tools/pick-tools.js';
 import type { ToolNames } from '../tools/tool-names.js';
 import { resultBudgetOf } from '../tools/result-budget.js';
 import { batchTimeoutsOf, type CallTimeouts } from '../tools/call-timeouts.js';
+import { type MediaLimits, mediaLimitsOf, mediaModeOf, type ToolMedia } from '../tools/tool-media.js';
 
 /** Options of `langchainTools`. */
 export interface LangchainToolsOptions extends CallTimeouts {
@@ -26,6 +27,14 @@ export interface LangchainToolsOptions extends CallTimeouts {
    * `ExecuteOptions.toolTimeouts` and docs/llm-bridge.md, "Long calls").
    */
   toolTimeouts?: Record<string, CallTimeouts>;
+  /**
+   * What becomes of the images and audio the tools return (see
+   * `ExecuteOptions.media`): `'inline'` (the default here) hands them to
+   * the model beside the text, `'text'` names them in the text only.
+   */
+  media?: 'inline' | 'text';
+  /** How much media one batch carries, and which MIME types (see `ExecuteOptions.mediaLimits`; default 10 items, 15 MiB, web images, WAV and MP3). */
+  mediaLimits?: MediaLimits;
 }
 
 /**
@@ -39,7 +48,9 @@ export interface LangchainToolsOptions extends CallTimeouts {
  * model turn are gathered back into one batch for the provider's scheduler
  * (serial unless all are read-only and idempotent). Invoked with a tool call
  * (as a `ToolNode` does), a tool returns a `ToolMessage` whose content is the
- * text `executeToolCalls` gives, `status: 'error'` when the call failed (a
+ * text `executeToolCalls` gives (with the result's images and audio after it
+ * as standard `image` and `audio` content blocks, under `options.media`),
+ * `status: 'error'` when the call failed (a
  * denial, a tool's `isError`, a dead server) and the tool's
  * `structuredContent` as its `artifact`; invoked with bare arguments, it
  * returns that text. It never throws for a failed call, so the graph goes
@@ -50,7 +61,7 @@ export interface LangchainToolsOptions extends CallTimeouts {
  *
  * Needs `@langchain/core` (v1), an optional peer dependency of rxmcp.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, or a timeout is no number of milliseconds.
+ * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, a timeout is no number of milliseconds, or `options.media` or `options.mediaLimits` cannot be read.
  * @example
  * ```ts
  * import { ToolNode } from '@langchain/langgraph/prebuilt';
@@ -65,7 +76,13 @@ export async function langchainTools(provider: ToolProvider, options: LangchainT
   const maxResultChars = resultBudgetOf(options);
   const timeouts = batchTimeoutsOf(options);
   const declarations = await pickTools(provider, options.tools, options.names);
-  const gatherer = new CallGatherer(provider, options.names === undefined ? { maxResultChars, ...timeouts } : { maxResultChars, ...timeouts, names: options.names });
+  const gatherer = new CallGatherer(provider, {
+    maxResultChars,
+    ...timeouts,
+    media: mediaModeOf({ media: options.media ?? 'inline' }),
+    mediaLimits: { ...mediaLimitsOf(options) },
+    ...(options.names === undefined ? {} : { names: options.names }),
+  });
   let direct = 0;
   return declarations.map(
     ({ function: fn }) =>
@@ -80,7 +97,7 @@ export async function langchainTools(provider: ToolProvider, options: LangchainT
           const answer = await gatherer.run(call, config?.signal);
           if (toolCallId === undefined) return answer.content;
           return new ToolMessage({
-            content: answer.content,
+            content: withMedia(answer.content, answer.media),
             tool_call_id: toolCallId,
             name: fn.name,
             status: answer.is_error ? 'error' : 'success',
@@ -89,4 +106,14 @@ export async function langchainTools(provider: ToolProvider, options: LangchainT
         },
       }),
   );
+}
+
+// The text alone when there is no media; else LangChain's standard content
+// blocks: the text, then each image or clip as base64 with its MIME type.
+function withMedia(text: string, media: readonly ToolMedia[] | undefined): string | Array<ContentBlock.Text | ContentBlock.Multimodal.Image | ContentBlock.Multimodal.Audio> {
+  if (!media || media.length === 0) return text;
+  return [
+    { type: 'text', text },
+    ...media.map(({ type, mimeType, data }) => (type === 'image' ? { type: 'image' as const, mimeType, data } : { type: 'audio' as const, mimeType, data })),
+  ];
 }

@@ -3,7 +3,7 @@ import { dropAbsentNulls } from './absent-nulls.js';
 import { vouchedFor } from './annotation-trust.js';
 import { argumentCheckers, argumentViolation } from './argument-check.js';
 import { type BatchJob, runBatch } from './batch-scheduler.js';
-import { flattenContent } from './flatten.js';
+import { flattenResult } from './flatten.js';
 import { checkCallHooks, type InputHooks } from '../protocol/input-request.js';
 import { boundText, resultBudgetOf } from './result-budget.js';
 import { type CallTimeouts, timeoutsOf, withCallTimeouts } from './call-timeouts.js';
@@ -11,6 +11,7 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { messageOf } from '../util/values.js';
 import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
 import { callerOf, type ToolCaller, toolVisibility, visibleTools } from './tool-visibility.js';
+import { MEDIA_LEDGER, type MediaLedger, mediaLedgerOf, type MediaLimits, mediaModeOf, type ToolMedia } from './tool-media.js';
 
 // Every layer reads a provider's annotations through this one function, with the bridge's other helpers.
 export { annotationsOf } from './annotation-trust.js';
@@ -35,6 +36,12 @@ export interface ToolMessage {
   content: string;
   is_error: boolean;
   structured_content?: unknown;
+  /**
+   * The images and audio clips of the result, with `media: 'inline'`, in
+   * the order of its blocks; `content` names each on a line of its own.
+   * Absent when there are none, and always with `media: 'text'`.
+   */
+  media?: ToolMedia[];
 }
 
 /** How a batch of calls is run; a layer passes them on to the provider it wraps. */
@@ -147,6 +154,22 @@ export interface ExecuteOptions {
    * ```
    */
   toolTimeouts?: Record<string, CallTimeouts>;
+  /**
+   * What becomes of the images and audio clips of the results: `'text'`
+   * (the default here) names each on a line of `content` (`[image:
+   * image/png, 4033 bytes]`); `'inline'` also hands them over in each
+   * answer's `media`, checked (declared MIME type among
+   * `mediaLimits.mimeTypes`, valid base64, first bytes matching the type)
+   * and within the batch's budget, while `content` says of each whether it
+   * is attached and, if not, why. The vendor way-back functions and both
+   * adapters default to `'inline'` and put the media in their API's own
+   * shape (docs/llm-bridge.md, "Media"). Any other value refuses the whole
+   * batch. Every layer passes it on, and the budget holds for the whole
+   * batch however a `Registry` splits it.
+   */
+  media?: 'inline' | 'text';
+  /** With `media: 'inline'`: how much media one batch carries and which MIME types (see {@link MediaLimits}). Invalid limits refuse the whole batch. */
+  mediaLimits?: MediaLimits;
 }
 
 /** Anything that offers tools to a model: a client, a toolkit, a registry, a policy layer… */
@@ -212,9 +235,11 @@ export function toLlmTools(tools: readonly Tool[]): LlmTool[] {
 export async function runToolCalls(source: ToolSource, given: readonly unknown[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
   let budget: number;
   let caller: ToolCaller;
+  let ledger: MediaLedger | undefined;
   try {
     budget = resultBudgetOf(options);
     caller = callerOf(options);
+    ledger = mediaModeOf(options) === 'inline' ? mediaLedgerOf(options) : undefined;
     checkCallHooks(options, 'batch option');
     options = withCallTimeouts(given, options);
     if (options.onResult !== undefined && typeof options.onResult !== 'function') throw new McpClientError('batch option onResult must be a function');
@@ -283,7 +308,7 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
   outcomes.forEach((outcome, n) => {
     const { index, id, name } = slots[n] as { index: number; id: string; name: string };
     if (outcome.status === 'fulfilled') tellResult(options.onResult, id, outcome.value);
-    messages[index] = outcome.status === 'fulfilled' ? readResult(id, name, outcome.value, budget) : failure(id, boundText(messageOf(outcome.reason), budget));
+    messages[index] = outcome.status === 'fulfilled' ? readResult(id, name, outcome.value, budget, ledger) : failure(id, boundText(messageOf(outcome.reason), budget));
   });
   return messages as ToolMessage[];
 }
@@ -304,18 +329,24 @@ function withoutAbsentNulls(args: Record<string, unknown>, tool: Tool | undefine
   return tool ? dropAbsentNulls(args, tool.inputSchema) : args;
 }
 
-/** The message for a tool's result, its text cut to `maxChars` characters (none by default); `structured_content` is kept whole. */
-export function fromResult(id: string, result: CallToolResult, maxChars = Infinity): ToolMessage {
-  const message: ToolMessage = { role: 'tool', tool_call_id: id, content: flattenContent(result.content, maxChars), is_error: result.isError === true };
+/**
+ * The message for a tool's result, its text cut to `maxChars` characters
+ * (none by default); `structured_content` is kept whole. With a ledger
+ * (`media: 'inline'`) the images and clips it admits go in `media`.
+ */
+export function fromResult(id: string, result: CallToolResult, maxChars = Infinity, ledger?: MediaLedger): ToolMessage {
+  const { text, media } = flattenResult(result.content, maxChars, ledger);
+  const message: ToolMessage = { role: 'tool', tool_call_id: id, content: text, is_error: result.isError === true };
   if (result.structuredContent !== undefined) message.structured_content = result.structuredContent;
+  if (media.length > 0) message.media = media;
   return message;
 }
 
 // A result too large to turn into text (past the longest string there can
 // be) fails its own call, not the batch.
-function readResult(id: string, name: string, result: CallToolResult, maxChars: number): ToolMessage {
+function readResult(id: string, name: string, result: CallToolResult, maxChars: number, ledger: MediaLedger | undefined): ToolMessage {
   try {
-    return fromResult(id, result, maxChars);
+    return fromResult(id, result, maxChars, ledger);
   } catch (error) {
     return failure(id, `The result of ${name} could not be read: ${messageOf(error)}`);
   }
@@ -398,9 +429,23 @@ export async function readBack(
     return { answers: calls.map((call) => failure(typeof call?.id === 'string' ? call.id : '', messageOf(error))) };
   }
   try {
-    return { calls: await names.toReal(calls, options.names, listReal), options: { ...timed, names: 'real' } };
+    return { calls: await names.toReal(calls, options.names, listReal), options: { ...withMediaLedger(timed), names: 'real' } };
   } catch (error) {
     const reason = `The tool names could not be read back: ${messageOf(error)}`;
     return { answers: calls.map((call) => failure(typeof call?.id === 'string' ? call.id : '', reason)) };
+  }
+}
+
+// The outermost layer starts the batch's media ledger, so every provider the
+// batch is split across draws on the same budget; a layer below finds it in
+// the options it was given. Limits nobody can read leave it to the provider
+// that runs the tools to refuse the batch.
+function withMediaLedger(options: ExecuteOptions & { [MEDIA_LEDGER]?: MediaLedger }): ExecuteOptions {
+  if (options.media !== 'inline' || options[MEDIA_LEDGER]) return options;
+  try {
+    const carried: ExecuteOptions & { [MEDIA_LEDGER]?: MediaLedger } = { ...options, [MEDIA_LEDGER]: mediaLedgerOf(options) };
+    return carried;
+  } catch {
+    return options;
   }
 }
