@@ -280,7 +280,7 @@ describe('the built package', () => {
       expect(readFileSync(join(built, 'index.d.ts'), 'utf8')).toMatch(/@deprecated Import from 'rxmcp\/protocol'.*\n\s*classify,/);
     }
     const use = "console.log(Object.keys(p).sort().join(','), p.classify === m.classify, p.MODERN_VERSIONS === m.MODERN_VERSIONS)";
-    const expected = 'ErrorCode,LEGACY_VERSIONS,MODERN_VERSIONS,SAMPLING_LIMITS,TASKS_EXTENSION,buildNotification,cancelledNotification,classify,decodeLine,isAnswerTo,isErrorResponse,isTaskHandle,kindOf,readTask true true';
+    const expected = 'ErrorCode,LEGACY_VERSIONS,MODERN_VERSIONS,SAMPLING_LIMITS,TASKS_EXTENSION,buildNotification,cancelledNotification,classify,decodeLine,iconSrcProblem,isAnswerTo,isErrorResponse,isTaskHandle,kindOf,readTask true true';
     expect(node(['--input-type=module', '-e', `import * as p from 'rxmcp/protocol'; import * as m from 'rxmcp'; ${use}`]).trim()).toBe(expected);
     expect(node(['-e', `const p = require('rxmcp/protocol'); const m = require('rxmcp'); ${use}`]).trim()).toBe(expected);
   });

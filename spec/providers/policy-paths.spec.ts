@@ -151,10 +151,13 @@ describe('arguments shaped against the walk that reads them', () => {
   }, 120_000);
 
   it('opens no list too long to walk: it counts as unknown at once', () => {
-    const started = Date.now();
-    expect(locationsOf({ path: 'notes.txt', data: new Array(5_000_000) }, DEFAULT_LOCATION_KEYS)).toEqual(['notes.txt', undefined]);
-    expect(Date.now() - started).toBeLessThan(1000);
-  }, 120_000);
+    // Reading any item of the list would be the walk starting: none may be read.
+    let reads = 0;
+    const data: unknown[] = new Array(5_000_000);
+    for (const index of [0, 1, 4_999_999]) Object.defineProperty(data, index, { get: () => (reads += 1, 'x'), enumerable: true });
+    expect(locationsOf({ path: 'notes.txt', data }, DEFAULT_LOCATION_KEYS)).toEqual(['notes.txt', undefined]);
+    expect(reads).toBe(0);
+  });
 
   it('judges object arguments as the JSON they are sent as, not as their keys show', async () => {
     const disguised = { path: 'notes.txt', content: '', toJSON: () => ({ path: '.ssh/authorized_keys', content: 'ssh-ed25519 AAAA attacker' }) };

@@ -53,6 +53,8 @@ export function commandSources(args: Record<string, unknown>): Array<CommandSour
     const [value, depth] = entry;
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) return [undefined];
     if (Array.isArray(value)) {
+      // Counted before it is opened: a list of millions costs what one just past the limit does.
+      if ((nodes += value.length) > MAX_NODES) return [undefined];
       for (const item of value) if (typeof item === 'object' && item !== null) stack.push([item, depth + 1]);
       continue;
     }
