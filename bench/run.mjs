@@ -8,6 +8,7 @@
 //   npm run bench -- --only minimal   (only the scenarios whose name contains it)
 //   npm run bench -- --only gateway   (rxmcp direct against through `rxmcp serve`)
 //   npm run bench -- --only scale     (a Registry's start, idle connections, names and checks)
+//   npm run bench -- --only list-turns  (tools/list requests per model turn, bench/list-turns.mjs)
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
 //   npm run bench -- --only curves    (only the curves, bench/curves.mjs; or part of one's name)
 //
@@ -23,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { pictureOf, writeCharts } from './charts.mjs';
 import { curveTable, runCurves } from './curves.mjs';
 import { gatewayScenario, gatewayTable } from './gateway.mjs';
+import { listTurnsScenarios } from './list-turns.mjs';
 import { scaleCurves, scaleScenarios } from './scale.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,6 +51,8 @@ const scenarios = [
   { name: 'gateway, SDK HTTP', gateway: 'http', scale: 0.15 },
   // Registry start-up, idle connections, name mapping and output checks (bench/scale.mjs).
   ...scaleScenarios(quick),
+  // tools/list requests per model turn, counted by the server (bench/list-turns.mjs).
+  ...listTurnsScenarios(quick),
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.
