@@ -9,6 +9,7 @@
 //   npm run bench -- --only gateway   (rxmcp direct against through `rxmcp serve`)
 //   npm run bench -- --only scale     (a Registry's start, idle connections, names and checks)
 //   npm run bench -- --only 'tool search'  (declaration size, recall@5 and latency of ToolSearch)
+//   npm run bench -- --only list-turns  (tools/list requests per model turn, bench/list-turns.mjs)
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
 //   npm run bench -- --only curves    (only the curves, bench/curves.mjs; or part of one's name)
 //
@@ -24,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { pictureOf, writeCharts } from './charts.mjs';
 import { curveTable, runCurves } from './curves.mjs';
 import { gatewayScenario, gatewayTable } from './gateway.mjs';
+import { listTurnsScenarios } from './list-turns.mjs';
 import { scaleCurves, scaleScenarios } from './scale.mjs';
 import { toolSearchScenarios } from './tool-search.mjs';
 
@@ -53,6 +55,8 @@ const scenarios = [
   ...scaleScenarios(quick),
   // Declaration size, recall and latency of ToolSearch (bench/tool-search.mjs).
   ...toolSearchScenarios(quick),
+  // tools/list requests per model turn, counted by the server (bench/list-turns.mjs).
+  ...listTurnsScenarios(quick),
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.

@@ -11,6 +11,7 @@ export const CACHEABLE_METHODS: readonly string[] = [
 
 type Result = Record<string, unknown>;
 type Entry = { result: Result; expiresAt: number };
+type KeptList = { items: unknown[]; expiresAt: number; untilChanged: boolean };
 
 // The method a key belongs to: keys are the method, a space, then the params (method names hold no space).
 function methodOf(key: string): string {
@@ -21,12 +22,19 @@ function methodOf(key: string): string {
  * Cacheable results kept for exactly the `ttlMs` the server promised, and
  * identical requests in flight shared. A result without a positive `ttlMs`
  * is not stored. Keys are the method and the params that shape the result.
+ *
+ * Whole lists may also be kept until they change (`keepList`), for a
+ * server that promised to say when they do: every drop of a list's method
+ * moves its generation on, so that a list whose walk a change overtook is
+ * never kept.
  */
 export class ResultCache {
   // Filed by method, so that a forced list drops its method's results in one step, not a scan of every key.
   private readonly entries = new Map<string, Map<string, Entry>>();
   private readonly inflight = new Map<string, Observable<Result>>();
-  private readonly lists = new Map<string, { items: unknown[]; expiresAt: number }>();
+  private readonly lists = new Map<string, KeptList>();
+  // Moved on by every drop of a method: a list read across a drop is not kept.
+  private readonly generations = new Map<string, number>();
 
   /** The cache key of a request. */
   static key(method: string, params: Record<string, unknown> | undefined): string {
@@ -84,7 +92,35 @@ export class ResultCache {
       if (!entry) return;
       expiresAt = Math.min(expiresAt, entry.expiresAt);
     }
-    this.lists.set(method, { items, expiresAt });
+    this.lists.set(method, { items, expiresAt, untilChanged: false });
+  }
+
+  /**
+   * Where `method` stands: read it before a list's first page, and hand it
+   * to `keepList` once the last page is in.
+   */
+  generation(method: string): number {
+    let generation = this.generations.get(method);
+    // Filed at the first read, so that clear() and dropKeptLists() move it on too (list methods are few).
+    if (generation === undefined) this.generations.set(method, (generation = 0));
+    return generation;
+  }
+
+  /**
+   * Keeps a whole list until its method is dropped (a change notification,
+   * a restart, a lost channel, a forced list), for a server that promised
+   * to say when it changes; not if the method was dropped since
+   * `generation` was read.
+   */
+  keepList(method: string, items: unknown[], generation: number): void {
+    if (this.generation(method) === generation) this.lists.set(method, { items, expiresAt: Infinity, untilChanged: true });
+  }
+
+  /** Drops every list kept until it changes: what would say it changed may no longer arrive. */
+  dropKeptLists(): void {
+    for (const [method, kept] of this.lists) if (kept.untilChanged) this.lists.delete(method);
+    // Nor is a list being read now.
+    this.nextGenerations();
   }
 
   /** A whole list of `method` still fresh, or `undefined`. Do not modify it. */
@@ -99,6 +135,7 @@ export class ResultCache {
   dropMethod(method: string): void {
     this.lists.delete(method);
     this.entries.delete(method);
+    this.generations.set(method, (this.generations.get(method) ?? 0) + 1);
   }
 
   /** Drops one stored result. */
@@ -110,5 +147,10 @@ export class ResultCache {
   clear(): void {
     this.entries.clear();
     this.lists.clear();
+    this.nextGenerations();
+  }
+
+  private nextGenerations(): void {
+    for (const [method, generation] of this.generations) this.generations.set(method, generation + 1);
   }
 }

@@ -9,6 +9,7 @@ import { hasUnreadableVisibility, visibleTools } from '../tools/tool-visibility.
 import { quote } from '../util/quote.js';
 import { ResultCache } from './cache.js';
 import { isMissing } from './capability-gate.js';
+import { keepsUntilChanged } from './list-promise.js';
 import type { CallPipeline } from './calls/call-pipeline.js';
 import type { CallStarter } from './calls/call-starter.js';
 import type { OutputSchemas } from './calls/output-schemas.js';
@@ -33,6 +34,8 @@ export interface CatalogueContext {
   isClosing(): boolean;
   /** The session, once the probe found it. */
   session(): Session | undefined;
+  /** Whether a list change the server announces can reach the client now (see `keepsUntilChanged`). */
+  hearsServer(): boolean;
   /** The client: what a batch of a model's calls lists and calls, and the owner of the tools it runs (see `ToolSource.owner`). */
   owner: CatalogueOwner;
 }
@@ -57,7 +60,12 @@ export class Catalogue {
 
   constructor(private readonly context: CatalogueContext) {}
 
-  /** Every item of a list, following its pages to the end, from the cache while a whole list there is fresh. */
+  /**
+   * Every item of a list, following its pages to the end, from the cache
+   * while a whole list there is fresh: for its `ttlMs` (2026-07-28), or
+   * until the server says it changed when it promised to (see
+   * `keepsUntilChanged`). `refresh` reads it from the server whatever is kept.
+   */
   list<T>(method: string, key: string, schema: PageShape, options: ListOptions): Observable<T[]> {
     const { starter, cache, calls, tasks, outputs, settings } = this.context;
     const refresh = options.refresh === true;
@@ -65,6 +73,9 @@ export class Catalogue {
     // The options are checked above, once: bounded directly rather than through run().
     const fetch = starter.bounded<T[]>(method, options, (session, subscriber) => {
       if (refresh) cache.dropMethod(method);
+      // Read before the first page: a change heard while the pages come in leaves the list unkept.
+      const untilChanged = keepsUntilChanged(session, method, this.context.hearsServer());
+      const generation = cache.generation(method);
       const pages: string[] = [];
       const learn = method === 'tools/list' ? tasks.learner(session) : undefined;
       const learnOutputs = method === 'tools/list' ? outputs.learner(session) : undefined;
@@ -72,7 +83,8 @@ export class Catalogue {
         // Icons are checked once here, before the list is cached or handed to anyone.
         const dropped = iconWarning(method, keepSafeIcons(all, itemLabel));
         if (dropped) settings.warn(dropped);
-        cache.storeList(method, all, pages);
+        if (untilChanged) cache.keepList(method, all, generation);
+        else cache.storeList(method, all, pages);
         learn?.(all as Tool[]);
         learnOutputs?.(all as Tool[]);
         if (method === 'tools/list') this.warnUnreadableVisibility(all as Tool[]);

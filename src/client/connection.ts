@@ -50,6 +50,8 @@ export class Connection {
   readonly state$: Observable<ConnectionState>;
   private readonly state = new BehaviorSubject<ConnectionState>('starting');
   private watching: Subscription | undefined = undefined;
+  // A wire that does not say is taken to carry the server's own messages whenever it is up.
+  private hearing = true;
 
   constructor(private readonly context: ConnectionContext) {
     const { settings, transport, correlator, deadlines, cache } = context;
@@ -90,6 +92,17 @@ export class Connection {
       cache.clear();
       this.state.next('restarting');
     });
+    // A list kept until the server says it changed is kept only while it can
+    // say so: once it cannot, a change might go unheard, and lists are read again.
+    transport.unsolicited$?.subscribe((open) => {
+      this.hearing = open;
+      if (!open) cache.dropKeptLists();
+    });
+  }
+
+  /** Whether the server's messages outside any request (a list change) can reach the client now (see `Transport.unsolicited$`). */
+  get hearsServer(): boolean {
+    return this.hearing;
   }
 
   /** True between a server's restart and the next successful probe. */

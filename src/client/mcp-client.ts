@@ -217,7 +217,7 @@ export class McpClient {
     const isClosing = (): boolean => connection.closing !== undefined;
     const starter = new CallStarter({ settings, isClosing, currentSession: () => connection.session, probing$: connection.probing$, deadlines, calls, outputs, inputs, tokens, progress$ });
     this.starter = starter;
-    this.catalogue = new Catalogue({ settings, starter, calls, cache, tasks, outputs, isClosing, session: () => connection.session, owner: this });
+    this.catalogue = new Catalogue({ settings, starter, calls, cache, tasks, outputs, isClosing, session: () => connection.session, hearsServer: () => connection.hearsServer, owner: this });
     this.listener = new Listener({ notifications$, correlator, starter, warn: settings.warn, isRestarting: () => connection.restarting, restarts$: transport.restarts$ });
     this.roots = new ClientRoots({
       option: settings.roots,

@@ -54,6 +54,8 @@ export class LegacyHttp {
   constructor(
     private readonly wire: HttpWire,
     private readonly sink: HttpSink,
+    /** Told each time the GET stream opens (true) or is lost, refused or replaced (false). */
+    private readonly hearing: (open: boolean) => void = () => undefined,
   ) {}
 
   send(message: JsonRpcMessage): void {
@@ -221,6 +223,7 @@ export class LegacyHttp {
    */
   private listen(): Promise<void> {
     this.listening?.abort(new McpClientError('replaced'));
+    this.hearing(false);
     if (this.closed) return Promise.resolve();
     const controller = new AbortController();
     this.listening = controller;
@@ -255,10 +258,12 @@ export class LegacyHttp {
           if (response.status !== 405) this.wire.warn(`the server refused the GET stream with HTTP ${response.status}`);
           return;
         }
+        this.hearing(true);
         for await (const message of this.wire.messages(response, signal, undefined, cursor)) this.take(message, 'GET');
       } catch (error) {
         answered();
         if (signal.aborted) return;
+        this.hearing(false);
         // A redirect the wire will not follow is refused the same way next time.
         if (error instanceof McpHttpError) {
           this.wire.warn(`gave up on the GET stream: ${error.message}`);
@@ -266,6 +271,8 @@ export class LegacyHttp {
         }
         this.wire.warn(`the GET stream broke: ${(error as Error).message}`);
       }
+      // Whatever the server sends before the stream is open again is lost.
+      this.hearing(false);
       const wait = backoff.next(cursor.retryMs);
       if (wait === undefined) {
         this.wire.warn(`gave up re-opening the GET stream: ${backoff.attempts} streams in a row ended within ${STABLE_STREAM_MS / 1000} s`);
@@ -296,6 +303,7 @@ export class LegacyHttp {
   private startAgain(): Promise<void> {
     this.wire.warn('the server ended the session; starting a new one');
     this.listening?.abort(new McpClientError('session ended'));
+    this.hearing(false);
     this.sessionId = undefined;
     return this.whileOpen((signal) => this.replaySession(signal));
   }

@@ -1,4 +1,4 @@
-import { type Observable, type Observer, Subject } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, type Observable, type Observer, Subject } from 'rxjs';
 import type { AuthState } from '../auth/auth-options.js';
 import { checkAuthOptions } from '../auth/check-auth-options.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
@@ -54,6 +54,7 @@ export class HttpTransport implements Transport {
   private sse: SseHttp | undefined;
   private readonly kind: HttpTransportKind;
   private readonly restartSubject = new Subject<void>();
+  private readonly hearing = new BehaviorSubject<boolean>(false);
   private closed = false;
 
   readonly inbound: Observable<JsonRpcMessage> = this.inboundSubject.asObservable();
@@ -62,6 +63,14 @@ export class HttpTransport implements Transport {
   readonly failures$: Observable<RequestFailure> = this.failureSubject.asObservable();
   /** Emits when an HTTP+SSE stream drops: the server forgot the session, and the next message starts a new one. */
   readonly restarts$: Observable<void> = this.restartSubject.asObservable();
+  /**
+   * Whether the server's messages outside any request reach the client now:
+   * in the 2025-11-25 binding, while the GET stream is open; over HTTP+SSE,
+   * always (its one stream carries the answers too, and its loss is a
+   * restart). Never in the 2026-07-28 binding, where they come only on a
+   * `subscriptions/listen` stream. Hot; replays the current state.
+   */
+  readonly unsolicited$: Observable<boolean> = this.hearing.pipe(distinctUntilChanged());
   readonly outbound: Observer<JsonRpcMessage> = {
     next: (message) => this.send(message),
     error: () => undefined,
@@ -97,6 +106,7 @@ export class HttpTransport implements Transport {
     };
     this.modern = new ModernHttp(this.http, this.sink);
     if (this.kind === 'sse') this.sse = this.sseBinding(this.sink);
+    if (this.sse) this.hearing.next(true);
     this.auth$ = this.http.auth$;
   }
 
@@ -134,6 +144,8 @@ export class HttpTransport implements Transport {
     this.inboundSubject.complete();
     this.failureSubject.complete();
     this.restartSubject.complete();
+    this.hearing.next(false);
+    this.hearing.complete();
     await this.legacy?.close();
     this.http.close();
   }
@@ -145,7 +157,9 @@ export class HttpTransport implements Transport {
     if (!this.legacy && 'method' in message && message.method === 'initialize') {
       const initialize = message as JsonRpcRequest;
       const sink = this.kind === 'auto' ? this.untilAnswered(initialize.id, (error) => this.streamableFailed(initialize, error)) : this.sink;
-      this.legacy = new LegacyHttp(this.http, sink);
+      this.legacy = new LegacyHttp(this.http, sink, (open) => {
+        if (!this.closed) this.hearing.next(open);
+      });
     }
     if (this.legacy) this.legacy.send(message);
     else this.modern.send(message);
@@ -158,17 +172,20 @@ export class HttpTransport implements Transport {
   private streamableFailed(initialize: JsonRpcRequest, error: Error): void {
     void this.legacy?.close();
     this.legacy = undefined;
+    this.hearing.next(false);
     const refused = error instanceof McpHttpError && NOT_STREAMABLE.has(error.status) && error.location === undefined;
     if (!refused || this.closed) return this.sink.fail(initialize.id, error);
     this.sse = this.sseBinding(
       this.untilAnswered(initialize.id, (failure) => {
         this.sse?.close();
         this.sse = undefined;
+        this.hearing.next(false);
         // Refused both ways: the error says what was tried (a redirect refused keeps its own, which names where it led).
         const refusedToo = failure instanceof McpHttpError && failure.location === undefined;
         this.sink.fail(initialize.id, refusedToo ? notAnEndpoint(this.http.url, error, failure) : failure);
       }),
     );
+    this.hearing.next(true);
     this.sse.send(initialize);
   }
 

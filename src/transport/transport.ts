@@ -37,6 +37,14 @@ import type { Wire } from '../protocol/types.js';
  *   is called once by the client with its `maxListPages` and `maxListItems`.
  * - `wire` names how messages travel, for `describe()`. A transport that
  *   says `sse` speaks only the handshake era: the client skips its probe.
+ * - `unsolicited$`, for wires on which the server cannot always speak
+ *   first (2025-11-25 Streamable HTTP, whose GET stream may be refused or
+ *   lost), says whether what the server sends outside any request (a list
+ *   change, say) can reach the client now: true while such a channel is
+ *   open, false otherwise, the current state given to each new subscriber.
+ *   A wire without it is taken to carry those messages whenever it is up
+ *   (stdio, a socket). The client keeps a server's lists until it says they
+ *   changed only while this is true, and reads them again after a false.
  * - `carrierOf(request)`, for wires that carry the server's requests on the
  *   response streams of the client's own (2025-11-25 Streamable HTTP), names
  *   the client request whose stream carried one; the client answers it with
@@ -59,6 +67,8 @@ export interface Transport {
   readonly auth$?: Observable<AuthState>;
   /** The bounds of the lists the wire reads by itself, from the client's options. */
   limitLists?(limits: ListLimits): void;
+  /** Whether the server's messages outside any request can reach the client now; hot, replays the current state. */
+  readonly unsolicited$?: Observable<boolean>;
   /** How messages travel, as far as the transport knows yet. */
   readonly wire?: Wire;
   /** The id of the client request on whose response stream this server request arrived, if one did. */
