@@ -9,4 +9,10 @@ describe('rxmcp command line', () => {
     expect(() => parseCommandLine(['tools', '--timeout', String(2 ** 31), ...server])).toThrow(UsageError);
     expect(() => parseCommandLine(['tools', '--timeout=-1', ...server])).toThrow('--timeout wants milliseconds');
   });
+
+  it('takes --tool-search with serve alone', () => {
+    expect(parseCommandLine(['serve', '--config', 'servers.json', '--tool-search']).toolSearch).toBe(true);
+    expect(parseCommandLine(['serve', '--config', 'servers.json']).toolSearch).toBe(false);
+    expect(() => parseCommandLine(['tools', '--tool-search', '--', 'node', 'server.mjs'])).toThrow('--tool-search goes with serve');
+  });
 });

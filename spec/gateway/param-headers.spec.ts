@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Gateway } from '../../src/gateway/index.js';
 import { declaresParamHeaders, paramHeaderMismatch } from '../../src/gateway/param-headers.js';
-import { Toolkit } from '../../src/index.js';
+import { Toolkit, ToolSearch } from '../../src/index.js';
 
 const SCHEMA = {
   type: 'object',
@@ -120,6 +120,18 @@ describe('the gateway over HTTP, 2026-07-28', () => {
     expect(plain.status).toBe(200);
     expect(await plain.text()).toContain('plain eu');
     tools.tool('kit_where', { input: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }) }, ({ region }) => ({ content: [{ type: 'text', text: `in ${region}` }] }));
+    const refused = await postCall(handle, 'kit_where', 'us');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ id: 7, error: { code: -32020 } });
+    const served = await postCall(handle, 'kit_where', 'eu');
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('in eu');
+  });
+
+  it('behind a ToolSearch, checks the headers of a tool no search has loaded, which a host may still call', async () => {
+    const tools = new Toolkit({ name: 'kit' }).tool('kit_where', { input: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }) }, ({ region }) => ({ content: [{ type: 'text', text: `in ${region}` }] }));
+    gateway = new Gateway({ provider: new ToolSearch({ provider: tools }) });
+    const handle = gateway.fetchHandler();
     const refused = await postCall(handle, 'kit_where', 'us');
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ id: 7, error: { code: -32020 } });

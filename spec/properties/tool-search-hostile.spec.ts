@@ -38,7 +38,7 @@ describe('ToolSearch against hostile catalogues and queries', () => {
     const search = new ToolSearch({ provider: catalogueOf(tools) });
     expect((await search.search('launch a rocket into orbit', { limit: 3 }))[0]?.name).toBe('svc73421_launch_rocket');
     const [answer] = await search.executeToolCalls([{ id: '1', function: { name: 'tool_search', arguments: { query: 'rocket launch', limit: 1 } } }]);
-    expect(answer?.content).toContain('- svc73421_launch_rocket(payload?): Launch the rocket to orbit.');
+    expect(answer?.content).toContain('- svc73421_launch_rocket(payload?: string): Launch the rocket to orbit.');
     expect((await search.toolsForLlm()).map((tool) => tool.function.name)).toEqual(['tool_search', 'svc73421_launch_rocket']);
   });
 
@@ -95,7 +95,7 @@ describe('ToolSearch against hostile catalogues and queries', () => {
       { id: '2', function: { name: 'toString', arguments: {} } },
       { id: '3', function: { name: 'hasOwnProperty', arguments: {} } },
     ]);
-    expect(answers.map((answer) => answer.content)).toEqual([expect.stringContaining('- __proto__(__proto__?)'), 'ran toString', 'ran hasOwnProperty']);
+    expect(answers.map((answer) => answer.content)).toEqual([expect.stringContaining('- __proto__(__proto__?: string)'), 'ran toString', 'ran hasOwnProperty']);
     expect((await search.toolsForLlm()).map((tool) => tool.function.name)).toEqual(['constructor', 'tool_search', '__proto__', 'toString', 'hasOwnProperty']);
     expect(({} as Record<string, unknown>).toolSearch).toBeUndefined();
   });

@@ -53,7 +53,7 @@ describe('ToolSearch', () => {
     const search = new ToolSearch({ provider: office() });
     const [answer] = await search.executeToolCalls([call('1', 'tool_search', { query: 'send an email', limit: 2 })]);
     expect(answer?.is_error).toBe(false);
-    expect(answer?.content.split('\n')[1]).toBe('- send_email(note?): Send an email message to a recipient.');
+    expect(answer?.content.split('\n')[1]).toBe('- send_email(note?: string): Send an email message to a recipient.');
     expect(await shownNames(search)).toEqual(['tool_search', ...answer!.content.split('\n').slice(1).map((line) => line.slice(2, line.indexOf('('))).reverse()]);
     expect(await shownNames(search)).toContain('send_email');
   });

@@ -5,7 +5,7 @@ import { LONGEST_TIMER_MS } from '../util/checks.js';
 /** The usage text, printed by `--help` and after a usage error. */
 export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | --server NAME | --config FILE | -- SERVER-COMMAND [SERVER-ARGS...])
        rxmcp [--config FILE] [--json] servers
-       rxmcp serve --config FILE [--policy FILE] [--http PORT [--host H]] [--token-env NAME] [--no-prefix]
+       rxmcp serve --config FILE [--policy FILE] [--http PORT [--host H]] [--token-env NAME] [--no-prefix] [--tool-search]
 
 Talks to one MCP server: over stdio (the command after --) or HTTP (--url), where
 it finds out whether the URL serves Streamable HTTP or the older HTTP+SSE; or to
@@ -75,6 +75,8 @@ Options:
   --allowed-host NAME      serve --http: a Host header to accept (repeatable; default the loopback
                            names, and --host when it names one machine)
   --no-prefix              serve: the config's one enabled server, its tools under their own names
+  --tool-search            serve: show hosts the always-loaded tools (alwaysLoad servers) and a
+                           tool_search tool; what a host's searches find joins its list alone
   -h, --help               this text
 
 Exit codes: 0 success; 1 the tool reported an error (isError: call and task, whose
@@ -144,6 +146,8 @@ export interface CliRequest {
   allowedHosts: string[];
   /** serve's `--no-prefix`. */
   noPrefix: boolean;
+  /** serve's `--tool-search`. */
+  toolSearch: boolean;
 }
 
 // What --http-transport takes: the values of connectHttp's httpTransport.
@@ -211,6 +215,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         'token-env': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true },
         'no-prefix': { type: 'boolean', default: false },
+        'tool-search': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -236,6 +241,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     noBrowser: values['no-browser'] === true,
     allowedHosts: values['allowed-host'] ?? [],
     noPrefix: values['no-prefix'] === true,
+    toolSearch: values['tool-search'] === true,
   };
   if (help) return request;
   const shape = COMMANDS[command];
@@ -308,6 +314,7 @@ function serveOptions(
   if (request.command !== 'serve') {
     for (const name of own) if (values[name] !== undefined) throw new UsageError(`--${name} goes with serve`);
     if (request.noPrefix) throw new UsageError('--no-prefix goes with serve');
+    if (request.toolSearch) throw new UsageError('--tool-search goes with serve');
     return;
   }
   if (values.url !== undefined || values.server !== undefined || serverWords) throw new UsageError('serve serves the servers of a config file: give --config FILE, not --url, --server or a command');

@@ -18,7 +18,8 @@ const WILDCARDS = ['0.0.0.0', '::', '[::]'];
 
 /**
  * `rxmcp serve`: every server of `--config FILE` as one MCP server, behind
- * the `--policy FILE` rules, over stdio (the host that started this process)
+ * the `--policy FILE` rules (and with `--tool-search`, a `ToolSearch` per
+ * host in front of it all), over stdio (the host that started this process)
  * or Streamable HTTP (`--http PORT`). Runs until the host closes stdin (stdio),
  * or SIGINT or SIGTERM; then every upstream server is closed.
  *
@@ -66,6 +67,7 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
     ...(policy ? { policy } : {}),
     noPrefix: request.noPrefix,
     ...(request.timeoutMs === undefined ? {} : { timeouts: { timeoutMs: request.timeoutMs } }),
+    toolSearch: request.toolSearch,
     tokenStore: new FileTokenStore(),
     onWarn: say,
     ...(request.verbose ? { onStderr: (server: string, line: string) => say(`${server}: ${line}`) } : {}),

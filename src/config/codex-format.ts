@@ -4,8 +4,10 @@ import { EntryReader, serverPairs } from './entry-reader.js';
 import type { ServerEntry } from './server-config.js';
 import { withToolFilters } from './tool-filters.js';
 
-// The keys Codex reads in a `[mcp_servers.NAME]` table. The ones rxmcp acts on:
-const USED = ['command', 'args', 'env', 'env_vars', 'cwd', 'url', 'http_headers', 'env_http_headers', 'bearer_token_env_var', 'enabled', 'enabled_tools', 'disabled_tools'];
+// The keys Codex reads in a `[mcp_servers.NAME]` table. The ones rxmcp acts on
+// (and `always_load`, which Codex has no word for: Claude Code's `alwaysLoad`,
+// spelled as Codex spells its keys, for `rxmcp serve --tool-search`):
+const USED = ['command', 'args', 'env', 'env_vars', 'cwd', 'url', 'http_headers', 'env_http_headers', 'bearer_token_env_var', 'enabled', 'enabled_tools', 'disabled_tools', 'always_load'];
 // Codex's own settings (timeouts, approvals, OAuth client, per-tool table), left aside.
 const APP_ONLY = [
   'experimental_environment',
@@ -39,7 +41,7 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
   entry.onlyKnown(KNOWN, 'Codex');
   // Codex refuses a token written into the file; so does rxmcp.
   if (entry.has('bearer_token')) entry.fail('bearer_token', 'is refused: name an environment variable in bearer_token_env_var instead');
-  const base = { name, disabled: entry.boolean('enabled') === false, ...(place.source === undefined ? {} : { source: place.source }) };
+  const base = { name, disabled: entry.boolean('enabled') === false, ...entry.alwaysLoad('always_load'), ...(place.source === undefined ? {} : { source: place.source }) };
   const filters = { enabled: 'enabled_tools', disabled: 'disabled_tools' };
   if (entry.has('command')) {
     if (entry.has('url')) entry.fail('url', 'a table has a command or a url, not both');

@@ -60,6 +60,11 @@ export class EntryReader {
     return value;
   }
 
+  /** `{ alwaysLoad: true }` when the entry sets `key` to true, `{}` when it is absent or false; any other value is refused. */
+  alwaysLoad(key: string): { alwaysLoad?: true } {
+    return this.boolean(key) === true ? { alwaysLoad: true } : {};
+  }
+
   strings(key: string): string[] {
     if (!this.has(key)) return [];
     const value = this.value[key];

@@ -4,8 +4,8 @@ import type { HttpServerEntry, ServerEntry } from './server-config.js';
 import { withToolFilters } from './tool-filters.js';
 
 // The keys the apps that write an `mcpServers` map document for an entry.
-// Used: what says which server and how to reach it.
-const USED = ['command', 'args', 'env', 'cwd', 'type', 'url', 'serverUrl', 'headers', 'disabled', 'disabledTools'];
+// Used: what says which server and how to reach it, and which of its tools are offered or always loaded.
+const USED = ['command', 'args', 'env', 'cwd', 'type', 'url', 'serverUrl', 'headers', 'disabled', 'disabledTools', 'alwaysLoad'];
 // Accepted and left aside: each app's own settings, which do not change which
 // server runs (OAuth client settings come from rxmcp's own `auth` option).
 const APP_ONLY = ['oauth', 'auth', 'timeout', 'autoApprove', 'alwaysAllow', 'watchPaths', 'description'];
@@ -31,7 +31,7 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
   const entry = EntryReader.of(place, value, 'a server entry');
   entry.onlyKnown(KNOWN, 'mcpServers');
   for (const key of Object.keys(UNSUPPORTED)) if (entry.has(key)) entry.fail(key, UNSUPPORTED[key] as string);
-  const base = { name, disabled: entry.boolean('disabled') ?? false, ...(place.source === undefined ? {} : { source: place.source }) };
+  const base = { name, disabled: entry.boolean('disabled') ?? false, ...entry.alwaysLoad('alwaysLoad'), ...(place.source === undefined ? {} : { source: place.source }) };
   const type = entry.string('type');
   const url = entry.string('url') ?? entry.string('serverUrl');
   const command = entry.string('command');

@@ -21,6 +21,12 @@ interface ServerEntryBase {
   /** These tools are never offered (Codex's `disabled_tools`, Windsurf's and Roo's `disabledTools`), when given. */
   disabledTools?: string[];
   /**
+   * Whether its tools are always shown behind a `ToolSearch` (Claude Code's
+   * `alwaysLoad`, Codex's `always_load` as rxmcp reads it): set, as `true`,
+   * only when the file says so. Never passed to the server.
+   */
+  alwaysLoad?: boolean;
+  /**
    * Set by `resolvePlaceholders` when this server's placeholders could not be
    * filled in (a variable not set, an input not answered): the entry is kept
    * as written and is never started; the other servers are unaffected.

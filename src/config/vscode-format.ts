@@ -5,8 +5,9 @@ import type { ConfigInput, ServerEntry } from './server-config.js';
 
 // The keys VS Code documents for an entry of `servers`. `dev` (watch and
 // debug while developing a server), `gallery` and `version` are the
-// editor's own and left aside.
-const KNOWN = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'dev', 'gallery', 'version', 'sandboxEnabled', 'sandbox']);
+// editor's own and left aside. `alwaysLoad` is not the editor's: it is
+// Claude Code's key, read here too so one file can say it for `rxmcp serve`.
+const KNOWN = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'dev', 'gallery', 'version', 'sandboxEnabled', 'sandbox', 'alwaysLoad']);
 
 /** VS Code's `mcp.json`: `servers` and `inputs`. Other keys at the top are the editor's and not read. */
 export function readVscode(top: Record<string, unknown>, source: string | undefined): { servers: ServerEntry[]; inputs: ConfigInput[] } {
@@ -20,7 +21,7 @@ function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntr
   if (entry.has('envFile')) entry.fail('envFile', 'is not supported: put the variables in env, or in the environment of the process that reads the file');
   // A sandbox the user asked for cannot be given here: refuse rather than run the server unconfined.
   if (entry.boolean('sandboxEnabled') === true) entry.fail('sandboxEnabled', 'rxmcp cannot sandbox a server; remove the key to run it unsandboxed');
-  const base = { name, disabled: false, ...(place.source === undefined ? {} : { source: place.source }) };
+  const base = { name, disabled: false, ...entry.alwaysLoad('alwaysLoad'), ...(place.source === undefined ? {} : { source: place.source }) };
   const type = entry.string('type') ?? (entry.has('command') ? 'stdio' : 'http');
   if (type === 'stdio') {
     if (entry.has('url')) entry.fail('url', 'a stdio server has no url');

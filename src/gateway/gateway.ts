@@ -5,6 +5,8 @@ import { batchTimeoutsOf } from '../tools/call-timeouts.js';
 import type { InputHook } from '../protocol/input-request.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
+import { ToolSearch } from '../providers/tool-search.js';
+import { deferrableTools } from '../tools/deferred-tools.js';
 import type { PolicyQuestion } from '../providers/policy/policy.js';
 import { VERSION } from '../version.js';
 import { isObject } from '../util/values.js';
@@ -12,6 +14,7 @@ import { keysOf } from '../util/option-keys.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { BusyHosts } from './busy-hosts.js';
 import { HostCalls } from './host-calls.js';
+import { HostSearches } from './host-searches.js';
 import { httpGuard, type HttpGuardOptions } from './http-guard.js';
 import { ParamHeaders } from './param-headers.js';
 import { Serving } from './serving.js';
@@ -19,7 +22,13 @@ import { Upstreams } from './upstreams.js';
 
 /** Options of `Gateway`. */
 export interface GatewayOptions {
-  /** The provider stack whose tools are served, under the names its `toolsForLlm` shows. */
+  /**
+   * The provider stack whose tools are served, under the names its
+   * `toolsForLlm` shows. A `ToolSearch` is forked per host (`fork()`): each
+   * host is shown the always-loaded tools and `tool_search`, what its own
+   * searches and calls load joins its list alone, and it is sent
+   * `notifications/tools/list_changed` when that list changes.
+   */
   provider: ToolProvider;
   /**
    * The upstream clients by the prefix their tools are shown under, for
@@ -106,6 +115,7 @@ export class Gateway {
 
   private readonly hostCalls: HostCalls;
   private readonly serving: Serving;
+  private readonly searches: HostSearches | undefined;
 
   /** @throws McpClientError for an unknown option, a missing provider or a malformed option. */
   constructor(options: GatewayOptions) {
@@ -133,9 +143,12 @@ export class Gateway {
     };
     const upstreams = new Upstreams(servers, separator);
     const busy = new BusyHosts();
-    const paramHeaders = new ParamHeaders(provider);
-    this.hostCalls = new HostCalls({ provider, upstreams, busy, sharedGrants, timeouts: callTimeouts, onWarn: warn });
-    this.serving = new Serving({ provider, upstreams, info: { name, version }, instructions, onWarn: warn, hostCalls: this.hostCalls, busy, paramHeaders });
+    // Behind a ToolSearch each host has its own list; the Mcp-Param-* check reads the whole catalogue, which any host may call.
+    const searches = provider instanceof ToolSearch ? new HostSearches(provider, (principal) => this.serving.toolsChangedFor(principal)) : undefined;
+    this.searches = searches;
+    const paramHeaders = new ParamHeaders(searches ? { toolsForLlm: async () => (await deferrableTools(provider)).map(({ tool }) => tool) } : provider);
+    this.hostCalls = new HostCalls({ provider, upstreams, busy, sharedGrants, timeouts: callTimeouts, onWarn: warn, ...(searches ? { hostProvider: (principal: string) => searches.of(principal) } : {}) });
+    this.serving = new Serving({ provider, upstreams, info: { name, version }, instructions, onWarn: warn, hostCalls: this.hostCalls, busy, paramHeaders, ...(searches ? { searches } : {}) });
     const unclaimed: InputHook = () => {
       throw new McpClientError('no call made through the gateway claims this question');
     };
@@ -206,6 +219,7 @@ export class Gateway {
   async close(): Promise<void> {
     this.serving.stop();
     this.hostCalls.close();
+    this.searches?.close();
     await this.serving.close();
   }
 }

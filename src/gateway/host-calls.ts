@@ -26,6 +26,8 @@ import { imitatesPermissionForm, underServerName } from './upstream-questions.js
 /** What `HostCalls` is given by the gateway. */
 export interface HostCallsOptions {
   provider: ToolProvider;
+  /** The provider a host's calls run on, when each host has its own (a `ToolSearch` forked per host); else `provider`. */
+  hostProvider?: (principal: string) => ToolProvider;
   upstreams: Upstreams;
   /** The hosts with a request in flight, counted by the serving side. */
   busy: BusyHosts;
@@ -44,6 +46,7 @@ export interface HostCallsOptions {
  */
 export class HostCalls {
   private readonly provider: ToolProvider;
+  private readonly hostProvider: ((principal: string) => ToolProvider) | undefined;
   private readonly upstreams: Upstreams;
   private readonly busy: BusyHosts;
   private readonly sharedGrants: boolean;
@@ -62,6 +65,7 @@ export class HostCalls {
 
   constructor(options: HostCallsOptions) {
     this.provider = options.provider;
+    this.hostProvider = options.hostProvider;
     this.upstreams = options.upstreams;
     this.busy = options.busy;
     this.sharedGrants = options.sharedGrants;
@@ -276,7 +280,7 @@ export class HostCalls {
       };
       let message: ToolMessage | undefined;
       try {
-        [message] = await this.provider.executeToolCalls([{ id: call.id, type: 'function', function: { name, arguments: args } }], options);
+        [message] = await (this.hostProvider?.(host.principal) ?? this.provider).executeToolCalls([{ id: call.id, type: 'function', function: { name, arguments: args } }], options);
       } catch (error) {
         message = failure(call.id, messageOf(error));
       }

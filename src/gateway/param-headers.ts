@@ -25,7 +25,8 @@ export class ParamHeaders {
   private schemas: Promise<Map<string, unknown>> | undefined;
   private generation = 0;
 
-  constructor(private readonly provider: ToolProvider) {}
+  /** `provider` lists every tool a host may call, under the names hosts call them by. */
+  constructor(private readonly provider: Pick<ToolProvider, 'toolsForLlm'>) {}
 
   /** The provider's tools, read now; what a host is shown is what its calls are checked against. */
   async readTools(): Promise<LlmTool[]> {

@@ -15,6 +15,7 @@ import type { LeaseStore } from '../providers/leases/lease-store.js';
 import type { GrantsStore } from '../providers/policy/grants-store.js';
 import { Policy } from '../providers/policy/policy.js';
 import { Reasons } from '../providers/reasons.js';
+import { ToolSearch } from '../providers/tool-search.js';
 import { Registry } from '../providers/registry.js';
 import { Gateway, type GatewayTimeouts } from './gateway.js';
 import type { PolicyFile } from '../providers/policy/policy-file.js';
@@ -27,6 +28,12 @@ export interface ServeStackOptions {
   policy?: PolicyFile;
   /** Serve the config's one enabled server under its own tool names (no prefix). */
   noPrefix?: boolean;
+  /**
+   * Put a `ToolSearch` in front of the stack: each host is shown the tools
+   * of the servers marked `alwaysLoad` and `tool_search`, and what its own
+   * searches find (see `Gateway`'s `provider`).
+   */
+  toolSearch?: boolean;
   /** Where the kept tokens of `rxmcp login` are, for HTTP servers that want a sign-in. */
   tokenStore: TokenStore;
   /** Told what the stack has to say (a server left out, a sign-in needed), one line each. */
@@ -50,12 +57,13 @@ export interface ServeStack {
  * each signing in with the kept tokens of `rxmcp login`), then `Leases` when
  * the policy file turns them on, `Reasons`, `Policy` (asking the downstream
  * host through the gateway, its grants in Redis or a file when the policy
- * file says so), and the `Gateway` over it all.
+ * file says so), with `toolSearch` a `ToolSearch` (forked per host), and the
+ * `Gateway` over it all.
  *
  * @throws McpClientError for `noPrefix` with other than one enabled server, or a config the Registry refuses.
  */
 export async function buildServeStack(options: ServeStackOptions): Promise<ServeStack> {
-  const { config, policy: file, noPrefix = false, tokenStore, onWarn, onStderr, timeouts } = options;
+  const { config, policy: file, noPrefix = false, toolSearch = false, tokenStore, onWarn, onStderr, timeouts } = options;
   // The gateway is made last, over the stack; the hooks below are only called
   // once servers run and calls are made, by which time it exists.
   let gateway: Gateway | undefined;
@@ -150,7 +158,9 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     ...(file?.locationKeys ? { locationKeys: file.locationKeys } : {}),
     ...(file?.caseInsensitivePaths === undefined ? {} : { caseInsensitivePaths: file.caseInsensitivePaths }),
   });
-  gateway = new Gateway({ provider: policy, servers: upstreams, onWarn, sharedGrants: file?.sharedGrants ?? false, ...(timeouts ? { timeouts } : {}) });
+  // Outermost, so a search never offers what the policy denies outright, and searching asks no one.
+  const provider = toolSearch ? new ToolSearch({ provider: policy, onWarn }) : policy;
+  gateway = new Gateway({ provider, servers: upstreams, onWarn, sharedGrants: file?.sharedGrants ?? false, ...(timeouts ? { timeouts } : {}) });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>

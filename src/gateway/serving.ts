@@ -11,6 +11,7 @@ import { isObject, messageOf } from '../util/values.js';
 import { answerTooDeep, MAX_ANSWER_DEPTH } from './argument-bounds.js';
 import type { BusyHosts } from './busy-hosts.js';
 import type { HostCalls } from './host-calls.js';
+import type { HostSearches } from './host-searches.js';
 import { httpGuard, isLoopbackHost, type HttpGuard, type HttpGuardOptions } from './http-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { serveNodeHttp } from './node-http.js';
@@ -43,6 +44,8 @@ export interface ServingOptions {
   busy: BusyHosts;
   /** The Mcp-Param-* check, and the tool listing it learns from. */
   paramHeaders: ParamHeaders;
+  /** Each host's own `ToolSearch`, when the provider is one: its list is the host's, and so are its calls. */
+  searches?: HostSearches;
 }
 
 /**
@@ -52,8 +55,8 @@ export interface ServingOptions {
  */
 export class Serving {
   private readonly options: ServingOptions;
-  // Connections served over stdio or 2025-era sessions, by era: list changes and (legacy) logs go to each.
-  private readonly connections = new Set<{ server: SdkServer; era: 'legacy' | 'modern' }>();
+  // Connections served over stdio or 2025-era sessions, by era and host: list changes and (legacy) logs go to each.
+  private readonly connections = new Set<{ server: SdkServer; era: 'legacy' | 'modern'; principal: string }>();
   private readonly httpHandlers = new Set<HttpHandler>();
   private readonly closers = new Set<() => Promise<void>>();
   private readonly resourceWatches = new Map<string, Subscription>();
@@ -199,9 +202,9 @@ export class Serving {
           busy.leave(principal, ctx.mcpReq.signal.aborted);
         }
       });
-    handle('tools/list', async () => {
+    handle('tools/list', async (_request, ctx) => {
       try {
-        return { tools: await this.listTools() };
+        return { tools: await this.listTools(principalOf(sdk, base, track, ctx)) };
       } catch (error) {
         // The reason alone: an upstream error's own members (data) are not the host's to read.
         throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, `The tools could not be listed: ${bounded(messageOf(error))}`);
@@ -218,7 +221,7 @@ export class Serving {
       });
     }
     if (track) {
-      const connection = { server, era };
+      const connection = { server, era, principal: base };
       this.connections.add(connection);
       // A 2025-era host may be told that a page it was sent to is done (notifications/elicitation/complete), on its own session only.
       if (era === 'legacy') hostCalls.reachHost(base, (notification) => server.notification(notification));
@@ -228,14 +231,33 @@ export class Serving {
         this.connections.delete(connection);
         // The connection or session was the host's identity: its "always" answers go with it.
         hostCalls.forgetHost(base);
+        this.options.searches?.forget(base);
       };
     }
     return server;
   }
 
-  private async listTools(): Promise<Record<string, unknown>[]> {
-    const { provider, onWarn } = this.options;
-    const listed = await this.options.paramHeaders.readTools();
+  /**
+   * Tells one host that its list changed (a search of its own loaded tools):
+   * on its stdio connection or 2025-era session alone. A 2026-07-28 host has
+   * no session, so every 2026-07-28 host listening is told, and each lists
+   * its own tools again.
+   */
+  toolsChangedFor(principal: string): void {
+    let reached = false;
+    for (const connection of this.connections) {
+      if (connection.principal !== principal) continue;
+      reached = true;
+      connection.server.sendToolListChanged().catch(() => undefined);
+    }
+    if (!reached) for (const { notify } of this.httpHandlers) notify.toolsChanged();
+  }
+
+  // The tools a host is shown: the provider's, or with a ToolSearch that host's own.
+  private async listTools(principal: string): Promise<Record<string, unknown>[]> {
+    const { onWarn, searches } = this.options;
+    const provider = searches ? searches.of(principal) : this.options.provider;
+    const listed = searches ? await provider.toolsForLlm() : await this.options.paramHeaders.readTools();
     const tools = listed.filter((tool) => {
       if (!answerTooDeep(tool)) return true;
       onWarn(`tool ${JSON.stringify(bounded(String(tool.function?.name)))} is left out: its declaration nests deeper than ${MAX_ANSWER_DEPTH} levels`);

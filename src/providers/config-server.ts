@@ -8,6 +8,7 @@ import type { ServerEntry } from '../config/server-config.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { Tool, ToolAnnotations } from '../protocol/types.js';
 import { TOOL_DECLARATION } from '../tools/tool-declaration.js';
+import { ALWAYS_LOADED } from '../tools/always-loaded.js';
 import { messageOf } from '../util/values.js';
 
 /** Where one configured server stands: see `Registry.status$`. */
@@ -99,7 +100,12 @@ export class ConfigServer implements ToolProvider {
     return firstValueFrom(this.running.toolAnnotations(name));
   }
 
-  /** The tool's annotations as the server sent them, for a layer the user marked trusted. */
+  /** Whether the config says this server's tools are always loaded (`alwaysLoad: true`), for a tool it offers. */
+  [ALWAYS_LOADED](name: string): boolean {
+    return this.entry.alwaysLoad === true && this.offers(name);
+  }
+
+  /** The tool's declaration as the server listed it. */
   async [TOOL_DECLARATION](name: string): Promise<Tool | undefined> {
     if (!this.running || !this.offers(name)) return undefined;
     return firstValueFrom(this.running[TOOL_DECLARATION](name));

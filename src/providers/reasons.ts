@@ -3,6 +3,7 @@ import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { Tool, ToolAnnotations } from '../protocol/types.js';
 import { declarationOf, TOOL_DECLARATION } from '../tools/tool-declaration.js';
+import { ALWAYS_LOADED, isAlwaysLoaded } from '../tools/always-loaded.js';
 
 /** The parameter name the Reasons layer adds: read a call's reason back with it. */
 export const REASON_PARAM = 'reason';
@@ -69,6 +70,11 @@ export class Reasons implements ToolProvider {
   /** What the provider below says about a tool. */
   toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
     return annotationsOf(this.provider, name);
+  }
+
+  /** Whether the provider below says the tool is always loaded (see `always-loaded.ts`). */
+  [ALWAYS_LOADED](name: string): boolean {
+    return isAlwaysLoaded(this.provider, name);
   }
 
   /** The tool's declaration as the provider below has it (see `tool-declaration.ts`). */

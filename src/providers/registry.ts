@@ -6,6 +6,7 @@ import { ASKED_UNDER, takesPrefix } from '../client/questions/asking-server.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import type { Tool, ToolAnnotations } from '../protocol/types.js';
 import { declarationOf, TOOL_DECLARATION } from '../tools/tool-declaration.js';
+import { ALWAYS_LOADED, isAlwaysLoaded } from '../tools/always-loaded.js';
 import { messageOf } from '../util/values.js';
 import type { ServerStatus } from './config-server.js';
 import { configServers, type FromConfigOptions } from './config-servers.js';
@@ -67,7 +68,9 @@ export class Registry implements ToolProvider {
    * others work. A tool that collides with another (a server listing a name
    * twice, or a name that lands under another server's prefix) is left out
    * with a warning, rather than failing every server's catalogue. `close()`
-   * closes them all.
+   * closes them all. The tools of a server whose entry has `alwaysLoad: true`
+   * are always shown by a `ToolSearch` over the registry (or over a `Policy`,
+   * `Reasons`… on it).
    *
    * @throws McpConfigError for a config that does not read, or holds placeholders never resolved.
    * @throws McpClientError for options that name a server the config lacks.
@@ -238,6 +241,17 @@ export class Registry implements ToolProvider {
   async [TOOL_DECLARATION](name: string): Promise<Tool | undefined> {
     const entry = this.route(name);
     return entry ? declarationOf(entry.provider, name.slice(entry.prefix.length + this.separator.length)) : undefined;
+  }
+
+  /**
+   * Whether the provider behind a prefixed name says that tool is always
+   * loaded: for `Registry.fromConfig`, whether its server's entry has
+   * `alwaysLoad: true`. A `ToolSearch` over the registry (or over layers on
+   * it) shows those tools from the start.
+   */
+  [ALWAYS_LOADED](name: string): boolean {
+    const entry = this.route(name);
+    return entry ? isAlwaysLoaded(entry.provider, name.slice(entry.prefix.length + this.separator.length)) : false;
   }
 
   /** The tool's annotations as its server sent them, for an outer registry that marked this one trusted. */

@@ -52,8 +52,9 @@ export function searchDeclaration(name: string): LlmTool {
 
 /**
  * The text a search answers with: each tool found, under the name the model
- * calls it by, with its description (cut) and its parameters (`?` marks an
- * optional one).
+ * calls it by, with its description (cut) and its parameters with their
+ * types (`?` marks an optional one): enough to call it for a model whose
+ * host never lists the tools again (a host of `rxmcp serve --tool-search`).
  */
 export function searchAnswer(query: string, found: readonly LlmTool[]): string {
   if (found.length === 0) {
@@ -80,7 +81,27 @@ function parameterSummary(parameters: Record<string, unknown>): string {
       if (++more >= 1000) break;
       continue;
     }
-    names.push(`${key.slice(0, 64)}${required.has(key) ? '' : '?'}`);
+    const type = typeOf(properties[key as keyof typeof properties]);
+    names.push(`${key.slice(0, 64)}${required.has(key) ? '' : '?'}${type ? `: ${type}` : ''}`);
   }
   return more > 0 ? `${names.join(', ')}, … ${more >= 1000 ? 'many' : more} more` : names.join(', ');
+}
+
+// A property's JSON Schema type in a few characters (`string`, `number|null`,
+// `string[]`), or '' when it names none. The schema is the server's: only
+// plain words count, so no type can break the answer's lines.
+function typeOf(schema: unknown): string {
+  if (typeof schema !== 'object' || schema === null) return '';
+  const { type, items } = schema as { type?: unknown; items?: unknown };
+  const word = typeWords(type);
+  if (word !== 'array' || typeof items !== 'object' || items === null) return word;
+  const inner = typeWords((items as { type?: unknown }).type);
+  return inner && !inner.includes('|') ? `${inner}[]` : word;
+}
+
+const TYPE_WORD = /^[A-Za-z]{1,16}$/;
+
+function typeWords(type: unknown): string {
+  const named = typeof type === 'string' ? [type] : Array.isArray(type) ? type.slice(0, 4) : [];
+  return named.filter((one): one is string => typeof one === 'string' && TYPE_WORD.test(one)).join('|');
 }

@@ -5,6 +5,7 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import type { Tool, ToolAnnotations } from '../protocol/types.js';
 import { declarationOf, TOOL_DECLARATION } from '../tools/tool-declaration.js';
 import { DEFERRABLE_TOOLS, type DeferrableTool } from '../tools/deferred-tools.js';
+import { isAlwaysLoaded } from '../tools/always-loaded.js';
 import { type SearchableTool, ToolIndex } from '../tools/tool-index.js';
 import { messageOf } from '../util/values.js';
 import { MAX_FOUND, searchAnswer, searchDeclaration, SEARCH_ANNOTATIONS } from './tool-search-tool.js';
@@ -17,7 +18,12 @@ export interface ToolSearchOptions {
   provider: ToolProvider;
   /** Tools always shown, by real or shown name (a name the catalogue lacks is skipped, with `onWarn` once). */
   alwaysInclude?: readonly string[];
-  /** Tools always shown, by a test of their real name (`(name) => name.startsWith('github_')` keeps a server's tools). */
+  /**
+   * Tools always shown, by a test of their real name (`(name) => name.startsWith('github_')` keeps a server's tools).
+   * Besides these and `alwaysInclude`, the tools of a config's server with
+   * `alwaysLoad: true` are always shown, when the provider is (or wraps) a
+   * `Registry.fromConfig`.
+   */
   alwaysIncludeIf?: (name: string) => boolean;
   /** How many found tools stay shown beside the always-included ones, the most recently found or called kept (default 20, 1 to 1,000). */
   maxLoaded?: number;
@@ -54,13 +60,21 @@ const MAX_LIMIT = 100;
 const RRF_K = 60;
 const PORTABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
+// What a ToolSearch and its forks share: the last reading of the catalogue
+// (with its index), the name mapping, and the warnings already given.
+interface Shared {
+  last: Snapshot | undefined;
+  names: NameMapper;
+  warned: Set<string>;
+}
+
 // One reading of the provider's catalogue: kept while the provider's tools
 // stay the same (by name, description and the schema object), so the
 // lexical index is built once per catalogue, not once per turn.
 interface Snapshot {
   tools: LlmTool[];
   positions: Map<string, number>;
-  /** Which tools are always shown. */
+  /** Which tools are always shown (`alwaysInclude`, `alwaysIncludeIf`, a config's `alwaysLoad`). */
   always: Uint8Array;
   searchable?: SearchableTool[];
   index?: Promise<ToolIndex>;
@@ -68,7 +82,8 @@ interface Snapshot {
 
 /**
  * Big catalogues, small declarations: the model is shown a few tools that
- * are always there (`alwaysInclude`, `alwaysIncludeIf`) and a `tool_search`
+ * are always there (`alwaysInclude`, `alwaysIncludeIf`, and the servers a
+ * config marks `alwaysLoad`) and a `tool_search`
  * tool; the tools a search finds join the next `toolsForLlm()`, up to
  * `maxLoaded` of them (the least recently found or called go first). Search
  * is lexical (BM25F over names, titles, descriptions and parameters), in
@@ -83,7 +98,8 @@ interface Snapshot {
  *
  * Its seat: outermost, `ToolSearch( Policy( Registry ) )`, so a search never
  * offers a tool the policy denies outright, and the search itself asks no
- * one. One instance holds one conversation's loaded tools; `reset()` forgets them.
+ * one. One instance holds one conversation's loaded tools; `reset()` forgets
+ * them, and `fork()` makes another conversation over the same catalogue.
  *
  * @example
  * ```ts
@@ -100,12 +116,11 @@ export class ToolSearch implements ToolProvider {
   private readonly searchName: string;
   private readonly rank: ToolSearchOptions['rank'];
   private readonly warn: (message: string) => void;
-  private readonly names = new NameMapper();
-  private readonly warned = new Set<string>();
+  private readonly options: ToolSearchOptions;
+  private shared: Shared = { last: undefined, names: new NameMapper(), warned: new Set() };
   // Real names, least recently loaded first.
   private readonly loaded = new Map<string, true>();
   private readonly loadedNames = new BehaviorSubject<readonly string[]>([]);
-  private last: Snapshot | undefined;
 
   /** @throws McpClientError for a missing provider or an option of the wrong kind. */
   constructor(options: ToolSearchOptions) {
@@ -117,6 +132,7 @@ export class ToolSearch implements ToolProvider {
     if (typeof searchToolName !== 'string' || !PORTABLE_NAME.test(searchToolName)) throw new McpClientError('option searchToolName must be a portable tool name');
     if (rank !== undefined && typeof rank !== 'function') throw new McpClientError('option rank must be a function');
     if (onWarn !== undefined && typeof onWarn !== 'function') throw new McpClientError('option onWarn must be a function');
+    this.options = { ...options, alwaysInclude: [...alwaysInclude] };
     this.provider = provider;
     this.alwaysNames = new Set(alwaysInclude);
     this.alwaysIf = alwaysIncludeIf;
@@ -129,6 +145,18 @@ export class ToolSearch implements ToolProvider {
   /** The real names of the tools searches have loaded, least recent first; hot, replays the current list. */
   get loaded$(): Observable<readonly string[]> {
     return this.loadedNames.asObservable();
+  }
+
+  /**
+   * Another conversation over the same provider, with the same options and
+   * nothing loaded: it shares this one's reading of the catalogue and its
+   * index (built once for all), not its loaded tools. What `rxmcp serve
+   * --tool-search` gives each host.
+   */
+  fork(): ToolSearch {
+    const twin = new ToolSearch(this.options);
+    twin.shared = this.shared;
+    return twin;
   }
 
   /** Forgets every loaded tool (a new conversation); the always-included stay. */
@@ -147,7 +175,7 @@ export class ToolSearch implements ToolProvider {
    */
   async toolsForLlm(options: ToolsForLlmOptions = {}): Promise<LlmTool[]> {
     const snapshot = await this.snapshot();
-    const shown = this.names.show([...snapshot.tools, searchDeclaration(this.searchName)], options.names);
+    const shown = this.shared.names.show([...snapshot.tools, searchDeclaration(this.searchName)], options.names);
     const always = shown.filter((_tool, n) => snapshot.always[n] === 1);
     const loaded = [...this.loaded.keys()].flatMap((name) => {
       const at = snapshot.positions.get(name);
@@ -168,7 +196,7 @@ export class ToolSearch implements ToolProvider {
     if (typeof query !== 'string') throw new McpClientError('a search query must be a string');
     if (!Number.isInteger(limit) || limit < 1) throw new McpClientError('option limit must be a whole number from 1');
     const snapshot = await this.snapshot();
-    const shown = this.names.show([...snapshot.tools, searchDeclaration(this.searchName)], names);
+    const shown = this.shared.names.show([...snapshot.tools, searchDeclaration(this.searchName)], names);
     const hits = await this.ranked(snapshot, query, Math.min(limit, MAX_LIMIT));
     return hits.map(({ doc, score }) => {
       const { description } = (shown[doc] as LlmTool).function;
@@ -191,7 +219,7 @@ export class ToolSearch implements ToolProvider {
       if (error instanceof SearchNameTaken) return given.map((call) => failure(typeof call?.id === 'string' ? call.id : '', error.message));
       broken = error;
     }
-    const read = await readBack(this.names, given, givenOptions, async () => [...(await this.snapshot()).tools, searchDeclaration(this.searchName)]);
+    const read = await readBack(this.shared.names, given, givenOptions, async () => [...(await this.snapshot()).tools, searchDeclaration(this.searchName)]);
     if ('answers' in read) return read.answers;
     const { calls, options } = read;
     if (givenOptions.caller === 'app') return this.provider.executeToolCalls(calls, options);
@@ -236,7 +264,7 @@ export class ToolSearch implements ToolProvider {
   /** The whole catalogue for vendor-native tool search: the always-included tools loaded, the rest deferred (see `deferred-tools.ts`). */
   async [DEFERRABLE_TOOLS](): Promise<DeferrableTool[]> {
     const snapshot = await this.snapshot();
-    const shown = this.names.show([...snapshot.tools, searchDeclaration(this.searchName)], undefined);
+    const shown = this.shared.names.show([...snapshot.tools, searchDeclaration(this.searchName)], undefined);
     return snapshot.tools.map((_tool, n) => ({ tool: shown[n] as LlmTool, deferred: snapshot.always[n] !== 1 }));
   }
 
@@ -257,7 +285,7 @@ export class ToolSearch implements ToolProvider {
       hits.map(({ doc }) => (snapshot.tools[doc] as LlmTool).function.name).reverse(),
       snapshot,
     );
-    const shown = this.names.show([...snapshot.tools, searchDeclaration(this.searchName)], names);
+    const shown = this.shared.names.show([...snapshot.tools, searchDeclaration(this.searchName)], names);
     return { role: 'tool', tool_call_id: parsed.id, content: searchAnswer(query, hits.map(({ doc }) => shown[doc] as LlmTool)), is_error: false };
   }
 
@@ -328,12 +356,12 @@ export class ToolSearch implements ToolProvider {
   // The provider's catalogue, under real names, the last reading reused while nothing changed.
   private async snapshot(): Promise<Snapshot> {
     const tools = await this.provider.toolsForLlm({ names: 'real' });
-    const last = this.last;
+    const last = this.shared.last;
     if (last && sameCatalogue(last.tools, tools)) return last;
     const positions = new Map<string, number>();
     tools.forEach((tool, n) => positions.set(tool.function.name, n));
     if (positions.has(this.searchName)) throw new SearchNameTaken(this.searchName);
-    const portable = this.names.show([...tools, searchDeclaration(this.searchName)], undefined);
+    const portable = this.shared.names.show([...tools, searchDeclaration(this.searchName)], undefined);
     const always = new Uint8Array(tools.length);
     const found = new Set<string>();
     tools.forEach((tool, n) => {
@@ -341,15 +369,15 @@ export class ToolSearch implements ToolProvider {
       const shown = (portable[n] as LlmTool).function.name;
       const named = this.alwaysNames.has(real) ? real : this.alwaysNames.has(shown) ? shown : undefined;
       if (named !== undefined) found.add(named);
-      if (named !== undefined || this.test(real)) always[n] = 1;
+      if (named !== undefined || this.test(real) || isAlwaysLoaded(this.provider, real)) always[n] = 1;
     });
     for (const name of this.alwaysNames) {
-      if (found.has(name) || this.warned.has(name)) continue;
-      this.warned.add(name);
+      if (found.has(name) || this.shared.warned.has(name)) continue;
+      this.shared.warned.add(name);
       this.warn(`alwaysInclude names ${JSON.stringify(name)}, which the provider does not offer`);
     }
     const snapshot: Snapshot = { tools, positions, always };
-    this.last = snapshot;
+    this.shared.last = snapshot;
     return snapshot;
   }
 
@@ -358,8 +386,8 @@ export class ToolSearch implements ToolProvider {
     try {
       return this.alwaysIf(name) === true;
     } catch (error) {
-      if (!this.warned.has('\0alwaysIncludeIf')) this.warn(`alwaysIncludeIf threw, so it counts as false: ${messageOf(error)}`);
-      this.warned.add('\0alwaysIncludeIf');
+      if (!this.shared.warned.has('\0alwaysIncludeIf')) this.warn(`alwaysIncludeIf threw, so it counts as false: ${messageOf(error)}`);
+      this.shared.warned.add('\0alwaysIncludeIf');
       return false;
     }
   }

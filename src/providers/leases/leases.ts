@@ -2,6 +2,7 @@ import { annotationsOf, failure, type LlmTool, type LlmToolCall, parseCall, read
 import { NameMapper, type ToolsForLlmOptions } from '../../tools/tool-names.js';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { ToolAnnotations } from '../../protocol/types.js';
+import { ALWAYS_LOADED, isAlwaysLoaded } from '../../tools/always-loaded.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
 import { keysOf } from '../../util/option-keys.js';
 import { DEFAULT_LOCATION_KEYS, locationsOf, segments } from '../policy/paths.js';
@@ -123,6 +124,11 @@ export class Leases implements ToolProvider {
   /** What the inner provider says about a tool. */
   toolAnnotations(name: string): Promise<ToolAnnotations | undefined> {
     return annotationsOf(this.options.inner, name);
+  }
+
+  /** Whether the inner provider says the tool is always loaded; the lock tools are this layer's own, and never are. */
+  [ALWAYS_LOADED](name: string): boolean {
+    return !LOCK_TOOLS.some((tool) => tool.function.name === name) && isAlwaysLoaded(this.options.inner, name);
   }
 
   /**

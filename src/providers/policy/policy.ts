@@ -5,6 +5,7 @@ import { ASKED_UNDER, takesPrefix } from '../../client/questions/asking-server.j
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { Tool, ToolAnnotations } from '../../protocol/types.js';
 import { declarationOf, TOOL_DECLARATION } from '../../tools/tool-declaration.js';
+import { ALWAYS_LOADED, isAlwaysLoaded } from '../../tools/always-loaded.js';
 import { refuseUnknown } from '../../util/refuse-unknown.js';
 import { keysOf } from '../../util/option-keys.js';
 import { validateGrant } from './grants.js';
@@ -202,6 +203,11 @@ export class Policy implements ToolProvider {
   /** Passes a registry's prefix on to the provider it guards, whose servers' questions carry it. */
   [ASKED_UNDER](prefix: string | undefined, separator: string): void {
     if (takesPrefix(this.provider)) this.provider[ASKED_UNDER](prefix, separator);
+  }
+
+  /** Whether the provider below says the tool is always loaded (see `always-loaded.ts`). */
+  [ALWAYS_LOADED](name: string): boolean {
+    return isAlwaysLoaded(this.provider, name);
   }
 
   /** The tool's declaration as the provider below has it (see `tool-declaration.ts`). */
