@@ -60,9 +60,9 @@ export function searchAnswer(query: string, found: readonly LlmTool[]): string {
     return `No tool matched ${JSON.stringify(query.slice(0, 200))}. Try other words: the service, the object or the action (for example "issue", "file", "browser").`;
   }
   const lines = found.map(({ function: fn }) => {
-    const description = (fn.description ?? '').replace(/\s+/g, ' ').trim();
+    const description = oneLine(fn.description ?? '');
     const cut = description.length > MAX_DESCRIPTION_CHARS ? `${description.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : description;
-    return `- ${fn.name}(${parameterSummary(fn.parameters)})${cut ? `: ${cut}` : ''}`;
+    return `- ${oneLine(fn.name)}(${parameterSummary(fn.parameters)})${cut ? `: ${cut}` : ''}`;
   });
   return [`${found.length === 1 ? 'One tool' : `${found.length} tools`} found and loaded; call ${found.length === 1 ? 'it' : 'them'} by name:`, ...lines].join('\n');
 }
@@ -80,7 +80,15 @@ function parameterSummary(parameters: Record<string, unknown>): string {
       if (++more >= 1000) break;
       continue;
     }
-    names.push(`${key.slice(0, 64)}${required.has(key) ? '' : '?'}`);
+    names.push(`${oneLine(key.slice(0, 64))}${required.has(key) ? '' : '?'}`);
   }
   return more > 0 ? `${names.join(', ')}, … ${more >= 1000 ? 'many' : more} more` : names.join(', ');
+}
+
+// A server's text on one line of the answer: every run of white space and
+// control characters (line and paragraph separators and NEL among them)
+// becomes one space, so no tool's name, parameter or description can start
+// a line of its own and pass it off as another tool's.
+function oneLine(text: string): string {
+  return text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
 }
