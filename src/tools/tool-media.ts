@@ -54,7 +54,8 @@ const ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'audio/x-wa
 // dropped, lower case, another name read as the usual one. The tables are
 // read by own keys only: a type is the server's, and may be "__proto__".
 function canonicalType(declared: string): string {
-  const type = declared.split(';')[0]!.trim().toLowerCase();
+  const end = declared.indexOf(';');
+  const type = (end === -1 ? declared : declared.slice(0, end)).trim().toLowerCase();
   return Object.hasOwn(ALIASES, type) ? (ALIASES[type] as string) : type;
 }
 
