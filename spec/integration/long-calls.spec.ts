@@ -113,6 +113,29 @@ describe('long calls through the bridge, against a server that reports progress'
       expect(transport.requests('tools/call')).toHaveLength(sent);
     });
 
+    it('lends no tool\'s own timeouts to another call the model gave the same id', async () => {
+      // A model that reuses the id of a call with a generous per-tool budget
+      // must not run a second tool under that budget.
+      const started = Date.now();
+      const answers = await mcp.executeToolCalls([call('same', 'build', SHORT_BUILD), call('same', 'chatter', { everyMs: 100 })], {
+        timeoutMs: TIMEOUT_MS,
+        toolTimeouts: { build: { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 5000 } },
+      });
+      expect(answers.map(({ is_error, content }) => [is_error, content])).toEqual([
+        [true, `tools/call got no answer within ${TIMEOUT_MS} ms`],
+        [true, `tools/call got no answer within ${TIMEOUT_MS} ms`],
+      ]);
+      expect(Date.now() - started).toBeLessThan(4000);
+    }, 15_000);
+
+    it('still gives calls that share an id their own timeouts when they call the same tool', async () => {
+      const answers = await mcp.executeToolCalls([call('twice', 'build', SHORT_BUILD), call('twice', 'build', SHORT_BUILD)], {
+        timeoutMs: TIMEOUT_MS,
+        toolTimeouts: { build: { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 20_000 } },
+      });
+      expect(answers.map(({ content }) => content)).toEqual(['build done after 1500 ms', 'build done after 1500 ms']);
+    }, 15_000);
+
     it('takes a huge timeout as a very long one, not as one that fires at once', async () => {
       const [answer] = await mcp.executeToolCalls([call('v4', 'build', { ms: 300, everyMs: 100 })], { timeoutMs: 1e12, resetTimeoutOnProgress: true });
       expect(answer).toMatchObject({ is_error: false, content: 'build done after 300 ms' });

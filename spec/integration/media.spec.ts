@@ -209,6 +209,20 @@ describe('media a server cannot be trusted about', () => {
     expect(answer?.content).toMatch(/; not attached: rxmcp cannot check that its bytes are image\/svg\+xml\]$/);
   });
 
+  it('reads a type named after a key of Object.prototype as an unknown type, and a type with parameters as the type', async () => {
+    const answer = await inline('odd-types');
+    expect(answer?.is_error).toBe(false);
+    expect(answer?.content.split('\n')).toEqual([
+      'the answer',
+      '[image: constructor, 70 bytes; not attached: this model API does not take constructor]',
+      '[image: __proto__, 70 bytes; not attached: this model API does not take __proto__]',
+      '[image: toString, 70 bytes; not attached: this model API does not take toString]',
+      '[image: image/jpg; q=1, 10 bytes; attached]',
+      '[image: IMAGE/PNG; charset=binary, 70 bytes; attached]',
+    ]);
+    expect(answer?.media?.map((item) => item.mimeType)).toEqual(['image/jpeg', 'image/png']);
+  });
+
   it('attaches ten of a thousand images in one result, and says of each of the rest why not', async () => {
     const [answer] = await media.executeToolCalls([call('1', 'many-images')], { media: 'inline', maxResultChars: Infinity });
     expect(answer?.media).toHaveLength(10);

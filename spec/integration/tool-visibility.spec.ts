@@ -19,6 +19,7 @@ import {
   toolsForGemini,
   toolsForOpenAIChat,
   toolsForOpenAIResponses,
+  ToolSearch,
   UnknownKeys,
 } from 'rxmcp';
 import { aiSdkTools } from 'rxmcp/ai-sdk';
@@ -93,6 +94,20 @@ describe('tool visibility against server-system-monitor', () => {
       { functionResponse: { name: 'poll-system-stats', response: { error: 'Unknown tool: poll-system-stats' } } },
     ]);
     expect(calledTools(transport).slice(before)).toEqual([]);
+  });
+
+  it('keeps poll-system-stats from a model behind ToolSearch: not found, not deferred, not run when called by name', async () => {
+    const search = new ToolSearch({ provider: mcp, alwaysIncludeIf: () => true });
+    expect((await search.search('poll system stats', { limit: 100 })).map((hit) => hit.name)).not.toContain('poll-system-stats');
+    const [found] = await search.executeToolCalls([call('s1', 'tool_search', { query: 'poll system stats', limit: 20 })]);
+    expect(found?.content).not.toContain('poll-system-stats');
+    expect((await toolsForAnthropic(search, { deferLoading: true })).map((tool) => tool.name)).not.toContain('poll-system-stats');
+    expect((await toolsForOpenAIResponses(new ToolSearch({ provider: mcp }), { deferLoading: true })).map((tool) => ('name' in tool ? tool.name : tool.type))).not.toContain('poll-system-stats');
+    const before = calledTools(transport).length;
+    expect(await search.executeToolCalls([call('s2', 'poll-system-stats')])).toEqual([{ role: 'tool', tool_call_id: 's2', content: 'Unknown tool: poll-system-stats', is_error: true }]);
+    expect(calledTools(transport).slice(before)).toEqual([]);
+    // Nor did the refused call load it.
+    expect((await search.toolsForLlm()).map((tool) => tool.function.name)).not.toContain('poll-system-stats');
   });
 
   it('runs poll-system-stats for the app (caller: app)', async () => {

@@ -36,7 +36,7 @@ describe('the media checks', () => {
   it('never attaches what a server sends unless it is base64 whose first bytes match its type, and never throws', () => {
     const block = fc.record({
       type: fc.constantFrom('image', 'audio', 'text', 'resource_link'),
-      mimeType: fc.oneof(fc.constantFrom('image/png', 'image/jpeg', 'audio/wav', 'IMAGE/PNG'), fc.string(), fc.integer()),
+      mimeType: fc.oneof(fc.constantFrom('image/png', 'image/jpeg', 'audio/wav', 'IMAGE/PNG', 'image/jpg; q=1', '__proto__', 'constructor', 'toString', 'hasOwnProperty'), fc.string(), fc.integer()),
       data: fc.oneof(fc.constantFrom(...samples.map(([, data]) => data)), fc.base64String(), fc.string(), fc.constant(undefined)),
     });
     fc.assert(

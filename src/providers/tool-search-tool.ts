@@ -61,9 +61,9 @@ export function searchAnswer(query: string, found: readonly LlmTool[]): string {
     return `No tool matched ${JSON.stringify(query.slice(0, 200))}. Try other words: the service, the object or the action (for example "issue", "file", "browser").`;
   }
   const lines = found.map(({ function: fn }) => {
-    const description = (fn.description ?? '').replace(/\s+/g, ' ').trim();
+    const description = oneLine(fn.description ?? '');
     const cut = description.length > MAX_DESCRIPTION_CHARS ? `${description.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : description;
-    return `- ${fn.name}(${parameterSummary(fn.parameters)})${cut ? `: ${cut}` : ''}`;
+    return `- ${oneLine(fn.name)}(${parameterSummary(fn.parameters)})${cut ? `: ${cut}` : ''}`;
   });
   return [`${found.length === 1 ? 'One tool' : `${found.length} tools`} found and loaded; call ${found.length === 1 ? 'it' : 'them'} by name:`, ...lines].join('\n');
 }
@@ -82,7 +82,7 @@ function parameterSummary(parameters: Record<string, unknown>): string {
       continue;
     }
     const type = typeOf(properties[key as keyof typeof properties]);
-    names.push(`${key.slice(0, 64)}${required.has(key) ? '' : '?'}${type ? `: ${type}` : ''}`);
+    names.push(`${oneLine(key.slice(0, 64))}${required.has(key) ? '' : '?'}${type ? `: ${type}` : ''}`);
   }
   return more > 0 ? `${names.join(', ')}, … ${more >= 1000 ? 'many' : more} more` : names.join(', ');
 }
@@ -104,4 +104,12 @@ const TYPE_WORD = /^[A-Za-z]{1,16}$/;
 function typeWords(type: unknown): string {
   const named = typeof type === 'string' ? [type] : Array.isArray(type) ? type.slice(0, 4) : [];
   return named.filter((one): one is string => typeof one === 'string' && TYPE_WORD.test(one)).join('|');
+}
+
+// A server's text on one line of the answer: every run of white space and
+// control characters (line and paragraph separators and NEL among them)
+// becomes one space, so no tool's name, parameter or description can start
+// a line of its own and pass it off as another tool's.
+function oneLine(text: string): string {
+  return text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
 }

@@ -80,6 +80,7 @@ export function checkBatchTimeouts(options: TimeoutBatchOptions): void {
  * layers below, which see the calls under other names (a `Registry` strips
  * its prefix; a layer reads shown names back to real ones). Options an outer
  * layer already read, or without `toolTimeouts`, come back as they are.
+ * Calls of different tools under one id run under the batch's own timeouts.
  *
  * @throws McpClientError for timeouts `checkBatchTimeouts` refuses.
  */
@@ -87,13 +88,22 @@ export function withCallTimeouts<O extends TimeoutBatchOptions>(calls: readonly 
   checkBatchTimeouts(options);
   const perTool = options.toolTimeouts;
   if (perTool === undefined || options[CALL_TIMEOUTS] !== undefined) return options;
-  const byId = new Map<string, CallTimeouts>();
+  // The tool each id names, or null once two calls name different tools under it.
+  const named = new Map<string, string | null>();
   for (const call of calls) {
     const { id, function: fn } = (typeof call === 'object' && call !== null ? call : {}) as { id?: unknown; function?: { name?: unknown } | null };
     const name = typeof fn === 'object' && fn !== null ? fn.name : undefined;
+    if (typeof id !== 'string') continue;
+    const before = named.get(id);
+    named.set(id, before === undefined || before === name ? (typeof name === 'string' ? name : null) : null);
+  }
+  // The layers below know a call by its id alone: an id the model gave
+  // calls of two tools gets neither's entry (both run under the batch's own
+  // timeouts), so no call borrows another tool's budget.
+  const byId = new Map<string, CallTimeouts>();
+  for (const [id, name] of named) {
     // Own keys only: a tool named "__proto__" or "toString" reads nothing inherited.
-    if (typeof id !== 'string' || typeof name !== 'string' || !Object.hasOwn(perTool, name) || byId.has(id)) continue;
-    byId.set(id, perTool[name] as CallTimeouts);
+    if (name !== null && Object.hasOwn(perTool, name)) byId.set(id, perTool[name] as CallTimeouts);
   }
   const { toolTimeouts: _read, ...rest } = options;
   return { ...rest, [CALL_TIMEOUTS]: byId } as unknown as O;

@@ -50,6 +50,15 @@ const SIGNATURES: Record<string, (head: Uint8Array) => boolean> = {
 // Other names servers use for the same types.
 const ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'audio/x-wav': 'audio/wav', 'audio/wave': 'audio/wav', 'audio/mp3': 'audio/mpeg' };
 
+// The type a server declared, as the limits name it: its parameters
+// dropped, lower case, another name read as the usual one. The tables are
+// read by own keys only: a type is the server's, and may be "__proto__".
+function canonicalType(declared: string): string {
+  const end = declared.indexOf(';');
+  const type = (end === -1 ? declared : declared.slice(0, end)).trim().toLowerCase();
+  return Object.hasOwn(ALIASES, type) ? (ALIASES[type] as string) : type;
+}
+
 /** The MIME types whose bytes rxmcp can check, and so the only ones it ever attaches. */
 export const CHECKABLE_MEDIA_TYPES: readonly string[] = Object.keys(SIGNATURES);
 
@@ -73,10 +82,10 @@ export class MediaLedger {
    * and its first bytes to match its type. What is attached is charged.
    */
   admit(type: 'image' | 'audio', declared: string, data: string): { media: ToolMedia } | { refusal: string } {
-    const mimeType = (ALIASES[declared.toLowerCase()] ?? declared.toLowerCase()).split(';')[0]!.trim();
+    const mimeType = canonicalType(declared);
     const size = base64Bytes(data);
     if (!this.limits.mimeTypes.includes(mimeType)) return { refusal: `this model API does not take ${declared}` };
-    const sniff = SIGNATURES[mimeType];
+    const sniff = Object.hasOwn(SIGNATURES, mimeType) ? SIGNATURES[mimeType] : undefined;
     if (!sniff) return { refusal: `rxmcp cannot check that its bytes are ${declared}` };
     if (size > this.limits.maxItemBytes) return { refusal: `larger than the ${this.limits.maxItemBytes} bytes one ${type} may have` };
     if (this.items >= this.limits.maxItems) return { refusal: `the batch's limit of ${this.limits.maxItems} media items is reached` };
