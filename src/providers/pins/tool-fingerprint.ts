@@ -61,11 +61,27 @@ export function definitionOf(name: string, declaration: Tool | undefined, shown:
  */
 export async function fingerprintOf(definition: PinnedDefinition): Promise<Fingerprinted> {
   const text = canonicalJson(definition, MAX_DEFINITION_CHARS);
+  const known = digests.get(text);
+  if (known !== undefined) return { definition, text, fingerprint: known };
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
   let hex = '';
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return { definition, text, fingerprint: `sha256:${hex}` };
+  const fingerprint = `sha256:${hex}`;
+  if (remembered + text.length > MAX_REMEMBERED_CHARS) {
+    digests.clear();
+    remembered = 0;
+  }
+  digests.set(text, fingerprint);
+  remembered += text.length;
+  return { definition, text, fingerprint };
 }
+
+// Every listing fingerprints every tool, and most definitions never change:
+// the digests of recent texts are kept (bounded by their total length), so
+// a listing costs a walk and a string lookup per tool, not a hash.
+const MAX_REMEMBERED_CHARS = 4 * 1024 * 1024;
+const digests = new Map<string, string>();
+let remembered = 0;
 
 /** Whether a value is a fingerprint as `fingerprintOf` writes them. */
 export function isFingerprint(value: unknown): value is string {
