@@ -26,6 +26,8 @@ const config: Config = {
     '^rxmcp/sampling$': '<rootDir>/src/formats/sampling/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
+  // Config files (tokens, pins) in a temporary folder per spec file, not the user's.
+  setupFilesAfterEnv: ['<rootDir>/spec/support/private-config-home.ts'],
   testTimeout: 20000,
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
 };

@@ -177,7 +177,7 @@ describe('the built package', () => {
         await signIn.close();
         console.log(Object.keys(m).sort().join(','), kept, signIn.redirectUrl.replace(/:\\d+/, ':PORT'));
       })();`;
-    const expected = 'FileGrants,FileTokenStore,findServerConfigs,loopbackSignIn,readServerConfig a http://127.0.0.1:PORT/callback';
+    const expected = 'FileGrants,FilePins,FileTokenStore,findServerConfigs,loopbackSignIn,readServerConfig a http://127.0.0.1:PORT/callback';
     expect(node(['--input-type=module', '-e', use("import * as m from 'rxmcp/node';")]).trim()).toBe(expected);
     expect(node(['-e', use("const m = require('rxmcp/node');")]).trim()).toBe(expected);
   });
@@ -306,8 +306,8 @@ describe('the built package', () => {
       expect(existsSync(join(root, 'dist', file))).toBe(true);
     }
     const names = "console.log(Object.keys(m).sort().join(','))";
-    expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp/redis'; ${names}`]).trim()).toBe('RedisGrants,RedisLeaseTable');
-    expect(node(['-e', `const m = require('rxmcp/redis'); ${names}`]).trim()).toBe('RedisGrants,RedisLeaseTable');
+    expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp/redis'; ${names}`]).trim()).toBe('RedisGrants,RedisLeaseTable,RedisPins');
+    expect(node(['-e', `const m = require('rxmcp/redis'); ${names}`]).trim()).toBe('RedisGrants,RedisLeaseTable,RedisPins');
   });
 
   it('keeps rxmcp/ai-sdk, rxmcp/langchain and every framework or vendor SDK out of the root entry, statically and on demand, in both builds', () => {

@@ -8,6 +8,7 @@ import { type CliRequest, UsageError } from './args.js';
 import type { CliIo } from './connect.js';
 import { newBearerToken, tokenInstructions } from './serve-token.js';
 import { terminalLine } from './terminal-text.js';
+import { pinsPathFor } from './pins-path.js';
 
 /** Exit codes, as main.ts has them. */
 const OK = 0;
@@ -69,6 +70,7 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
     ...(request.timeoutMs === undefined ? {} : { timeouts: { timeoutMs: request.timeoutMs } }),
     toolSearch: request.toolSearch,
     tokenStore: new FileTokenStore(),
+    pinsPath: pinsPathFor(configPath),
     onWarn: say,
     ...(request.verbose ? { onStderr: (server: string, line: string) => say(`${server}: ${line}`) } : {}),
   });

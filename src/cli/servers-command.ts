@@ -1,5 +1,10 @@
+import { existsSync } from 'node:fs';
 import { firstValueFrom } from 'rxjs';
-import type { McpClient, ServerEntry } from '../index.js';
+import type { McpClient, ServerEntry, Tool } from '../index.js';
+import { FilePins } from '../node/file-pins.js';
+import { Pins } from '../providers/pins/pins.js';
+import { Toolkit } from '../providers/toolkit.js';
+import { pinsPathFor } from './pins-path.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpCapabilityError } from '../errors/capability-errors.js';
 import type { CliRequest } from './args.js';
@@ -33,6 +38,10 @@ interface ServerRow {
   error?: string;
   /** Another file earlier in the order has a server of this name: --server NAME picks that one. */
   shadowedBy?: string;
+  /** Tools whose definitions differ from those `rxmcp serve` pinned for this config file, with a line diff each. */
+  drifted?: Array<{ tool: string; diff: string }>;
+  /** Why the pins could not be compared (a damaged pins file). */
+  pinsError?: string;
 }
 
 /**
@@ -108,6 +117,7 @@ async function probe(row: Row, request: CliRequest, io: CliIo): Promise<void> {
       ...(description.serverInfo ? { serverInfo: description.serverInfo } : {}),
       tools: tools.length,
     });
+    await comparePins(row, tools);
   } catch (error) {
     row.status = 'failed';
     row.error = signal.aborted
@@ -118,6 +128,24 @@ async function probe(row: Row, request: CliRequest, io: CliIo): Promise<void> {
   } finally {
     await mcp?.close();
   }
+}
+
+// What `rxmcp serve` pinned for this config file against what the server
+// lists now: a dry run, which pins nothing and asks nobody. The keys are the
+// names serve gives the tools (server name, `_`, tool name).
+async function comparePins(row: Row, tools: readonly Tool[]): Promise<void> {
+  const path = pinsPathFor(row.source);
+  if (!existsSync(path)) return;
+  // Pins reads no tools of its own here: it only compares the ones given.
+  const pins = new Pins({ provider: new Toolkit({ name: 'rxmcp-servers' }), store: new FilePins({ path }) });
+  const reports = await pins.check(
+    tools.map((tool) => ({ ...tool, name: `${row.name}_${tool.name}` })),
+    { dryRun: true },
+  );
+  const broken = reports.find((report) => report.status === 'unchecked');
+  if (broken) row.pinsError = oneLine(broken.reason ?? 'the pins could not be read');
+  const drifted = reports.filter((report) => report.status === 'drifted').map((report) => ({ tool: report.tool, diff: report.diff ?? '' }));
+  if (drifted.length > 0) row.drifted = drifted;
 }
 
 // Runs `work` on every item, at most AT_ONCE at a time.
@@ -139,6 +167,11 @@ function table(rows: readonly Row[]): string {
   const reasons = rows.flatMap((row) => [
     ...(row.error === undefined ? [] : [`${terminalLine(row.name)}: ${terminalLine(row.error)}`]),
     ...(row.shadowedBy === undefined ? [] : [`${terminalLine(row.name)} (${terminalLine(row.source)}): --server picks the one in ${terminalLine(row.shadowedBy)}`]),
+    ...(row.pinsError === undefined ? [] : [`${terminalLine(row.name)}: its pins cannot be compared: ${terminalLine(row.pinsError)}`]),
+    ...(row.drifted ?? []).flatMap(({ tool, diff }) => [
+      `${terminalLine(row.name)}: ${terminalLine(tool)} changed since rxmcp serve pinned it (hidden there until approved):`,
+      ...diff.split('\n').map((line) => `    ${terminalLine(line)}`),
+    ]),
   ]);
   return [...lines, ...(reasons.length ? ['', ...reasons] : [])].join('\n') + '\n';
 }

@@ -10,6 +10,8 @@ interface HostGrant {
   /** The folder the grant holds for (the question's suggestion), or `undefined` for the whole tool. */
   under: string | undefined;
   allow: boolean;
+  /** The tool's fingerprint when the answer was given: the grant lapses when the tool's definition changes. */
+  fingerprint: string | undefined;
 }
 
 /**
@@ -54,7 +56,7 @@ export class HostGrants {
       this.byHost.set(host, grants);
     }
     if (grants.length >= MAX_GRANTS_PER_HOST) grants.shift();
-    grants.push({ tool: question.tool, under: question.suggestion, allow });
+    grants.push({ tool: question.tool, under: question.suggestion, allow, fingerprint: question.fingerprint });
     return once;
   }
 
@@ -74,7 +76,7 @@ function isDanger(question: PermissionQuestion): boolean {
 }
 
 function fits(grant: HostGrant, question: PermissionQuestion): boolean {
-  if (grant.tool !== question.tool) return false;
+  if (grant.tool !== question.tool || grant.fingerprint !== question.fingerprint) return false;
   if (grant.under === undefined) return true;
   return question.suggestion !== undefined && inside(question.suggestion, grant.under, undefined) === 'yes';
 }

@@ -7,6 +7,9 @@ import { isSecureUrl } from '../auth/oauth-http.js';
 import type { HttpServerEntry, ServerConfig, ServerEntry } from '../config/server-config.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { FileGrants } from '../node/file-grants.js';
+import { FilePins } from '../node/file-pins.js';
+import { Pins } from '../providers/pins/pins.js';
+import { MemoryPins, type PinsStore } from '../providers/pins/pins-store.js';
 import type { ConfigServer, ServerClientOptions } from '../providers/config-server.js';
 import { configServers } from '../providers/config-servers.js';
 import { DEFAULT_ENFORCED_TOOLS, Leases } from '../providers/leases/leases.js';
@@ -42,6 +45,8 @@ export interface ServeStackOptions {
   onStderr?: (server: string, line: string) => void;
   /** How long each host's call may run upstream (`GatewayOptions.timeouts`; `rxmcp serve --timeout`). */
   timeouts?: GatewayTimeouts;
+  /** The file the tools' pins are kept in (`FilePins`) when the policy file names neither `pinsFile` nor `redis`; without it, pins last as long as the process. */
+  pinsPath?: string;
 }
 
 /** The stack `rxmcp serve` serves, and how to take it down. */
@@ -54,7 +59,8 @@ export interface ServeStack {
 
 /**
  * Builds what `rxmcp serve` serves: the config's servers (`Registry.fromConfig`,
- * each signing in with the kept tokens of `rxmcp login`), then `Leases` when
+ * each signing in with the kept tokens of `rxmcp login`), `Pins` over them
+ * (in Redis with the policy file's `redis`, else in a file), then `Leases` when
  * the policy file turns them on, `Reasons`, `Policy` (asking the downstream
  * host through the gateway, its grants in Redis or a file when the policy
  * file says so), with `toolSearch` a `ToolSearch` (forked per host), and the
@@ -63,7 +69,7 @@ export interface ServeStack {
  * @throws McpClientError for `noPrefix` with other than one enabled server, or a config the Registry refuses.
  */
 export async function buildServeStack(options: ServeStackOptions): Promise<ServeStack> {
-  const { config, policy: file, noPrefix = false, toolSearch = false, tokenStore, onWarn, onStderr, timeouts } = options;
+  const { config, policy: file, noPrefix = false, toolSearch = false, tokenStore, onWarn, onStderr, timeouts, pinsPath } = options;
   // The gateway is made last, over the stack; the hooks below are only called
   // once servers run and calls are made, by which time it exists.
   let gateway: Gateway | undefined;
@@ -136,6 +142,11 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
   }
 
   const shared = await sharedStores(file);
+  // Right over the servers, so that it reads their definitions under the
+  // names they are served by. Nobody at the gateway can approve a change: a
+  // changed tool stays hidden, with a line on stderr (see docs/gateway.md).
+  const pinsFile = file?.pinsFile ?? pinsPath;
+  tools = new Pins({ provider: tools, store: shared.pins ?? (pinsFile ? new FilePins({ path: pinsFile }) : new MemoryPins()), onWarn });
   const agentId = `rxmcp-serve@${hostname()}:${process.pid}`;
   if (file?.leases) {
     const names = noPrefix ? [] : config.servers.filter((entry) => !entry.disabled).map((entry) => entry.name);
@@ -172,18 +183,20 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
   return { gateway, policy, close };
 
   // The leases this process holds go with it; the table and the book stay for the fleet.
-  async function sharedStores(policyFile: PolicyFile | undefined): Promise<{ grants?: GrantsStore; leases?: LeaseStore; close(): Promise<void> }> {
+  async function sharedStores(policyFile: PolicyFile | undefined): Promise<{ grants?: GrantsStore; leases?: LeaseStore; pins?: PinsStore; close(): Promise<void> }> {
     if (!policyFile?.redis) return { close: async () => undefined };
-    const { RedisGrants, RedisLeaseTable } = await loadRedis();
+    const { RedisGrants, RedisLeaseTable, RedisPins } = await loadRedis();
     const { url, namespace } = policyFile.redis;
     const grants = new RedisGrants({ url, namespace });
+    const pins = new RedisPins({ url, namespace });
     const leases = policyFile.leases ? new RedisLeaseTable({ url, namespace }) : undefined;
     return {
       grants,
+      pins,
       ...(leases ? { leases } : {}),
       close: async () => {
         await leases?.releaseHolder(agentId).catch(() => undefined);
-        await Promise.all([grants.close(), leases?.close()]);
+        await Promise.all([grants.close(), pins.close(), leases?.close()]);
       },
     };
   }

@@ -7,3 +7,5 @@ export type { RedisGrantsOptions } from './redis-grants.js';
 export { RedisLeaseTable } from './redis-lease-table.js';
 export type { RedisLeaseTableOptions } from './redis-lease-table.js';
 export type { RedisClientLike, RedisStoreOptions } from './redis-connection.js';
+export { RedisPins } from './redis-pins.js';
+export type { RedisPinsOptions } from './redis-pins.js';

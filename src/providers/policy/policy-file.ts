@@ -23,6 +23,7 @@ const KEYS: ReadonlySet<string> = new Set(
     leases: true,
     redis: true,
     grantsFile: true,
+    pinsFile: true,
     // One host's "always" binding every host is a choice the file makes.
     sharedGrants: true,
     locationKeys: true,
@@ -47,6 +48,8 @@ export interface PolicyFile {
   redis?: { url: string; namespace: string };
   /** The file grants are kept in across runs (`FileGrants`), resolved against the policy file's folder. */
   grantsFile?: string;
+  /** The file `rxmcp serve` keeps its tool pins in (`FilePins`), resolved against the policy file's folder; default one per config file under `~/.config/rxmcp/pins`. */
+  pinsFile?: string;
   /** Whether one host's "always" answer binds every host of the gateway (`GatewayOptions.sharedGrants`). Default false: only that host. */
   sharedGrants?: boolean;
   /** The words that name a location in an argument's key (`PolicyOptions.locationKeys`). */
@@ -106,7 +109,7 @@ export function parsePolicyFile(text: string, source: string, baseDir: string = 
     return fail(undefined, 'is not valid JSON');
   }
   if (!isObject(value)) return fail(undefined, 'must hold a JSON object');
-  for (const key of Object.keys(value)) if (!KEYS.has(key)) fail(key, 'is not a key of a policy file (rules, roots, leases, redis, grantsFile, locationKeys, caseInsensitivePaths, trustAnnotations)');
+  for (const key of Object.keys(value)) if (!KEYS.has(key)) fail(key, 'is not a key of a policy file (rules, roots, leases, redis, grantsFile, pinsFile, locationKeys, caseInsensitivePaths, trustAnnotations)');
   const has = (key: string): boolean => Object.hasOwn(value, key) && value[key] !== undefined;
 
   const file: PolicyFile = { source, rules: has('rules') ? rulesOf(value['rules'], fail) : Policy.defaultRules(), roots: rootsOf(value['roots'], fail), leases: false };
@@ -130,6 +133,12 @@ export function parsePolicyFile(text: string, source: string, baseDir: string = 
     if (typeof grantsFile !== 'string' || grantsFile === '' || grantsFile.includes('\0')) fail('grantsFile', 'must be a path');
     if (file.redis) fail('grantsFile', 'goes without redis: with redis, grants are kept in Redis');
     file.grantsFile = resolve(baseDir, grantsFile as string);
+  }
+  if (has('pinsFile')) {
+    const pinsFile = value['pinsFile'];
+    if (typeof pinsFile !== 'string' || pinsFile === '' || pinsFile.includes('\0')) fail('pinsFile', 'must be a path');
+    if (file.redis) fail('pinsFile', 'goes without redis: with redis, pins are kept in Redis');
+    file.pinsFile = resolve(baseDir, pinsFile as string);
   }
   return file;
 }

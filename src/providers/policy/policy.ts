@@ -14,6 +14,7 @@ import { commonDirectory, DEFAULT_LOCATION_KEYS, locationsOf, segments } from '.
 import { type CallFacts, deniesOutright, type PolicyRule, strongest, validateRule } from './rules.js';
 import { messageOf } from '../../util/values.js';
 import { callerOf, type ToolCaller } from '../../tools/tool-visibility.js';
+import { definitionOf, fingerprintOf } from '../pins/tool-fingerprint.js';
 
 /** A question for the human about one tool call. */
 export interface PermissionQuestion {
@@ -32,6 +33,8 @@ export interface PermissionQuestion {
   suggestion: string | undefined;
   /** Who made the call: the model, or an MCP App's view (`ExecuteOptions.caller`). The rules do not read it; a human may. */
   caller: ToolCaller;
+  /** The fingerprint of the tool's definition as the provider below declares it (see `Pins`), when it declares one; an "always" answer's grant holds only while it stays the same. */
+  fingerprint?: string;
 }
 
 /** A server's elicitation, passed to the human through `elicitHook`. */
@@ -310,6 +313,7 @@ export class Policy implements ToolProvider {
     if (verdict?.decision === 'deny') return { allow: false, reason: `Denied by policy${describe(verdict.rules[0])}` };
     const danger = verdict?.rules.some((rule) => rule.severity === 'danger') ?? false;
     let unread = '';
+    facts.fingerprint = await this.fingerprintOf(name);
     if (!danger) {
       // A book that cannot be read fails closed: its grants neither allow nor
       // deny, this policy's own can still deny, and the human is asked.
@@ -335,6 +339,7 @@ export class Policy implements ToolProvider {
         .map((parts) => `/${parts.join('/')}`),
       suggestion: locations.length > 0 ? commonDirectory(locations, facts.root, this.caseInsensitivePaths) : undefined,
       caller,
+      ...(facts.fingerprint === undefined ? {} : { fingerprint: facts.fingerprint }),
     };
     return this.serially(async () => this.apply(await onAsk(question), question, danger));
   }
@@ -364,7 +369,10 @@ export class Policy implements ToolProvider {
     let grants: PolicyRule[];
     try {
       if (!Array.isArray(given) || given.length === 0) throw new McpClientError('the answer names no rule');
-      grants = given.map((grant) => validateGrant({ ...grant, decision: allow ? 'allow' : 'deny' }));
+      // A grant for this one tool holds for the definition it was made under only.
+      const pinned = (grant: GrantRule): GrantRule =>
+        question.fingerprint !== undefined && grant?.tool === question.tool && grant.fingerprint === undefined ? { ...grant, fingerprint: question.fingerprint } : grant;
+      grants = given.map((grant) => validateGrant({ ...pinned(grant), decision: allow ? 'allow' : 'deny' }));
     } catch (error) {
       return { allow: false, reason: `The answer's rules could not be used, so nothing was remembered: ${messageOf(error)}` };
     }
@@ -392,6 +400,17 @@ export class Policy implements ToolProvider {
     const turn = this.asking.then(ask);
     this.asking = turn.catch(() => undefined);
     return turn;
+  }
+
+  // The fingerprint of the tool's declaration, as Pins takes it; undefined for a provider that declares none.
+  private async fingerprintOf(tool: string): Promise<string | undefined> {
+    const declaration = await declarationOf(this.provider, tool);
+    if (!declaration) return undefined;
+    try {
+      return (await fingerprintOf(definitionOf(tool, declaration, undefined, undefined))).fingerprint;
+    } catch {
+      return undefined;
+    }
   }
 
   private rootFor(tool: string): string | undefined {

@@ -6,6 +6,7 @@ import { inside, locationsOf, segments } from './paths.js';
 import { all, any, type Tri } from './tri.js';
 import { isStrings } from '../../util/values.js';
 import { keysOf } from '../../util/option-keys.js';
+import { isFingerprint } from '../pins/tool-fingerprint.js';
 
 /** What a rule decides. Strongest first: deny, then ask, then allow. */
 export type PolicyDecision = 'allow' | 'deny' | 'ask';
@@ -42,6 +43,13 @@ export interface PolicyRule {
   note?: string;
   /** `danger`: asked every time; no grant satisfies it. */
   severity?: 'normal' | 'danger';
+  /**
+   * The fingerprint of the tool's definition (as `Pins` takes it) the rule
+   * was made under: it holds only while the tool's definition is that one.
+   * `Policy` writes it into the grants of "always" answers for one tool, so
+   * they lapse when the server changes the tool.
+   */
+  fingerprint?: string;
 }
 
 /** The keys a rule may have. */
@@ -57,6 +65,7 @@ export const RULE_KEYS = keysOf<PolicyRule>({
   readOnly: true,
   note: true,
   severity: true,
+  fingerprint: true,
 });
 
 /**
@@ -91,6 +100,7 @@ export function validateRule(rule: unknown, where: string): PolicyRule {
   if (r.readOnly !== undefined && r.readOnly !== true) fail('readOnly can only be true');
   if (r.note !== undefined && typeof r.note !== 'string') fail('note must be text');
   if (r.severity !== undefined && r.severity !== 'normal' && r.severity !== 'danger') fail('severity must be normal or danger');
+  if (r.fingerprint !== undefined && !isFingerprint(r.fingerprint)) fail('fingerprint must be sha256: and 64 lowercase hex digits');
   return rule as PolicyRule;
 }
 
@@ -117,6 +127,8 @@ export interface CallFacts {
   caseInsensitivePaths?: boolean;
   /** Whether the tool's server annotates it read-only; `undefined` when not known. */
   readOnly: boolean | undefined;
+  /** The fingerprint of the tool's definition now, when known. */
+  fingerprint?: string | undefined;
 }
 
 /**
@@ -139,6 +151,7 @@ export function narrowersHold(rule: PolicyRule, facts: CallFacts): Tri {
     results.push(urls.length === 0 ? 'unknown' : each(urls.map((url) => hostMatch(host, url))));
   }
   if (rule.readOnly) results.push(facts.readOnly === undefined ? 'unknown' : facts.readOnly ? 'yes' : 'no');
+  if (rule.fingerprint !== undefined) results.push(facts.fingerprint === undefined ? 'unknown' : facts.fingerprint === rule.fingerprint ? 'yes' : 'no');
   return all(results);
 }
 
@@ -188,7 +201,8 @@ export function deniesOutright(rule: PolicyRule, tool: string): boolean {
     rule.command === undefined &&
     rule.check === undefined &&
     rule.host === undefined &&
-    rule.readOnly === undefined
+    rule.readOnly === undefined &&
+    rule.fingerprint === undefined
   );
 }
 
