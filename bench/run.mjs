@@ -10,6 +10,7 @@
 //   npm run bench -- --only scale     (a Registry's start, idle connections, names and checks)
 //   npm run bench -- --only 'tool search'  (declaration size, recall@5 and latency of ToolSearch)
 //   npm run bench -- --only list-turns  (tools/list requests per model turn, bench/list-turns.mjs)
+//   npm run bench -- --only cold-start  (a ten-server config's start without and with a catalogue, bench/cold-start.mjs)
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
 //   npm run bench -- --only curves    (only the curves, bench/curves.mjs; or part of one's name)
 //
@@ -26,6 +27,7 @@ import { pictureOf, writeCharts } from './charts.mjs';
 import { curveTable, runCurves } from './curves.mjs';
 import { gatewayScenario, gatewayTable } from './gateway.mjs';
 import { listTurnsScenarios } from './list-turns.mjs';
+import { coldStartScenarios } from './cold-start.mjs';
 import { scaleCurves, scaleScenarios } from './scale.mjs';
 import { toolSearchScenarios } from './tool-search.mjs';
 
@@ -57,6 +59,8 @@ const scenarios = [
   ...toolSearchScenarios(quick),
   // tools/list requests per model turn, counted by the server (bench/list-turns.mjs).
   ...listTurnsScenarios(quick),
+  // A ten-server config's start, without and with a stored catalogue (bench/cold-start.mjs).
+  ...coldStartScenarios(quick),
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.

@@ -177,7 +177,7 @@ describe('the built package', () => {
         await signIn.close();
         console.log(Object.keys(m).sort().join(','), kept, signIn.redirectUrl.replace(/:\\d+/, ':PORT'));
       })();`;
-    const expected = 'FileGrants,FilePins,FileTokenStore,findServerConfigs,loopbackSignIn,readServerConfig a http://127.0.0.1:PORT/callback';
+    const expected = 'FileCatalogue,FileGrants,FilePins,FileTokenStore,findServerConfigs,loopbackSignIn,readServerConfig a http://127.0.0.1:PORT/callback';
     expect(node(['--input-type=module', '-e', use("import * as m from 'rxmcp/node';")]).trim()).toBe(expected);
     expect(node(['-e', use("const m = require('rxmcp/node');")]).trim()).toBe(expected);
   });

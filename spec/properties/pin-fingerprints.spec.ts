@@ -1,5 +1,5 @@
 import { Pins, Toolkit, type Tool } from '../../src/index.js';
-import { canonicalJson } from '../../src/providers/pins/canonical-json.js';
+import { canonicalJson } from '../../src/util/canonical-json.js';
 import { lineDiff } from '../../src/providers/pins/pin-diff.js';
 import { fingerprintOf, type PinnedDefinition } from '../../src/providers/pins/tool-fingerprint.js';
 
@@ -52,13 +52,13 @@ describe('tool fingerprints, against definitions built to collide or to overwhel
   it('walk a schema nested a hundred thousand deep without recursion, and refuse it as too large', () => {
     let deep: unknown = { type: 'string' };
     for (let i = 0; i < 100_000; i++) deep = { type: 'array', items: deep };
-    expect(() => canonicalJson({ name: 't', inputSchema: deep }, 256 * 1024)).toThrow('longer than 262144 characters');
+    expect(() => canonicalJson({ name: 't', inputSchema: deep }, { maxChars: 256 * 1024, pretty: true })).toThrow('longer than 262144 characters');
   });
 
   it('stop at the size bound on a huge schema rather than build all of it', () => {
     const properties: Record<string, unknown> = {};
     for (let i = 0; i < 200_000; i++) properties[`p${i}`] = { type: 'string', description: 'x'.repeat(20) };
-    expect(() => canonicalJson({ name: 't', inputSchema: { type: 'object', properties } }, 256 * 1024)).toThrow('longer than');
+    expect(() => canonicalJson({ name: 't', inputSchema: { type: 'object', properties } }, { maxChars: 256 * 1024, pretty: true })).toThrow('longer than');
   });
 
   it("report a tool whose definition cannot be pinned as unpinnable, warning why", async () => {

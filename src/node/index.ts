@@ -12,5 +12,7 @@ export { findServerConfigs } from '../config/find-server-configs.js';
 export type { FindServerConfigsOptions, FoundConfig } from '../config/find-server-configs.js';
 export { FileGrants } from './file-grants.js';
 export type { FileGrantsOptions } from './file-grants.js';
+export { FileCatalogue } from './file-catalogue.js';
+export type { FileCatalogueOptions } from './file-catalogue.js';
 export { FilePins } from './file-pins.js';
 export type { FilePinsOptions } from './file-pins.js';

@@ -9,6 +9,9 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpConfigError } from '../errors/config-errors.js';
 import { isObject } from '../util/values.js';
 import { ConfigServer, type ServerClientOptions, type ServerStatus } from './config-server.js';
+import type { CatalogueStore } from './catalogue-store.js';
+import { configFingerprint } from './config-fingerprint.js';
+import { StoredTools } from './stored-tools.js';
 
 /** Options of `Registry.fromConfig`. */
 export interface FromConfigOptions {
@@ -20,6 +23,16 @@ export interface FromConfigOptions {
   separator?: string;
   /** Called when a server's tools are left out, and with each server's own warnings (after `server "NAME": `). */
   onWarn?: (message: string) => void;
+  /**
+   * Where each server's tool list is kept between runs (`FileCatalogue`
+   * from `rxmcp/node`, `MemoryCatalogue`, or your own `CatalogueStore`).
+   * With one, a server whose entry is stored, recent (`maxAgeMs`) and made
+   * for its config entry as it is now is not started by a catalogue read:
+   * its stored tools answer, and it starts on its first call. The others,
+   * and every `alwaysLoad` server, start on the first read as without one,
+   * and what they list is stored. See docs/config.md.
+   */
+  catalogue?: CatalogueStore;
 }
 
 // Keys only one transport knows: left out for a server of the other, since
@@ -55,6 +68,7 @@ export function configServers(config: unknown, options: FromConfigOptions = {}):
   for (const name of Object.keys(perServer)) {
     if (!read.servers.some((entry) => entry.name === name)) throw new McpClientError(`options.servers names ${JSON.stringify(name)}, which the config does not define`);
   }
+  const catalogue = checkCatalogue(options.catalogue);
   const statuses = new Map<string, ServerStatus>();
   for (const entry of read.servers) {
     statuses.set(entry.name, entry.disabled ? { state: 'disabled' } : entry.error ? { state: 'failed', error: entry.error } : { state: 'starting' });
@@ -78,7 +92,9 @@ export function configServers(config: unknown, options: FromConfigOptions = {}):
         checkHeaders(entry, { source: entry.source ?? read.source, server: entry.name });
         return connect(entry, given, options.onWarn);
       };
-      return { name: entry.name, provider: new ConfigServer(entry, start, report(entry.name)) };
+      const trustAnnotations = given['trustAnnotations'] === true;
+      const stored = catalogue && !entry.alwaysLoad && !entry.error ? storedTools(entry, catalogue, options.onWarn) : undefined;
+      return { name: entry.name, provider: new ConfigServer(entry, start, report(entry.name), { trustAnnotations, ...(stored ? { stored } : {}) }) };
     });
   return { servers, status$: status.asObservable(), end: () => status.complete() };
 }
@@ -93,6 +109,19 @@ function connect(entry: ServerEntry, given: Record<string, unknown>, onWarn: ((m
     return McpClient.connectStdio({ ...options, command, args, env: { ...env }, ...(cwd === undefined ? {} : { cwd }) });
   }
   return McpClient.connectHttp({ ...options, url: entry.url, headers: { ...entry.headers }, httpTransport: entry.httpTransport });
+}
+
+function checkCatalogue(catalogue: unknown): CatalogueStore | undefined {
+  if (catalogue === undefined) return undefined;
+  const store = catalogue as Partial<CatalogueStore> | null;
+  if (typeof store?.get !== 'function' || typeof store.set !== 'function') throw new McpClientError('option catalogue must be a CatalogueStore (get and set), such as FileCatalogue');
+  return store as CatalogueStore;
+}
+
+function storedTools(entry: ServerEntry, catalogue: CatalogueStore, onWarn: ((message: string) => void) | undefined): StoredTools {
+  let fingerprint: Promise<string> | undefined;
+  const warn = (message: string) => onWarn?.(`server ${JSON.stringify(entry.name)}: ${message}`);
+  return new StoredTools(entry.name, catalogue, () => (fingerprint ??= configFingerprint(entry)), warn);
 }
 
 function isServerConfig(value: unknown): value is ServerConfig {

@@ -8,6 +8,7 @@ import { checkCallHooks, type InputHooks } from '../protocol/input-request.js';
 import { boundText, resultBudgetOf } from './result-budget.js';
 import { type CallTimeouts, timeoutsOf, withCallTimeouts } from './call-timeouts.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { messageOf } from '../util/values.js';
 import type { NameMapper, ToolNames, ToolsForLlmOptions } from './tool-names.js';
 import { callerOf, type ToolCaller, toolVisibility, visibleTools } from './tool-visibility.js';
@@ -388,23 +389,15 @@ function isSafe(annotations: ToolAnnotations | undefined): boolean {
   return annotations?.readOnlyHint === true && annotations.idempotentHint === true;
 }
 
-// Equal calls make equal keys. Arguments too deep to write out as JSON get
-// a key of their own ('#' starts no JSON text), and run on their own.
+// Equal calls make equal keys. Arguments JSON cannot carry (a bigint, a
+// function, an infinite number) get a key of their own ('#' starts no JSON
+// text), and run on their own.
 function jobKey(name: string, args: Record<string, unknown>, index: number): string {
   try {
     return `${name}\n${canonicalJson(args)}`;
   } catch {
     return `${name}\n#${index}`;
   }
-}
-
-/** JSON with object keys sorted, so equal arguments make equal keys. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
 }
 
 /**

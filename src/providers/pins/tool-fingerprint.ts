@@ -1,7 +1,7 @@
 import type { LlmTool } from '../../tools/bridge.js';
 import type { Tool, ToolAnnotations } from '../../protocol/types.js';
 import { isObject } from '../../util/values.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../util/canonical-json.js';
 
 /**
  * The parts of a tool's definition a pin holds: what a model reads (name,
@@ -60,7 +60,7 @@ export function definitionOf(name: string, declaration: Tool | undefined, shown:
  * @throws UncanonicalError for a definition JSON cannot carry or one over `MAX_DEFINITION_CHARS`.
  */
 export async function fingerprintOf(definition: PinnedDefinition): Promise<Fingerprinted> {
-  const text = canonicalJson(definition, MAX_DEFINITION_CHARS);
+  const text = canonicalJson(definition, { maxChars: MAX_DEFINITION_CHARS, pretty: true });
   const known = digests.get(text);
   if (known !== undefined) return { definition, text, fingerprint: known };
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));

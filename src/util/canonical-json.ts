@@ -1,4 +1,4 @@
-import { McpClientError } from '../../errors/mcp-client-error.js';
+import { McpClientError } from '../errors/mcp-client-error.js';
 
 // The text a fingerprint is taken of must tell apart everything a model or a
 // host could read differently, and nothing else. So it is exact: strings go
@@ -14,16 +14,27 @@ export class UncanonicalError extends McpClientError {
 
 type Frame = { kind: 'array'; items: unknown[]; next: number; depth: number } | { kind: 'object'; keys: string[]; values: Record<string, unknown>; next: number; depth: number };
 
+/** How `canonicalJson` writes. */
+export interface CanonicalJsonOptions {
+  /** The longest text it may write (default: no limit). */
+  maxChars?: number;
+  /** Two spaces a level and a line per member, for a diff a person reads (default: compact). */
+  pretty?: boolean;
+}
+
 /**
- * A value as canonical, pretty-printed JSON (two spaces a level, keys
- * sorted by UTF-16 code units, own enumerable keys only, `undefined`
- * properties left out as JSON does). Walked without recursion, so depth
- * costs memory, never the stack; the text is bounded by `maxChars`.
+ * A value as canonical JSON (keys sorted by UTF-16 code units, own
+ * enumerable keys only, `undefined` properties left out as JSON does),
+ * compact or pretty-printed. Walked without recursion, so depth costs
+ * memory, never the stack; the text is bounded by `maxChars`. Pretty text
+ * grows with the square of the depth: give it a `maxChars`.
  *
  * @throws UncanonicalError for a value JSON cannot carry (a bigint, a
  * symbol, a function where a value is expected, a non-finite number) or a text longer than `maxChars`.
  */
-export function canonicalJson(value: unknown, maxChars: number): string {
+export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}): string {
+  const { maxChars = Infinity, pretty = false } = options;
+  const indent = (depth: number): string => (pretty ? `\n${'  '.repeat(depth)}` : '');
   const parts: string[] = [];
   let length = 0;
   const emit = (text: string): void => {
@@ -69,18 +80,18 @@ export function canonicalJson(value: unknown, maxChars: number): string {
     const count = frame.kind === 'array' ? frame.items.length : frame.keys.length;
     if (frame.next === count) {
       stack.pop();
-      emit(`\n${'  '.repeat(frame.depth - 1)}${frame.kind === 'array' ? ']' : '}'}`);
+      emit(`${indent(frame.depth - 1)}${frame.kind === 'array' ? ']' : '}'}`);
       continue;
     }
     const n = frame.next++;
-    emit(`${n > 0 ? ',' : ''}\n${'  '.repeat(frame.depth)}`);
+    emit(`${n > 0 ? ',' : ''}${indent(frame.depth)}`);
     if (frame.kind === 'array') {
       // As JSON.stringify has it: a hole or an undefined item is null.
       const item = frame.items[n];
       open(item === undefined ? null : item, frame.depth);
     } else {
       const key = frame.keys[n] as string;
-      emit(`${JSON.stringify(key)}: `);
+      emit(`${JSON.stringify(key)}:${pretty ? ' ' : ''}`);
       open(frame.values[key], frame.depth);
     }
   }
