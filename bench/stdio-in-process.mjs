@@ -117,7 +117,7 @@ function answer(era, line) {
  * stdin and answers them on a later turn of the event loop, as a pipe
  * would, in chunks of at most a pipe's read.
  */
-class AnsweringChild extends EventEmitter {
+export class AnsweringChild extends EventEmitter {
   constructor(era) {
     super();
     this.era = era;
@@ -151,5 +151,8 @@ class AnsweringChild extends EventEmitter {
   }
 }
 
-if (process.argv[2] === '--child') await child(...process.argv.slice(3));
-else await parent(...process.argv.slice(2).filter((arg) => arg !== '--instructions'));
+// Run, unless imported for its AnsweringChild (bench/tracing.mjs).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] === '--child') await child(...process.argv.slice(3));
+  else await parent(...process.argv.slice(2).filter((arg) => arg !== '--instructions'));
+}

@@ -87,6 +87,7 @@ export type {
   McpClientOptions,
   ResumeTaskOptions,
 } from './client/options.js';
+export type { TracingOptions } from './client/tracing/tracing-options.js';
 export type { Task, TaskEvent, TaskStatus } from './protocol/tasks.js';
 
 export { StdioTransport } from './transport/stdio-transport.js';

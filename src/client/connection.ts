@@ -1,4 +1,4 @@
-import { BehaviorSubject, defer, distinctUntilChanged, Observable, share, type Subscription, tap } from 'rxjs';
+import { BehaviorSubject, defer, distinctUntilChanged, from, mergeMap, Observable, share, type Subscription, tap } from 'rxjs';
 import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport/transport.js';
 import type { ResultCache } from './cache.js';
@@ -13,6 +13,7 @@ import { askingServerOf } from './questions/asking-server.js';
 import { probe, type Session } from './session.js';
 import { type ProgressTokens, watchNotifications } from './streams.js';
 import type { TaskCalls } from './tasks/task-calls.js';
+import type { RequestTracer } from './tracing/request-tracer.js';
 
 /** Where a connection stands, for a user interface: see `McpClient.state$`. */
 export type ConnectionState = 'starting' | 'ready' | 'restarting' | 'closed';
@@ -31,6 +32,8 @@ export interface ConnectionContext {
   outputs: OutputSchemas;
   /** The log level in force, read by each probe (see `LogLevel`). */
   logLevel: LogLevel;
+  /** The client's tracing, when it traces. */
+  tracer: RequestTracer | undefined;
 }
 
 /**
@@ -61,7 +64,7 @@ export class Connection {
     // reached, is kept until the connection ends or its server restarts.
     this.probing$ = defer(() => {
       this.watch();
-      return probe({
+      const probing = probe({
         ...settings,
         logLevel: context.logLevel.current,
         // HTTP+SSE carries only the handshake era: no server there knows server/discover.
@@ -72,6 +75,10 @@ export class Connection {
         request: (method, build, sendOptions) => correlator.request(method, build, sendOptions),
         notify: (message) => correlator.send(message),
       });
+      // The OpenTelemetry API is looked for when the client is made: the first
+      // probe waits for the answer (a moment), so that its requests are traced too.
+      const lookup = context.tracer?.pending;
+      return lookup === undefined ? probing : from(lookup).pipe(mergeMap(() => probing));
     }).pipe(
       tap((session) => {
         this.session = session;

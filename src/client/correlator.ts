@@ -21,6 +21,24 @@ export interface SendOptions {
 }
 
 /**
+ * What a traced request is told of its outcome (see `tracing/request-span.ts`):
+ * the first of the three ends its span.
+ */
+export interface RequestTrace {
+  /** The request to send: the one built, with the trace context in its `_meta`. */
+  readonly request: JsonRpcRequest;
+  answered(response: JsonRpcResponse): void;
+  failed(error: unknown): void;
+  abandoned(): void;
+}
+
+/** Opens the trace of each request as it is sent (see `tracing/request-tracer.ts`). */
+export interface RequestTracing {
+  /** `undefined` when nothing traces (the OpenTelemetry API is not installed). */
+  begin(request: JsonRpcRequest): RequestTrace | undefined;
+}
+
+/**
  * One request waiting for its answer, filed under its id: a caller of
  * `open` extends it with what the request is and where its answer goes
  * (`build`, `answer`, `fail`), so that a call's own state object is also its
@@ -32,6 +50,8 @@ export abstract class PendingRequest implements Unsubscribable {
   id: RequestId = 0;
   /** The table it is filed in, while it waits: unset once settled or abandoned. */
   private filedIn: Correlator | undefined = undefined;
+  /** Its span, while it waits, when the client traces. */
+  private trace: RequestTrace | undefined = undefined;
 
   constructor(readonly method: string) {}
 
@@ -52,6 +72,7 @@ export abstract class PendingRequest implements Unsubscribable {
     const correlator = this.filedIn;
     if (correlator === undefined) return;
     this.filedIn = undefined;
+    PendingRequest.endTrace(this)?.abandoned();
     correlator.forget(this);
   }
 
@@ -64,6 +85,7 @@ export abstract class PendingRequest implements Unsubscribable {
   /** The correlator's side: settles with the server's answer (the entry has left the table). */
   static settle(entry: PendingRequest, response: JsonRpcResponse): void {
     entry.filedIn = undefined;
+    PendingRequest.endTrace(entry)?.answered(response);
     if (isErrorResponse(response)) {
       const { code, message, data } = response.error;
       entry.fail(new McpProtocolError(`${entry.method} failed: ${message} (code ${code})`, code, data, entry.method));
@@ -75,7 +97,25 @@ export abstract class PendingRequest implements Unsubscribable {
   /** The correlator's side: settles with a failure that is not the server's answer (or fails a request never filed). */
   static failWith(entry: PendingRequest, error: unknown): void {
     entry.filedIn = undefined;
+    PendingRequest.endTrace(entry)?.failed(error);
     entry.fail(error);
+  }
+
+  /** The correlator's side: the request to send under `id`, with its trace begun when `tracing` traces. */
+  static send(entry: PendingRequest, id: RequestId, tracing: RequestTracing | undefined): JsonRpcRequest {
+    const request = entry.build(id);
+    if (tracing === undefined) return request;
+    const trace = tracing.begin(request);
+    if (trace === undefined) return request;
+    entry.trace = trace;
+    return trace.request;
+  }
+
+  // The trace, taken once: whichever outcome comes first ends it.
+  private static endTrace(entry: PendingRequest): RequestTrace | undefined {
+    const { trace } = entry;
+    entry.trace = undefined;
+    return trace;
   }
 }
 
@@ -141,6 +181,7 @@ export class Correlator {
     private readonly transport: Transport,
     private readonly warn: (message: string) => void,
     private readonly maxPending = Infinity,
+    private readonly tracing?: RequestTracing,
   ) {
     // Subscribing to the wire sends nothing, so a listener may connect early.
     this.notifications$ = defer(() => {
@@ -183,7 +224,7 @@ export class Correlator {
     PendingRequest.file(entry, this, id);
     this.pending.set(id, entry);
     try {
-      this.transport.outbound.next(entry.build(id));
+      this.transport.outbound.next(PendingRequest.send(entry, id, this.tracing));
     } catch (error) {
       // A request the wire cannot carry (arguments nested too deep to serialise, say) fails alone.
       this.pending.delete(id);

@@ -42,6 +42,7 @@ import { ClientRoots } from './roots.js';
 import { resolveOptions, splitOptions, type Settings } from './settings.js';
 import { type ElicitationComplete, elicitationCompleteOf, logOf, progressOf, ProgressTokens } from './streams.js';
 import { TaskCalls } from './tasks/task-calls.js';
+import { RequestTracer } from './tracing/request-tracer.js';
 import { ASKED_UNDER } from './questions/asking-server.js';
 
 // Declared beside the connection whose state it names; exported here with the client's other types.
@@ -162,6 +163,7 @@ export class McpClient {
   private readonly listener: Listener;
   private readonly roots: ClientRoots;
   private readonly logLevel: LogLevel;
+  private readonly tracer: RequestTracer | undefined;
 
   /**
    * @throws McpClientError for an unknown option, a transport option given with a ready `transport`, or a bad value.
@@ -170,7 +172,9 @@ export class McpClient {
   constructor(options: McpClientOptions) {
     const settings = resolveOptions(options, TRANSPORT_OPTION_KEYS, VERSION);
     const { transport } = options;
-    const correlator = new Correlator(transport, settings.warn, settings.maxPendingRequests);
+    const tracer = settings.tracing && new RequestTracer(settings.tracing, transport, () => this.connection?.session?.description.protocolVersion);
+    const correlator = new Correlator(transport, settings.warn, settings.maxPendingRequests, tracer);
+    this.tracer = tracer;
     // A wire that reads lists of its own keeps to the same bounds.
     transport.limitLists?.(settings.listLimits);
     const cache = new ResultCache();
@@ -210,7 +214,7 @@ export class McpClient {
     this.tasks = tasks;
     const logLevel = new LogLevel(settings.logLevel);
     this.logLevel = logLevel;
-    const connection = new Connection({ settings, transport, correlator, notifications$, cache, deadlines, inputs, tokens, tasks, outputs, logLevel });
+    const connection = new Connection({ settings, transport, correlator, notifications$, cache, deadlines, inputs, tokens, tasks, outputs, logLevel, tracer });
     this.connection = connection;
     this.state$ = connection.state$;
     this.auth$ = transport.auth$ ?? NEVER;
@@ -449,7 +453,9 @@ export class McpClient {
    * as `callTool`'s `input` does.
    */
   executeToolCalls(calls: LlmToolCall[], options: ExecuteOptions = {}): Promise<ToolMessage[]> {
-    return this.catalogue.execute(calls, options);
+    const { tracer } = this;
+    if (tracer === undefined) return this.catalogue.execute(calls, options);
+    return tracer.batch(Array.isArray(calls) ? calls.length : 0, () => this.catalogue.execute(calls, options));
   }
 
   /**

@@ -4,6 +4,7 @@ import type { InputHook, InputHooks } from '../protocol/input-request.js';
 import type { ClientCapabilities, LoggingLevel, LogMessage, ProgressEvent, Root, ToolProgress } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
 import { type KeyRecord, keysOf } from '../util/option-keys.js';
+import type { TracingOptions } from './tracing/tracing-options.js';
 
 /** Options of the client itself, whatever the transport. */
 export interface ClientOptions {
@@ -141,6 +142,17 @@ export interface ClientOptions {
    * session: a tool never listed is not checked.
    */
   validateStructuredContent?: boolean;
+  /**
+   * OpenTelemetry tracing, through `@opentelemetry/api` when it is installed
+   * (an optional peer) and an SDK is registered; until then it records
+   * nothing. On by default: a client span per request (`tools/call get_weather`,
+   * attributes per the semantic conventions for MCP), its trace context in
+   * the request's `_meta` (`traceparent`, `tracestate`), and the
+   * `mcp.client.operation.duration` histogram. Tool arguments and results
+   * are recorded only with `{ captureContent: true }`. `false` turns it all
+   * off. See docs/observability.md.
+   */
+  tracing?: boolean | TracingOptions;
   /** Called with problems the client papered over: a late answer dropped, a line that was not JSON-RPC, … */
   onWarn?: (message: string) => void;
 }
@@ -268,6 +280,7 @@ export const CLIENT_OPTION_KEYS = keysOf<ClientOptions>({
   tasks: true,
   extensions: true,
   validateStructuredContent: true,
+  tracing: true,
   onWarn: true,
 });
 

@@ -18,6 +18,7 @@ import { CLIENT_OPTION_KEYS, type ClientOptions, type McpClientOptions } from '.
 import { capabilitiesOf } from './questions/input-hooks.js';
 import { RootsOption } from './roots.js';
 import { clientTasksCapability } from './tasks/client-side-tasks.js';
+import { checkTracing, type TracingSettings } from './tracing/tracing-options.js';
 
 const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -71,6 +72,8 @@ export interface Settings {
   listLimits: ListLimits;
   tasks: boolean;
   validateStructuredContent: boolean;
+  /** The `tracing` option; `undefined` when it is off. */
+  tracing: TracingSettings | undefined;
   warn: (message: string) => void;
   /** Where a `Registry` publishes this client (set through `ASKED_UNDER`), told to every hook as `server.prefix`. */
   asker: { prefix: string | undefined };
@@ -136,6 +139,7 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
     },
     tasks: options.tasks === true,
     validateStructuredContent: options.validateStructuredContent !== false,
+    tracing: checkTracing(options.tracing),
     warn: warnHook(options.onWarn),
     asker: { prefix: undefined },
   };

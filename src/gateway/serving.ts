@@ -12,6 +12,7 @@ import { answerTooDeep, MAX_ANSWER_DEPTH } from './argument-bounds.js';
 import type { BusyHosts } from './busy-hosts.js';
 import type { HostCalls } from './host-calls.js';
 import type { HostSearches } from './host-searches.js';
+import { inHostTrace } from './host-trace.js';
 import { httpGuard, isLoopbackHost, type HttpGuard, type HttpGuardOptions } from './http-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { serveNodeHttp } from './node-http.js';
@@ -197,7 +198,7 @@ export class Serving {
         const principal = principalOf(sdk, base, track, ctx);
         busy.enter(principal);
         try {
-          return await handler(request, ctx);
+          return await inHostTrace(ctx.mcpReq._meta, () => handler(request, ctx));
         } finally {
           busy.leave(principal, ctx.mcpReq.signal.aborted);
         }

@@ -110,6 +110,11 @@ export class HttpTransport implements Transport {
     this.auth$ = this.http.auth$;
   }
 
+  /** The server's endpoint (after a permanent redirect, where it moved): tracing reads its host and port. */
+  get url(): string {
+    return this.http.url;
+  }
+
   /** The era this transport speaks: `modern` until the client's probe falls back to the handshake (always, over HTTP+SSE). */
   get era(): 'modern' | 'legacy' {
     return this.legacy || this.sse ? 'legacy' : 'modern';

@@ -5,6 +5,7 @@ import type { CallBounds } from './call-budget.js';
 import type { Deadline, Deadlines } from './deadlines.js';
 import type { Session } from '../session.js';
 import { capabilityRefusal } from '../capability-gate.js';
+import { inCallerContext } from '../tracing/otel-api.js';
 
 /** What a bounded call needs of its client, read when a subscription starts. */
 export interface CallHost {
@@ -80,10 +81,12 @@ export abstract class BoundedCall<T> extends Observable<T> implements CallBounds
     }
     const { session } = host;
     if (session) return this.open(session, subscriber);
+    // Sent from the probe's answer, in the caller's trace context (see tracing/).
+    const open = inCallerContext((found: Session, inner: Subscriber<T>) => this.open(found, inner));
     return host.probing$
       .pipe(
         take(1),
-        mergeMap((found) => new Observable<T>((inner) => this.open(found, inner))),
+        mergeMap((found) => new Observable<T>((inner) => open(found, inner))),
       )
       .subscribe(subscriber);
   }

@@ -1,0 +1,64 @@
+import type { Attributes, Histogram, Span } from '@opentelemetry/api';
+import { isErrorResponse, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { messageOf } from '../../util/values.js';
+import { contentOf, MCP } from './mcp-attributes.js';
+import type { OtelApi } from './otel-api.js';
+
+// A status description is the server's (or a failure's) own words: kept short in the user's telemetry.
+const MAX_DESCRIPTION_CHARS = 1024;
+
+/**
+ * One request's client span and its entry in the duration histogram, ended
+ * by the first of its outcomes: an answer, a failure of the wire, or the
+ * caller giving up. A correlator entry holds it while the request waits.
+ */
+export class RequestSpan {
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly api: OtelApi,
+    private readonly span: Span,
+    /** The request as sent: with the trace context in `_meta` when there is one to carry. */
+    readonly request: JsonRpcRequest,
+    // What the duration is recorded under: the span's attributes of low cardinality.
+    private readonly measured: Attributes,
+    private readonly histogram: Histogram | undefined,
+    private readonly captureContent: boolean,
+  ) {}
+
+  /** The server answered: a JSON-RPC error, a tool's own failure (`isError`), or a result. */
+  answered(response: JsonRpcResponse): void {
+    if (isErrorResponse(response)) {
+      const code = String(response.error.code);
+      this.span.setAttribute(MCP.statusCode, code);
+      this.measured[MCP.statusCode] = code;
+      this.end(code, response.error.message);
+      return;
+    }
+    const { result } = response;
+    if (this.request.method !== 'tools/call') return this.end(undefined, undefined);
+    if (this.captureContent) this.span.setAttribute(MCP.toolResult, contentOf(result));
+    this.end(result.isError === true ? 'tool_error' : undefined, result.isError === true ? 'the tool reported an error' : undefined);
+  }
+
+  /** The wire failed the request (or the answer could not be read). */
+  failed(error: unknown): void {
+    this.end(error instanceof Error ? error.name : '_OTHER', messageOf(error));
+  }
+
+  /** The caller gave up (unsubscribed, or its budget or signal ended the call): the server is told to cancel. */
+  abandoned(): void {
+    this.end('cancelled', 'the caller gave up before the answer');
+  }
+
+  private end(errorType: string | undefined, description: unknown): void {
+    const { span, api } = this;
+    if (errorType !== undefined) {
+      span.setAttribute(MCP.errorType, errorType);
+      this.measured[MCP.errorType] = errorType;
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message: typeof description === 'string' ? description.slice(0, MAX_DESCRIPTION_CHARS) : undefined });
+    }
+    span.end();
+    this.histogram?.record((performance.now() - this.started) / 1000, this.measured);
+  }
+}
