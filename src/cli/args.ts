@@ -86,7 +86,7 @@ Options:
   -h, --help               this text
 
 Exit codes: 0 success; 1 the tool reported an error (isError: call and task, whose
---json output is the result all the same); 2 usage (an unknown server name, a
+--json output is the result all the same), or servers --approve was not approved; 2 usage (an unknown server name, a
 key=value that does not fit the tool's schema); 3 connection, protocol or timeout
 error, a config file that cannot be read, or any other failure; 130 interrupted.
 servers exits 0 when it read a config, even if every server in it failed.
