@@ -1,9 +1,10 @@
 // The page's script: rxmcp bound to the DOM. Bundled for the browser from the
 // package's root and rxmcp/apps entries by demos/web/serve.mjs.
-import type { Subscription } from 'rxjs';
-import { InputBroker, McpClient, type PendingQuestion, type PermissionAnswer, Policy, type PolicyQuestion, type Task, type Tool, toolVisibility } from 'rxmcp';
+import { from, type Subscription, switchMap } from 'rxjs';
+import { InputBroker, McpClient, type PendingQuestion, type PermissionAnswer, Pins, Policy, type PolicyQuestion, type Task, type Tool, toolVisibility } from 'rxmcp';
 import { appResourceUri, appsExtension } from 'rxmcp/apps';
 import { BrowserTokenStore, popupSignIn } from 'rxmcp/browser';
+import { driftDialog, StoredPins } from './drift-dialog.js';
 import { bindThemeButton } from './host-context.js';
 import { openPage, urlQuestionView } from './url-question.js';
 import { toolButton } from './tool-entry.js';
@@ -60,7 +61,8 @@ const query = new URLSearchParams(location.search);
 const signIn = query.get('server') === 'protected' && demo.signIn ? popupSignIn({ redirectUrl: '/signed-in' }) : undefined;
 const auth = signIn && demo.signIn ? { clientId: demo.signIn.clientId, redirectUrl: signIn.redirectUrl, authorize: signIn.authorize, tokenStore: new BrowserTokenStore() } : undefined;
 // Declaring the MCP Apps extension is what makes a server that checks for it offer its UI tools.
-const mcp = McpClient.connectHttp({ url: serverUrl(query), onElicit: broker.onElicit, onElicitUrl: broker.onElicit, logLevel: 'info', tasks: true, extensions: appsExtension, ...(auth ? { auth } : {}) });
+const url = serverUrl(query);
+const mcp = McpClient.connectHttp({ url, onElicit: broker.onElicit, onElicitUrl: broker.onElicit, logLevel: 'info', tasks: true, extensions: appsExtension, ...(auth ? { auth } : {}) });
 
 // auth$, as it comes: the Sign in button shows while a sign-in waits for the person.
 const signInButton = $('sign-in') as HTMLButtonElement;
@@ -81,10 +83,18 @@ mcp.describe().subscribe({
   error: (error: Error) => ($('server').textContent = `cannot connect: ${error.message}`),
 });
 
+// Each tool held to the definition this page first saw (per server URL): one
+// its server changed since is asked about in a dialog, and left out unless approved.
+const pins = new Pins({ provider: mcp, store: new StoredPins(`rxmcp-pins ${url}`), onDrift: driftDialog, onWarn: (line) => log(line) });
+
 // The catalogue, and again whenever the server says it changed.
 function showTools(refresh: boolean): void {
-  mcp.listTools({ refresh }).subscribe((tools) => {
+  const pinned = (tools: Tool[]) => from(pins.check(tools).then((reports) => tools.filter((_tool, n) => ['pinned', 'new'].includes(reports[n]?.status ?? ''))));
+  mcp.listTools({ refresh }).pipe(switchMap(pinned)).subscribe((tools) => {
     const list = $('tools');
+    // A tool no longer shown is no longer called from the panel either.
+    const chosen = $('call').dataset.tool;
+    if (chosen !== undefined && !tools.some((tool) => tool.name === chosen)) $('call').replaceChildren(element('h2', 'Call'), element('p', 'Choose a tool.'));
     list.replaceChildren(
       // A tool only a view may call (visibility ["app"]) is not the user's to call here.
       ...tools.filter((tool) => toolVisibility(tool).model).map((tool) => {
@@ -193,6 +203,7 @@ function choose(tool: Tool, button: HTMLElement): void {
   document.querySelectorAll('#tools button').forEach((other) => other.classList.remove('chosen'));
   button.classList.add('chosen');
   const panel = $('call');
+  panel.dataset.tool = tool.name;
   const [form, read] = fields(tool.inputSchema);
   const bar = element('div');
   bar.className = 'bar';

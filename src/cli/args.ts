@@ -5,6 +5,7 @@ import { LONGEST_TIMER_MS } from '../util/checks.js';
 /** The usage text, printed by `--help` and after a usage error. */
 export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | --server NAME | --config FILE | -- SERVER-COMMAND [SERVER-ARGS...])
        rxmcp [--config FILE] [--json] servers
+       rxmcp [--config FILE] servers --approve TOOL [--yes]
        rxmcp serve --config FILE [--policy FILE] [--http PORT [--host H]] [--token-env NAME] [--no-prefix] [--tool-search]
 
 Talks to one MCP server: over stdio (the command after --) or HTTP (--url), where
@@ -33,7 +34,9 @@ Commands:
                            in the browser and keeps the tokens for the other commands
   logout                   forgets the tokens kept for that server
   servers                  every configured server: its file, transport, era, tool count and
-                           status, all probed at once (a project's own config only with --config)
+                           status, all probed at once (a project's own config only with --config);
+                           with --approve TOOL: shows how the served tool TOOL (SERVER_TOOL) changed
+                           since rxmcp serve pinned it, asks y/N, and re-pins it on a yes
   serve                    serves every server of --config FILE as one MCP server, behind the
                            permission rules of --policy FILE (default: reads pass, the rest is
                            asked of the MCP host); over stdio, or HTTP with --http
@@ -75,12 +78,15 @@ Options:
   --allowed-host NAME      serve --http: a Host header to accept (repeatable; default the loopback
                            names, and --host when it names one machine)
   --no-prefix              serve: the config's one enabled server, its tools under their own names
+  --approve TOOL           servers: approve the change of TOOL, a tool serve hides because its
+                           server changed it (the name serve shows: SERVER_TOOL)
+  --yes                    servers --approve: approve without asking (a script, stdin not a terminal)
   --tool-search            serve: show hosts the always-loaded tools (alwaysLoad servers) and a
                            tool_search tool; what a host's searches find joins its list alone
   -h, --help               this text
 
 Exit codes: 0 success; 1 the tool reported an error (isError: call and task, whose
---json output is the result all the same); 2 usage (an unknown server name, a
+--json output is the result all the same), or servers --approve was not approved; 2 usage (an unknown server name, a
 key=value that does not fit the tool's schema); 3 connection, protocol or timeout
 error, a config file that cannot be read, or any other failure; 130 interrupted.
 servers exits 0 when it read a config, even if every server in it failed.
@@ -94,6 +100,7 @@ Examples:
   rxmcp --url http://127.0.0.1:3000/mcp --json describe
   rxmcp login --url https://mcp.example.com/mcp
   rxmcp servers
+  rxmcp servers --config ./mcp.json --approve docs_search_docs
   rxmcp --server everything call get-sum a=2 b=40
   rxmcp --config ./mcp.json --server files --json tools
   rxmcp serve --config ./mcp.json --policy ./policy.json
@@ -148,6 +155,10 @@ export interface CliRequest {
   noPrefix: boolean;
   /** serve's `--tool-search`. */
   toolSearch: boolean;
+  /** servers' `--approve TOOL`: the served name of a changed tool to re-pin. */
+  approve?: string;
+  /** servers --approve's `--yes`: approve without asking. */
+  yes: boolean;
 }
 
 // What --http-transport takes: the values of connectHttp's httpTransport.
@@ -216,6 +227,8 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         'allowed-host': { type: 'string', multiple: true },
         'no-prefix': { type: 'boolean', default: false },
         'tool-search': { type: 'boolean', default: false },
+        approve: { type: 'string' },
+        yes: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -242,6 +255,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     allowedHosts: values['allowed-host'] ?? [],
     noPrefix: values['no-prefix'] === true,
     toolSearch: values['tool-search'] === true,
+    yes: values.yes === true,
   };
   if (help) return request;
   const shape = COMMANDS[command];
@@ -262,6 +276,12 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   }
   if ((command === 'login' || command === 'logout') && serverWords.length > 0) throw new UsageError(`${command} signs in to an HTTP server: give --url URL or --server NAME`);
   if (request.cancel && command !== 'task') throw new UsageError('--cancel goes with task ID');
+  if (values.approve !== undefined) {
+    if (command !== 'servers') throw new UsageError('--approve goes with servers');
+    if (values.approve === '') throw new UsageError('--approve wants the name of a tool, as rxmcp serve shows it (SERVER_TOOL)');
+    request.approve = values.approve;
+  }
+  if (request.yes && request.approve === undefined) throw new UsageError('--yes goes with servers --approve TOOL');
   if (values['client-id'] !== undefined) request.clientId = values['client-id'];
   if (values.scope !== undefined) request.scope = values.scope;
   if (values.url !== undefined) request.url = values.url;

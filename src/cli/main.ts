@@ -14,6 +14,7 @@ import { canonicalUri } from '../auth/discovery.js';
 import { isSecureUrl } from '../auth/oauth-http.js';
 import { FileTokenStore } from '../node/file-token-store.js';
 import { loopbackSignIn } from '../node/loopback-sign-in.js';
+import { approveTool } from './approve-command.js';
 import { type CliRequest, parseCommandLine, USAGE, UsageError } from './args.js';
 import { aimedAt, configuredServer } from './configured-server.js';
 import { type CliIo, connect, NeedsLogin } from './connect.js';
@@ -88,6 +89,7 @@ async function command(given: CliRequest, io: CliIo): Promise<number> {
   }
   let request: CliRequest;
   try {
+    if (given.command === 'servers' && given.approve !== undefined) return await approveTool(given, io);
     if (given.command === 'servers') return await listServers(given, io);
     // The gateway and the server SDK load only for serve.
     if (given.command === 'serve') return await (await import('./serve-command.js')).serve(given, io);
