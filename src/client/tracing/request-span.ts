@@ -30,15 +30,16 @@ export class RequestSpan {
   answered(response: JsonRpcResponse): void {
     if (isErrorResponse(response)) {
       const code = String(response.error.code);
-      this.span.setAttribute(MCP.statusCode, code);
+      quietly(() => this.span.setAttribute(MCP.statusCode, code));
       this.measured[MCP.statusCode] = code;
       this.end(code, response.error.message);
       return;
     }
     const { result } = response;
     if (this.request.method !== 'tools/call') return this.end(undefined, undefined);
-    if (this.captureContent) this.span.setAttribute(MCP.toolResult, contentOf(result));
-    this.end(result.isError === true ? 'tool_error' : undefined, result.isError === true ? 'the tool reported an error' : undefined);
+    if (this.captureContent) quietly(() => this.span.setAttribute(MCP.toolResult, contentOf(result)));
+    const failed = (result as { isError?: unknown } | null)?.isError === true;
+    this.end(failed ? 'tool_error' : undefined, failed ? 'the tool reported an error' : undefined);
   }
 
   /** The wire failed the request (or the answer could not be read). */
@@ -53,12 +54,26 @@ export class RequestSpan {
 
   private end(errorType: string | undefined, description: unknown): void {
     const { span, api } = this;
-    if (errorType !== undefined) {
+    // The SDK is the application's: what it throws ends here, never in the call.
+    quietly(() => {
+      if (errorType === undefined) return;
       span.setAttribute(MCP.errorType, errorType);
       this.measured[MCP.errorType] = errorType;
       span.setStatus({ code: api.SpanStatusCode.ERROR, message: typeof description === 'string' ? description.slice(0, MAX_DESCRIPTION_CHARS) : undefined });
-    }
-    span.end();
-    this.histogram?.record((performance.now() - this.started) / 1000, this.measured);
+    });
+    quietly(() => span.end());
+    quietly(() => this.histogram?.record((performance.now() - this.started) / 1000, this.measured));
+  }
+}
+
+/**
+ * Runs a step of the application's OpenTelemetry SDK, dropping what it
+ * throws: a broken exporter or processor costs the telemetry, not the call.
+ */
+export function quietly(step: () => unknown): void {
+  try {
+    step();
+  } catch {
+    // Nothing to tell: the telemetry is what broke.
   }
 }
