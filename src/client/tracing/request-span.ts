@@ -6,6 +6,9 @@ import type { OtelApi } from './otel-api.js';
 
 // A status description is the server's (or a failure's) own words: kept short in the user's telemetry.
 const MAX_DESCRIPTION_CHARS = 1024;
+// Those words may quote the request (a server's error that repeats the
+// arguments it refused, a wire error that repeats the server's body): they
+// go into the span only with captureContent, as the arguments themselves do.
 
 /**
  * One request's client span and its entry in the duration histogram, ended
@@ -32,7 +35,7 @@ export class RequestSpan {
       const code = String(response.error.code);
       quietly(() => this.span.setAttribute(MCP.statusCode, code));
       this.measured[MCP.statusCode] = code;
-      this.end(code, response.error.message);
+      this.end(code, this.captureContent ? response.error.message : `the server answered a JSON-RPC error (code ${code})`);
       return;
     }
     const { result } = response;
@@ -44,7 +47,8 @@ export class RequestSpan {
 
   /** The wire failed the request (or the answer could not be read). */
   failed(error: unknown): void {
-    this.end(error instanceof Error ? error.name : '_OTHER', messageOf(error));
+    const type = error instanceof Error ? error.name : '_OTHER';
+    this.end(type, this.captureContent ? messageOf(error) : `the request failed (${type})`);
   }
 
   /** The caller gave up (unsubscribed, or its budget or signal ended the call): the server is told to cancel. */
