@@ -1,5 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { McpClient, Pins, Policy, Registry, type DriftQuestion, type LlmToolCall, type ToolProvider } from '../../src/index.js';
+import { MemoryPins, type PinsStore } from '../../src/providers/pins/pins-store.js';
 import { eventually, fixture } from '../support/servers.js';
 
 const call = (id: string, name: string, args: unknown = {}): LlmToolCall => ({ id, function: { name, arguments: JSON.stringify(args) } });
@@ -176,5 +177,39 @@ describe('Pins over a real server that changes a tool under the client', () => {
     expect((await policy.executeToolCalls([call('c3', 'docs_search_docs', { query: 'c', webhook_url: 'x' })]))[0]).toMatchObject({ is_error: false });
     // The old grant did not hold for the new definition: the human was asked again.
     expect(asked).toEqual(['docs_search_docs', 'docs_search_docs']);
+  });
+});
+
+describe('Pins over a fleet that a server joins while new pins cannot be written', () => {
+  // As when the store refuses the newcomer's pins: a server listing more tools
+  // than the pins may hold (10,000), a full disk, a read-only folder.
+  it('keeps showing and running the tools already pinned, and hides only the ones it could not pin', async () => {
+    const docs = McpClient.connectStdio({ ...fixture('rug-server.mjs') });
+    const newcomer = McpClient.connectStdio({ ...fixture('tool-list-server.mjs'), env: { TOOLS_JSON: '[{"name":"fresh","inputSchema":{"type":"object"}}]' } });
+    try {
+      const memory = new MemoryPins();
+      let full = false;
+      const store: PinsStore = {
+        read: (tools) => memory.read(tools),
+        write: (pins, options) => (full ? Promise.reject(new Error('the store is full')) : memory.write(pins, options)),
+      };
+      const before = new Registry();
+      before.add(docs, { prefix: 'docs' });
+      expect(await shownNames(new Pins({ provider: before, store }))).toEqual(['docs_search_docs', 'docs_echo', 'docs_rug', 'docs_rug-back']);
+      full = true;
+      const fleet = new Registry();
+      fleet.add(docs, { prefix: 'docs' });
+      fleet.add(newcomer, { prefix: 'new' });
+      const warnings: string[] = [];
+      const pins = new Pins({ provider: fleet, store, onWarn: (message) => warnings.push(message) });
+      expect(await shownNames(pins)).toEqual(['docs_search_docs', 'docs_echo', 'docs_rug', 'docs_rug-back']);
+      const [answer, refused] = await pins.executeToolCalls([call('a', 'docs_echo', { text: 'still here' }), call('b', 'new_fresh')]);
+      expect(answer?.is_error).toBe(false);
+      expect(answer?.content).toContain('still here');
+      expect(refused?.is_error).toBe(true);
+      expect(warnings.some((line) => line.includes('new_fresh') && line.includes('could not be written'))).toBe(true);
+    } finally {
+      await Promise.all([docs.close(), newcomer.close()]);
+    }
   });
 });

@@ -2,9 +2,13 @@ import type { TextMapGetter } from '@opentelemetry/api';
 import { loadOtelApi } from '../client/tracing/otel-api.js';
 import { isObject } from '../util/values.js';
 
-// The trace context keys of `_meta` (2026-07-28 basic/index), each bounded:
-// W3C caps tracestate at 512 characters, and a host may send anything.
-const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
+// The trace context keys of `_meta` (2026-07-28 basic/index) a host's trace is
+// continued from, each bounded: W3C caps tracestate at 512 characters, and a
+// host may send anything. Not `baggage`: it is the host's own data, which the
+// propagator would hand on to every upstream server the call reaches (and a
+// span processor may copy into the gateway's telemetry); the gateway's
+// application keeps its own baggage.
+const TRACE_KEYS = ['traceparent', 'tracestate'] as const;
 const MAX_VALUE_CHARS = 8192;
 
 const GETTER: TextMapGetter<Record<string, string>> = {
@@ -14,7 +18,7 @@ const GETTER: TextMapGetter<Record<string, string>> = {
 
 /**
  * Runs a host's request in the trace its `_meta` continues (`traceparent`,
- * `tracestate`, `baggage`, read by the registered propagator), so that the
+ * `tracestate`, read by the registered propagator; never the host's `baggage`), so that the
  * upstream calls it makes are children of the host's span: one trace from
  * the host to the upstream server. Without `@opentelemetry/api`, a
  * registered propagator or trace keys in `_meta`, `run` as it is.
@@ -32,6 +36,12 @@ export async function inHostTrace<T>(meta: unknown, run: () => Promise<T>): Prom
   }
   const api = found ? await loadOtelApi() : undefined;
   if (api === undefined) return run();
-  const context = api.propagation.extract(api.context.active(), carrier, GETTER);
+  let context: ReturnType<typeof api.context.active>;
+  try {
+    context = api.propagation.extract(api.context.active(), carrier, GETTER);
+  } catch {
+    // The application's propagator broke: the call runs in a trace of its own.
+    return run();
+  }
   return api.context.with(context, run);
 }

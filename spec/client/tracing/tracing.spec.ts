@@ -107,6 +107,15 @@ describe.each([
     expect(text).not.toContain('gen_ai.tool.call');
   });
 
+  it('keeps a server\'s error message, which may quote the arguments, out of the span unless asked', async () => {
+    const error = (await firstValueFrom(mcp.getPrompt('reject', { secret: 'hunter2' })).catch((caught: unknown) => caught)) as McpClientError & { code: number };
+    expect(error.message).toContain('hunter2');
+    const span = only('prompts/get reject');
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span.attributes['error.type']).toBe(String(error.code));
+    expect(JSON.stringify([span.status, span.attributes, span.events])).not.toContain('hunter2');
+  });
+
   it('runs a bridge batch under one span that parents the calls it makes', async () => {
     const answers = await mcp.executeToolCalls([
       { id: 'a', function: { name: 'echo_meta', arguments: '{}' } },
@@ -191,6 +200,16 @@ describe('the tracing option', () => {
       const span = only('tools/call echo_meta');
       expect(span.attributes['gen_ai.tool.call.arguments']).toBe('{"secret":"opted-in"}');
       expect(span.attributes['gen_ai.tool.call.result']).toContain('traceparent');
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('with captureContent, records a server\'s error message as the span\'s status', async () => {
+    const mcp = McpClient.connectStdio({ ...traceEcho, tracing: { captureContent: true } });
+    try {
+      await firstValueFrom(mcp.getPrompt('reject', { secret: 'hunter2' })).catch(() => undefined);
+      expect(only('prompts/get reject').status.message).toContain('hunter2');
     } finally {
       await mcp.close();
     }

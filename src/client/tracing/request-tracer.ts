@@ -1,4 +1,4 @@
-import type { Attributes, Histogram, MeterProvider, ProxyTracerProvider, TextMapSetter, Tracer, TracerProvider } from '@opentelemetry/api';
+import type { Attributes, Histogram, MeterProvider, ProxyTracerProvider, Span, TextMapSetter, Tracer, TracerProvider } from '@opentelemetry/api';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc.js';
 import type { RequestTrace } from '../correlator.js';
 import type { ToolMessage } from '../../tools/bridge.js';
@@ -6,7 +6,7 @@ import type { Transport } from '../../transport/transport.js';
 import { VERSION } from '../../version.js';
 import { BATCH, BATCH_SPAN, contentOf, describeRequest, DURATION_BUCKETS, MCP, OPERATION_DURATION, type PeerAttributes } from './mcp-attributes.js';
 import { loadOtelApi, type OtelApi, otelApi } from './otel-api.js';
-import { RequestSpan } from './request-span.js';
+import { quietly, RequestSpan } from './request-span.js';
 import type { TracingSettings } from './tracing-options.js';
 
 const INSTRUMENTATION = 'rxmcp';
@@ -69,19 +69,26 @@ export class RequestTracer {
   begin(request: JsonRpcRequest): RequestTrace | undefined {
     const api = otelApi();
     if (api === undefined) return undefined;
-    const histogram = this.durations(api);
-    // Nothing registered (a library's usual case): no span, metric or context to make.
-    if (histogram === undefined && noTracerProvider(api)) return undefined;
-    const tracer = (this.tracer ??= api.trace.getTracer(INSTRUMENTATION, VERSION));
-    const stamped = request.params?._meta as Record<string, unknown> | undefined;
-    const version = typeof stamped?.[PROTOCOL_VERSION_META] === 'string' ? (stamped[PROTOCOL_VERSION_META] as string) : this.protocolVersion();
-    const { name, attributes } = describeRequest(request, version, this.peer);
-    const measured: Attributes = { ...attributes };
-    attributes[MCP.requestId] = String(request.id);
-    if (this.settings.captureContent && request.method === 'tools/call') attributes[MCP.toolArguments] = contentOf(request.params?.arguments);
-    const parent = api.context.active();
-    const span = tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, parent);
-    return new RequestSpan(api, span, withTraceContext(api, request, api.trace.setSpan(parent, span)), measured, histogram, this.settings.captureContent);
+    let span: Span | undefined;
+    // The SDK is the application's: whatever it throws, the request goes out untraced.
+    try {
+      const histogram = this.durations(api);
+      // Nothing registered (a library's usual case): no span, metric or context to make.
+      if (histogram === undefined && noTracerProvider(api)) return undefined;
+      const tracer = (this.tracer ??= api.trace.getTracer(INSTRUMENTATION, VERSION));
+      const stamped = request.params?._meta as Record<string, unknown> | undefined;
+      const version = typeof stamped?.[PROTOCOL_VERSION_META] === 'string' ? (stamped[PROTOCOL_VERSION_META] as string) : this.protocolVersion();
+      const { name, attributes } = describeRequest(request, version, this.peer);
+      const measured: Attributes = { ...attributes };
+      attributes[MCP.requestId] = String(request.id);
+      if (this.settings.captureContent && request.method === 'tools/call') attributes[MCP.toolArguments] = contentOf(request.params?.arguments);
+      const parent = api.context.active();
+      span = tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, parent);
+      return new RequestSpan(api, span, withTraceContext(api, request, api.trace.setSpan(parent, span)), measured, histogram, this.settings.captureContent);
+    } catch {
+      quietly(() => span?.end());
+      return undefined;
+    }
   }
 
   /**
@@ -92,15 +99,22 @@ export class RequestTracer {
     await this.pending;
     const api = otelApi();
     if (api === undefined || noTracerProvider(api)) return run();
-    const tracer = (this.tracer ??= api.trace.getTracer(INSTRUMENTATION, VERSION));
-    const span = tracer.startSpan(BATCH_SPAN, { kind: api.SpanKind.INTERNAL, attributes: { [BATCH.count]: count } });
+    let span: Span;
+    let traced: ReturnType<OtelApi['context']['active']>;
+    // A span the SDK cannot make leaves the batch untraced, never unrun.
     try {
-      const messages = await api.context.with(api.trace.setSpan(api.context.active(), span), run);
-      const failed = messages.filter((message) => message.is_error).length;
-      span.setAttribute(BATCH.failed, failed);
+      const tracer = (this.tracer ??= api.trace.getTracer(INSTRUMENTATION, VERSION));
+      span = tracer.startSpan(BATCH_SPAN, { kind: api.SpanKind.INTERNAL, attributes: { [BATCH.count]: count } });
+      traced = api.trace.setSpan(api.context.active(), span);
+    } catch {
+      return run();
+    }
+    try {
+      const messages = await api.context.with(traced, run);
+      quietly(() => span.setAttribute(BATCH.failed, messages.filter((message) => message.is_error).length));
       return messages;
     } finally {
-      span.end();
+      quietly(() => span.end());
     }
   }
 

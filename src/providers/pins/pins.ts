@@ -266,29 +266,37 @@ export class Pins implements ToolProvider {
       const entry = entries[n] as Fingerprinted | Error;
       if (!(entry instanceof Error) && !held.has(tool)) fresh.push({ tool, fingerprint: entry.fingerprint, definition: entry.definition, pinnedAt: now });
     });
+    // The new pins not kept, and why: the tools pinned already still stand
+    // on their pins, so a server whose tools the store refuses (more than it
+    // may hold, say) cannot hide every other server's.
+    let unwritten: string | undefined;
     if (fresh.length > 0 && !dryRun) {
       try {
         await this.store.write(fresh, { replace: false });
         // Another process may have pinned some first: what is held decides.
         held = await this.store.read(keys);
       } catch (error) {
-        return keys.map((tool) => this.unchecked(tool, `the pins could not be written (${messageOf(error)})`));
+        unwritten = `the pins could not be written (${messageOf(error)})`;
       }
     }
     const newly = new Set(fresh.map((pin) => pin.tool));
-    return Promise.all(
-      keys.map(async (tool, n): Promise<PinReport> => {
-        const entry = entries[n] as Fingerprinted | Error;
-        if (entry instanceof Error) {
-          this.warnOnce(`unpinnable\n${tool}`, `Pins: ${JSON.stringify(tool)} is hidden: its definition cannot be pinned (${entry.message})`);
-          return { tool, status: 'unpinnable', reason: entry.message };
-        }
-        const pin = held.get(tool);
-        if (!pin) return dryRun ? { tool, status: 'new', fingerprint: entry.fingerprint } : this.unchecked(tool, 'its pin was not kept');
-        if (pin.fingerprint === entry.fingerprint) return { tool, status: newly.has(tool) ? 'new' : 'pinned', fingerprint: entry.fingerprint, pin };
-        return this.drifted(tool, entry, pin, dryRun || calling);
-      }),
-    );
+    if (unwritten !== undefined) {
+      const reason = unwritten;
+      return Promise.all(keys.map((tool, n) => (newly.has(tool) ? this.unchecked(tool, reason) : this.judged(tool, entries[n] as Fingerprinted | Error, held, newly, dryRun, calling))));
+    }
+    return Promise.all(keys.map((tool, n) => this.judged(tool, entries[n] as Fingerprinted | Error, held, newly, dryRun, calling)));
+  }
+
+  // One tool against the pin held for it.
+  private async judged(tool: string, entry: Fingerprinted | Error, held: Map<string, Pin>, newly: Set<string>, dryRun: boolean, calling: boolean): Promise<PinReport> {
+    if (entry instanceof Error) {
+      this.warnOnce(`unpinnable\n${tool}`, `Pins: ${JSON.stringify(tool)} is hidden: its definition cannot be pinned (${entry.message})`);
+      return { tool, status: 'unpinnable', reason: entry.message };
+    }
+    const pin = held.get(tool);
+    if (!pin) return dryRun ? { tool, status: 'new', fingerprint: entry.fingerprint } : this.unchecked(tool, 'its pin was not kept');
+    if (pin.fingerprint === entry.fingerprint) return { tool, status: newly.has(tool) ? 'new' : 'pinned', fingerprint: entry.fingerprint, pin };
+    return this.drifted(tool, entry, pin, dryRun || calling);
   }
 
   private async drifted(tool: string, entry: Fingerprinted, pin: Pin, quiet: boolean): Promise<PinReport> {
