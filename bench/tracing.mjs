@@ -9,7 +9,7 @@
 //   sdk       the SDK registered: a tracer provider recording every span (exported nowhere),
 //             the W3C propagator, async-hooks context and a meter provider with a reader
 //
-//   npm run build && node bench/tracing.mjs [modern|legacy] [sequential|inflight] [rounds] [--instructions]
+//   npm run build && node bench/tracing.mjs [modern|legacy] [sequential|inflight] [rounds] [--instructions] [--modes=before,no-sdk]
 //
 // With --instructions each process runs under valgrind's callgrind (Debian:
 // valgrind) and the figure is the instructions of the timed calls per call:
@@ -27,7 +27,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const base = process.env.RXMCP_BASE_DIST;
-const MODES = [...(base ? ['before'] : []), 'off', 'absent', 'no-sdk', 'sdk'];
+// --modes=off,no-sdk runs only those settings (`off` is the yardstick, always run).
+const chosen = process.argv.find((arg) => arg.startsWith('--modes='))?.slice('--modes='.length).split(',');
+const MODES = [...(base ? ['before'] : []), 'off', 'absent', 'no-sdk', 'sdk'].filter((mode) => !chosen || mode === 'off' || chosen.includes(mode));
 const CALLS = { sequential: 6000, inflight: 8000 };
 const hide = fileURLToPath(new URL('../spec/fixtures/without-otel.mjs', import.meta.url));
 
@@ -112,4 +114,4 @@ async function child(mode, era, phase) {
 }
 
 if (process.argv[2] === '--child') await child(...process.argv.slice(3));
-else await parent(...process.argv.slice(2));
+else await parent(...process.argv.slice(2).filter((arg) => !arg.startsWith('--')));
