@@ -6,6 +6,7 @@ import { LONGEST_TIMER_MS } from '../util/checks.js';
 export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | --server NAME | --config FILE | -- SERVER-COMMAND [SERVER-ARGS...])
        rxmcp [--config FILE] [--json] servers
        rxmcp serve --config FILE [--policy FILE] [--http PORT [--host H]] [--token-env NAME] [--no-prefix] [--tool-search]
+       rxmcp inspect [--no-open] [--url URL | --config FILE --server NAME | -- SERVER-COMMAND [SERVER-ARGS...]]
 
 Talks to one MCP server: over stdio (the command after --) or HTTP (--url), where
 it finds out whether the URL serves Streamable HTTP or the older HTTP+SSE; or to
@@ -37,6 +38,9 @@ Commands:
   serve                    serves every server of --config FILE as one MCP server, behind the
                            permission rules of --policy FILE (default: reads pass, the rest is
                            asked of the MCP host); over stdio, or HTTP with --http
+  inspect                  a web page on 127.0.0.1 that connects to a server and shows its tools
+                           and calls them; a stdio server is reached through the gateway (prints
+                           the page's URL, token included, and opens it)
 
 Options:
   --server NAME            the server of that name in the config files rxmcp finds
@@ -75,6 +79,7 @@ Options:
   --allowed-host NAME      serve --http: a Host header to accept (repeatable; default the loopback
                            names, and --host when it names one machine)
   --no-prefix              serve: the config's one enabled server, its tools under their own names
+  --no-open                inspect: print the page's URL without opening a browser
   --tool-search            serve: show hosts the always-loaded tools (alwaysLoad servers) and a
                            tool_search tool; what a host's searches find joins its list alone
   -h, --help               this text
@@ -148,6 +153,8 @@ export interface CliRequest {
   noPrefix: boolean;
   /** serve's `--tool-search`. */
   toolSearch: boolean;
+  /** inspect's `--no-open`. */
+  noOpen: boolean;
 }
 
 // What --http-transport takes: the values of connectHttp's httpTransport.
@@ -175,6 +182,7 @@ const COMMANDS: Record<string, { min: number; max: number }> = {
   logout: { min: 0, max: 0 },
   servers: { min: 0, max: 0 },
   serve: { min: 0, max: 0 },
+  inspect: { min: 0, max: 0 },
 };
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -216,6 +224,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         'allowed-host': { type: 'string', multiple: true },
         'no-prefix': { type: 'boolean', default: false },
         'tool-search': { type: 'boolean', default: false },
+        'no-open': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -242,6 +251,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     allowedHosts: values['allowed-host'] ?? [],
     noPrefix: values['no-prefix'] === true,
     toolSearch: values['tool-search'] === true,
+    noOpen: values['no-open'] === true,
   };
   if (help) return request;
   const shape = COMMANDS[command];
@@ -258,10 +268,12 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   } else {
     const sources = [values.url !== undefined, serverWords.length > 0, configured].filter(Boolean).length;
     if (sources > 1) throw new UsageError('give one server: --url, --server/--config or a command after --, not both');
-    if (sources === 0) throw new UsageError('no server: give --url URL, --server NAME, --config FILE or a command after --');
+    // inspect without a server opens the page on its connect form.
+    if (sources === 0 && command !== 'inspect') throw new UsageError('no server: give --url URL, --server NAME, --config FILE or a command after --');
   }
   if ((command === 'login' || command === 'logout') && serverWords.length > 0) throw new UsageError(`${command} signs in to an HTTP server: give --url URL or --server NAME`);
   if (request.cancel && command !== 'task') throw new UsageError('--cancel goes with task ID');
+  if (request.noOpen && command !== 'inspect') throw new UsageError('--no-open goes with inspect');
   if (values['client-id'] !== undefined) request.clientId = values['client-id'];
   if (values.scope !== undefined) request.scope = values.scope;
   if (values.url !== undefined) request.url = values.url;
