@@ -56,6 +56,22 @@ describe(`rxmcp inspect in a real browser (${chosen ? chosen.path : 'none found'
     await page.close();
   });
 
+  it('shows a server\'s markup as text, and never runs it', async () => {
+    const run = await inspect(['--', process.execPath, join(root, 'spec/fixtures/markup-server.mjs')]);
+    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    await page.goto(run.url);
+    await page.locator('#tools button[data-tool="markup"]').click();
+    await page.locator('#call h2', { hasText: 'markup' }).waitFor();
+    await page.click('#run');
+    await page.locator('#status', { hasText: 'done' }).waitFor();
+    expect(await page.locator('#result').textContent()).toContain('result <img src=x onerror=');
+    expect(await page.locator('#tools button').textContent()).toContain('Title <img src=x');
+    expect(await page.locator('#call').textContent()).toContain('Description <img src=x onerror=');
+    expect(await page.locator('main img, main script, main a').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    await page.close();
+  });
+
   it('connects to --url itself, over Streamable HTTP', async () => {
     const fixture = await startHttpServer('cors-http-server.mjs');
     try {
