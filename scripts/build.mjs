@@ -11,10 +11,14 @@ rmSync(dist, { recursive: true, force: true });
 
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 
+// The inspector's page is browser code, bundled on its own below.
+const PAGE = join('src', 'cli', 'inspect', 'page');
+
 const sources = [];
 (function walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
+    if (path === PAGE) continue;
     if (entry.isDirectory()) walk(path);
     else if (entry.name.endsWith('.ts')) sources.push(path);
   }
@@ -29,6 +33,8 @@ await build({
   target: 'es2022',
   bundle: false,
   logLevel: 'warning',
+  // The command line finds the inspector's page by import.meta.url; it runs as ESM alone (bin/rxmcp.mjs).
+  logOverride: { 'empty-import-meta': 'silent' },
 });
 
 // The declarations serve both builds; each folder says which module kind it holds.
@@ -38,3 +44,20 @@ for (const entry of readdirSync(join(dist, 'esm'), { recursive: true })) {
 mkdirSync(join(dist, 'cjs'), { recursive: true });
 writeFileSync(join(dist, 'esm', 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
 writeFileSync(join(dist, 'cjs', 'package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
+
+// The page of rxmcp inspect, for browsers: bundled from the built root entry
+// (browser-safe: node-only code is loaded on demand, and never here) into
+// dist/inspect/, which the package ships.
+await build({
+  entryPoints: [join(PAGE, 'inspect-page.ts')],
+  outfile: join(dist, 'inspect', 'page.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  alias: { rxmcp: './dist/esm/index.js' },
+  external: ['node:*'],
+  logLevel: 'warning',
+});
+cpSync(join(PAGE, 'index.html'), join(dist, 'inspect', 'index.html'));

@@ -15,4 +15,12 @@ describe('rxmcp command line', () => {
     expect(parseCommandLine(['serve', '--config', 'servers.json']).toolSearch).toBe(false);
     expect(() => parseCommandLine(['tools', '--tool-search', '--', 'node', 'server.mjs'])).toThrow('--tool-search goes with serve');
   });
+
+  it('takes inspect with one server or none, and --no-open with inspect alone', () => {
+    expect(parseCommandLine(['inspect']).command).toBe('inspect');
+    expect(parseCommandLine(['inspect', '--no-open', '--url', 'http://127.0.0.1:3000/mcp'])).toMatchObject({ noOpen: true, url: 'http://127.0.0.1:3000/mcp' });
+    expect(parseCommandLine(['inspect', '--', 'node', 'server.mjs']).server).toEqual({ command: 'node', args: ['server.mjs'] });
+    expect(() => parseCommandLine(['inspect', '--url', 'http://127.0.0.1:3000/mcp', '--', 'node', 'server.mjs'])).toThrow('give one server');
+    expect(() => parseCommandLine(['tools', '--no-open', '--', 'node', 'server.mjs'])).toThrow('--no-open goes with inspect');
+  });
 });

@@ -7,6 +7,7 @@ export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | --serve
        rxmcp [--config FILE] [--json] servers
        rxmcp [--config FILE] servers --approve TOOL [--yes]
        rxmcp serve --config FILE [--policy FILE] [--http PORT [--host H]] [--token-env NAME] [--no-prefix] [--tool-search]
+       rxmcp inspect [--no-open] [--url URL | --config FILE --server NAME | -- SERVER-COMMAND [SERVER-ARGS...]]
 
 Talks to one MCP server: over stdio (the command after --) or HTTP (--url), where
 it finds out whether the URL serves Streamable HTTP or the older HTTP+SSE; or to
@@ -40,6 +41,9 @@ Commands:
   serve                    serves every server of --config FILE as one MCP server, behind the
                            permission rules of --policy FILE (default: reads pass, the rest is
                            asked of the MCP host); over stdio, or HTTP with --http
+  inspect                  a web page on 127.0.0.1 that connects to a server and shows its tools
+                           and calls them; a stdio server is reached through the gateway (prints
+                           the page's URL, token included, and opens it)
 
 Options:
   --server NAME            the server of that name in the config files rxmcp finds
@@ -81,6 +85,7 @@ Options:
   --approve TOOL           servers: approve the change of TOOL, a tool serve hides because its
                            server changed it (the name serve shows: SERVER_TOOL)
   --yes                    servers --approve: approve without asking (a script, stdin not a terminal)
+  --no-open                inspect: print the page's URL without opening a browser
   --tool-search            serve: show hosts the always-loaded tools (alwaysLoad servers) and a
                            tool_search tool; what a host's searches find joins its list alone
   -h, --help               this text
@@ -159,6 +164,8 @@ export interface CliRequest {
   approve?: string;
   /** servers --approve's `--yes`: approve without asking. */
   yes: boolean;
+  /** inspect's `--no-open`. */
+  noOpen: boolean;
 }
 
 // What --http-transport takes: the values of connectHttp's httpTransport.
@@ -186,6 +193,7 @@ const COMMANDS: Record<string, { min: number; max: number }> = {
   logout: { min: 0, max: 0 },
   servers: { min: 0, max: 0 },
   serve: { min: 0, max: 0 },
+  inspect: { min: 0, max: 0 },
 };
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -229,6 +237,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         'tool-search': { type: 'boolean', default: false },
         approve: { type: 'string' },
         yes: { type: 'boolean', default: false },
+        'no-open': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -256,6 +265,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     noPrefix: values['no-prefix'] === true,
     toolSearch: values['tool-search'] === true,
     yes: values.yes === true,
+    noOpen: values['no-open'] === true,
   };
   if (help) return request;
   const shape = COMMANDS[command];
@@ -272,7 +282,8 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   } else {
     const sources = [values.url !== undefined, serverWords.length > 0, configured].filter(Boolean).length;
     if (sources > 1) throw new UsageError('give one server: --url, --server/--config or a command after --, not both');
-    if (sources === 0) throw new UsageError('no server: give --url URL, --server NAME, --config FILE or a command after --');
+    // inspect without a server opens the page on its connect form.
+    if (sources === 0 && command !== 'inspect') throw new UsageError('no server: give --url URL, --server NAME, --config FILE or a command after --');
   }
   if ((command === 'login' || command === 'logout') && serverWords.length > 0) throw new UsageError(`${command} signs in to an HTTP server: give --url URL or --server NAME`);
   if (request.cancel && command !== 'task') throw new UsageError('--cancel goes with task ID');
@@ -282,6 +293,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     request.approve = values.approve;
   }
   if (request.yes && request.approve === undefined) throw new UsageError('--yes goes with servers --approve TOOL');
+  if (request.noOpen && command !== 'inspect') throw new UsageError('--no-open goes with inspect');
   if (values['client-id'] !== undefined) request.clientId = values['client-id'];
   if (values.scope !== undefined) request.scope = values.scope;
   if (values.url !== undefined) request.url = values.url;

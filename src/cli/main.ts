@@ -93,6 +93,7 @@ async function command(given: CliRequest, io: CliIo): Promise<number> {
     if (given.command === 'servers') return await listServers(given, io);
     // The gateway and the server SDK load only for serve.
     if (given.command === 'serve') return await (await import('./serve-command.js')).serve(given, io);
+    if (given.command === 'inspect') return await (await import('./inspect-command.js')).inspect(given, io);
     request = await aimed(given, io);
   } catch (error) {
     if (error instanceof UsageError) {

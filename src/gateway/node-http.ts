@@ -18,7 +18,7 @@ export async function serveNodeHttp(
   refuse: (request: Request) => Response | undefined = () => undefined,
 ): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const server = createServer((incoming, outgoing) => {
-    answer(incoming, outgoing, where.path, handle, refuse).catch(() => {
+    answerNodeRequest(incoming, outgoing, where.path, handle, refuse).catch(() => {
       if (!outgoing.headersSent) outgoing.writeHead(500).end();
       else outgoing.destroy();
     });
@@ -41,7 +41,13 @@ export async function serveNodeHttp(
   };
 }
 
-async function answer(
+/**
+ * Answers one Node request with a fetch-style handler, as `serveNodeHttp`
+ * does for each (for a server that routes other paths itself): 404 off
+ * `path`, `refuse` asked from the head alone, the body bounded, the response
+ * streamed back and dropped when the client hangs up.
+ */
+export async function answerNodeRequest(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
   path: string,

@@ -1,0 +1,40 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const bin = join(__dirname, '..', '..', 'bin', 'rxmcp.mjs');
+
+/** A running `rxmcp inspect --no-open` (the built CLI, as a user runs it). */
+export interface RunningInspect {
+  /** The page's URL as printed, token included. */
+  url: string;
+  /** `http://127.0.0.1:PORT`. */
+  origin: string;
+  token: string;
+  child: ChildProcessWithoutNullStreams;
+  /** What it wrote on stderr so far, a line each. */
+  stderr: string[];
+  /** Sends SIGINT and resolves with the exit code once it is gone. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `rxmcp inspect --no-open ...args` and resolves once it printed its URL. */
+export function startInspect(args: string[]): Promise<RunningInspect> {
+  const child = spawn(process.execPath, [bin, 'inspect', '--no-open', ...args]);
+  const stderr: string[] = [];
+  createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    return exited;
+  };
+  return new Promise((resolve, reject) => {
+    void exited.then((code) => reject(new Error(`rxmcp inspect exited with ${code}: ${stderr.join('\n')}`)));
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      const url = /^rxmcp inspect: (http:\/\/127\.0\.0\.1:\d+\/\?token=([A-Za-z0-9_-]+))$/.exec(line);
+      if (!url) return reject(new Error(`rxmcp inspect printed ${JSON.stringify(line)}`));
+      resolve({ url: url[1] as string, origin: new URL(url[1] as string).origin, token: url[2] as string, child, stderr, stop });
+    });
+  });
+}

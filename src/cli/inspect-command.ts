@@ -1,0 +1,76 @@
+import { fileURLToPath } from 'node:url';
+import type { StdioServerEntry } from '../config/server-config.js';
+import { openBrowser } from '../node/loopback-sign-in.js';
+import { type CliRequest, UsageError } from './args.js';
+import { aimedAt, configuredServer } from './configured-server.js';
+import type { CliIo } from './connect.js';
+import { type InspectTarget, startInspectServer } from './inspect/inspect-server.js';
+import { stdioGateway } from './inspect/stdio-gateway.js';
+import { newBearerToken } from './serve-token.js';
+import { terminalLine } from './terminal-text.js';
+
+/** Exit codes, as main.ts has them. */
+const OK = 0;
+const INTERRUPTED = 130;
+
+// Where scripts/build.mjs puts the page: dist/inspect/, beside dist/esm/ (this file is dist/esm/cli/).
+const PAGE_DIR = fileURLToPath(new URL('../../inspect/', import.meta.url));
+
+/**
+ * `rxmcp inspect`: a web page, on 127.0.0.1 at a free port, that connects to
+ * an MCP server and shows it. The server is `--url URL` (the page calls it
+ * itself), a stdio server (`-- command args…`, or `--config FILE --server
+ * NAME`) put behind the gateway at the page's own `/mcp`, or none (the
+ * page's connect form). Prints `rxmcp inspect: URL` on stdout, the URL
+ * holding the run's token, and opens it unless `--no-open`. Runs until
+ * SIGINT (exit 130) or SIGTERM (exit 0); then the stdio server is stopped.
+ *
+ * @throws UsageError for a configured server that cannot be found.
+ * @throws McpClientError (as a rejection) when the page is missing or no port can be bound.
+ */
+export async function inspect(request: CliRequest, io: CliIo): Promise<number> {
+  const say = (line: string): void => void io.stderr.write(`rxmcp inspect: ${terminalLine(line)}\n`);
+  let aimed = request;
+  if (request.serverName !== undefined || request.configPath !== undefined) aimed = aimedAt(request, (await configuredServer(request, io)).entry);
+  if (aimed.url !== undefined && !['http:', 'https:'].includes(URL.canParse(aimed.url) ? new URL(aimed.url).protocol : '')) {
+    throw new UsageError(`--url wants an http or https URL, got ${JSON.stringify(aimed.url)}`);
+  }
+  const token = newBearerToken();
+  const stdio = aimed.server;
+  const target: InspectTarget = aimed.url
+    ? { kind: 'url', url: aimed.url, transport: aimed.httpTransport ?? 'auto', headers: aimed.headers }
+    : stdio
+      ? { kind: 'gateway', command: [stdio.command, ...stdio.args].join(' ') }
+      : { kind: 'none' };
+  const server = await startInspectServer({ token, target, pageDir: PAGE_DIR });
+  const gateway = stdio
+    ? stdioGateway(stdioEntry(stdio, aimed), {
+        port: server.port,
+        bearerToken: token,
+        onWarn: say,
+        ...(aimed.verbose ? { onStderr: (line: string) => say(`server: ${line}`) } : {}),
+      })
+    : undefined;
+  if (gateway) server.setMcp(gateway.handle);
+  let stop: (code: number) => void = () => undefined;
+  const stopped = new Promise<number>((resolve) => (stop = resolve));
+  const onSigint = (): void => stop(INTERRUPTED);
+  const onSigterm = (): void => stop(OK);
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  try {
+    io.stdout.write(`rxmcp inspect: ${server.url}\n`);
+    if (!request.noOpen) openBrowser(server.url);
+    say('Ctrl-C stops the page and the server');
+    return await stopped;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+    await server.close();
+    await gateway?.close();
+  }
+}
+
+function stdioEntry(server: { command: string; args: string[] }, request: CliRequest): StdioServerEntry {
+  return { name: 'server', transport: 'stdio', disabled: false, command: server.command, args: server.args, env: request.env, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) };
+}

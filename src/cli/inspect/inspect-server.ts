@@ -1,0 +1,156 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { McpClientError } from '../../errors/mcp-client-error.js';
+import { answerNodeRequest } from '../../gateway/node-http.js';
+import { probeConnection, type ProbeRequest } from './connection-probe.js';
+import { inspectGuard } from './inspect-guard.js';
+
+/** What the page connects to first, as `GET /api/target` tells it. */
+export type InspectTarget =
+  /** Nothing: the page opens on its connect form. */
+  | { kind: 'none' }
+  /** An HTTP server, which the page calls itself. */
+  | { kind: 'url'; url: string; transport: ProbeRequest['transport']; headers: Record<string, string> }
+  /** A stdio server behind the gateway at this server's `/mcp`, which wants the page's token as a bearer token. */
+  | { kind: 'gateway'; command: string };
+
+/** The running inspector's server. */
+export interface InspectServer {
+  /** The page's address, token included. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The largest probe request read: a URL and a few headers. */
+const MAX_PROBE_BYTES = 64 * 1024;
+
+// The page may connect anywhere over HTTP (that is its job), and run only its
+// own script; nothing frames it, and its address (which holds the token) is
+// never sent on as a Referer.
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'self' http: https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/**
+ * Starts the server of `rxmcp inspect` on 127.0.0.1 at a free port: the page
+ * (`pageDir`'s index.html and page.js, built by scripts/build.mjs), the
+ * page's target (`GET /api/target`), a probe that classifies a failed
+ * connection (`POST /api/probe`, see `probeConnection`) and, once `mcp` is
+ * set, a stdio server behind the gateway at `/mcp`. Every request passes
+ * `inspectGuard` first: loopback Host, no foreign Origin, the token.
+ *
+ * `mcp` is set after the server listens (the gateway's checks need the port).
+ *
+ * @throws McpClientError (as a rejection) when the page's files are missing or no port can be bound.
+ */
+export async function startInspectServer(options: {
+  token: string;
+  target: InspectTarget;
+  pageDir: string;
+  mcp?: (request: Request) => Promise<Response>;
+}): Promise<InspectServer & { setMcp(handle: (request: Request) => Promise<Response>): void }> {
+  const { token, target, pageDir } = options;
+  let mcp = options.mcp;
+  let html: string;
+  let script: string;
+  try {
+    [html, script] = await Promise.all([readFile(join(pageDir, 'index.html'), 'utf8'), readFile(join(pageDir, 'page.js'), 'utf8')]);
+  } catch (error) {
+    throw new McpClientError(`the inspector's page is missing from ${JSON.stringify(pageDir)} (npm run build makes it)`, { cause: error });
+  }
+  // The script is loaded with the token, like every request; the token is base64url, safe in an attribute.
+  const page = html.replace('src="page.js"', `src="page.js?token=${token}"`);
+  let refuse: (request: IncomingMessage) => ReturnType<ReturnType<typeof inspectGuard>> = () => ({ status: 403, reason: 'not listening yet' });
+  let origin = '';
+  const server = createServer((request, response) => {
+    route(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end();
+      else response.destroy();
+    });
+  });
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refused = refuse(request);
+    if (refused) {
+      response.writeHead(refused.status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${refused.reason}\n`);
+      return;
+    }
+    const path = (request.url ?? '/').split('?', 1)[0];
+    const method = request.method ?? 'GET';
+    if (method === 'GET' && path === '/') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS }).end(page);
+    } else if (method === 'GET' && path === '/page.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(script);
+    } else if (method === 'GET' && path === '/api/target') {
+      json(response, 200, target);
+    } else if (method === 'POST' && path === '/api/probe') {
+      const asked = probeRequestOf(await bodyOf(request));
+      if (asked === undefined) json(response, 400, { error: 'a probe takes { url: an http(s) URL, transport, headers }' });
+      else json(response, 200, await probeConnection(asked, origin));
+    } else if (path === '/mcp' && mcp) {
+      await answerNodeRequest(request, response, '/mcp', mcp, () => undefined);
+    } else {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found\n');
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => reject(new McpClientError(`could not listen on 127.0.0.1: ${error.message}`, { cause: error })));
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  // Nothing is served before the port is known, so no request goes unchecked.
+  refuse = inspectGuard(port, token);
+  origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    port,
+    setMcp: (handle) => (mcp = handle),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function json(response: ServerResponse, status: number, value: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(value));
+}
+
+// The body, or undefined past the bound.
+async function bodyOf(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_PROBE_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+// The page's probe request, checked: an http(s) URL, a known transport, string headers (at most 50).
+function probeRequestOf(body: string | undefined): ProbeRequest | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body ?? '');
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { url, transport = 'auto', headers = {} } = value as Record<string, unknown>;
+  if (typeof url !== 'string' || !URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol)) return undefined;
+  if (transport !== 'auto' && transport !== 'streamable-http' && transport !== 'sse') return undefined;
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return undefined;
+  const entries = Object.entries(headers);
+  if (entries.length > 50 || !entries.every(([name, text]) => typeof text === 'string' && !/[\r\n\0]/.test(text) && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))) return undefined;
+  return { url, transport, headers: Object.fromEntries(entries) as Record<string, string> };
+}

@@ -1,0 +1,111 @@
+// The page of `rxmcp inspect`: rxmcp bound to the DOM. Bundled for browsers
+// by scripts/build.mjs into dist/inspect/page.js, and served with
+// index.html by the inspector's server (src/cli/inspect/inspect-server.ts).
+import type { Subscription } from 'rxjs';
+import { InputBroker, McpClient } from 'rxmcp';
+import { bindConnectForm, type ConnectSettings } from './connect-form.js';
+import { connectionError, type ProbeVerdict } from './connection-error.js';
+import { byId, element } from './element.js';
+import { showQuestions } from './question-panel.js';
+import { showTools } from './tool-panel.js';
+
+// The run's token, from the printed URL: every request to the inspector's server carries it.
+const token = new URLSearchParams(location.search).get('token') ?? '';
+const own = { Authorization: `Bearer ${token}` };
+
+/** What `GET /api/target` answers (see InspectTarget in inspect-server.ts). */
+type Target = { kind: 'none' } | { kind: 'url'; url: string; transport: ConnectSettings['transport']; headers: Record<string, string> } | { kind: 'gateway'; command: string };
+
+// A server may log as much as it likes: the page keeps the last lines.
+const MAX_LINES = 500;
+function log(line: string): void {
+  const lines = byId('log');
+  lines.append(element('div', line));
+  while (lines.childElementCount > MAX_LINES) lines.firstElementChild?.remove();
+  lines.scrollTop = lines.scrollHeight;
+}
+
+/** One connection and all that hangs on it, dropped as one when the next replaces it. */
+let current: { mcp: McpClient; subscriptions: Subscription[]; stopQuestions: () => void } | undefined;
+
+function connect(settings: ConnectSettings): void {
+  if (current) {
+    current.subscriptions.forEach((subscription) => subscription.unsubscribe());
+    current.stopQuestions();
+    void current.mcp.close();
+  }
+  byId('tools').replaceChildren();
+  byId('call').replaceChildren(element('h2', 'Call'), element('p', 'Choose a tool.'));
+  const failure = byId('connection-error');
+  failure.hidden = true;
+  delete failure.dataset.kind;
+  const server = byId('server');
+  server.textContent = `connecting to ${settings.url}…`;
+  let mcp: McpClient;
+  const broker = new InputBroker();
+  try {
+    mcp = McpClient.connectHttp({
+      url: settings.url,
+      httpTransport: settings.transport,
+      headers: settings.headers,
+      clientName: 'rxmcp-inspect',
+      onElicit: broker.onElicit,
+      logLevel: 'info',
+    });
+  } catch (error) {
+    showFailure(settings, error as Error);
+    return;
+  }
+  const mine = { mcp, subscriptions: [] as Subscription[], stopQuestions: showQuestions(broker) };
+  current = mine;
+  // Only the first failure of a connection is told; the listing fails the same way.
+  let told = false;
+  const fail = (error: Error): void => {
+    if (told || current !== mine) return;
+    told = true;
+    server.textContent = 'not connected';
+    showFailure(settings, error);
+  };
+  mine.subscriptions.push(
+    mcp.describe().subscribe({
+      next: (found) => (server.textContent = `${found.serverInfo?.name ?? 'server'} · ${found.era} era · ${found.protocolVersion} · ${found.wire}`),
+      error: fail,
+    }),
+    showTools(mcp, fail),
+    mcp.log$.subscribe(({ level, data }) => log(`[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}`)),
+  );
+}
+
+// The browser says little of why a fetch failed; the inspector's server tries the URL and says more.
+async function showFailure(settings: ConnectSettings, error: Error): Promise<void> {
+  const failure = byId('connection-error');
+  let verdict: ProbeVerdict | undefined;
+  try {
+    const response = await fetch('/api/probe', { method: 'POST', headers: { ...own, 'Content-Type': 'application/json' }, body: JSON.stringify(settings) });
+    if (response.ok) verdict = (await response.json()) as ProbeVerdict;
+  } catch {
+    // No verdict: the client's own message is all there is to show.
+  }
+  const told = connectionError(settings.url, verdict, error);
+  failure.dataset.kind = told.kind;
+  failure.textContent = told.text;
+  failure.hidden = false;
+}
+
+const form = bindConnectForm(connect);
+
+async function start(): Promise<void> {
+  const response = await fetch('/api/target', { headers: own });
+  const target = (await response.json()) as Target;
+  if (target.kind === 'none') return;
+  // A stdio server sits behind the gateway here, which wants the token too; the form shows it, as it is sent.
+  const settings: ConnectSettings =
+    target.kind === 'url'
+      ? { url: target.url, transport: target.transport, headers: target.headers }
+      : { url: new URL('/mcp', location.href).href, transport: 'streamable-http', headers: own };
+  if (target.kind === 'gateway') log(`the gateway runs: ${target.command}`);
+  form.fill(settings);
+  connect(settings);
+}
+
+void start();
