@@ -1,4 +1,4 @@
-import { catchError, defer, firstValueFrom, type Observable, of, throwError } from 'rxjs';
+import { catchError, defer, finalize, firstValueFrom, map, type Observable, of, share, throwError } from 'rxjs';
 import { iconWarning, keepSafeIcons } from '../protocol/icons.js';
 import type { PageShape } from '../protocol/page-shapes.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
@@ -57,6 +57,8 @@ export class Catalogue {
   private readonly names = new NameMapper();
   private unreadableWarned = '';
   private taskToolsWarned = '';
+  // The listing the declaration lookups of this moment share (see `declaration`).
+  private declarations: Observable<Tool[]> | undefined;
 
   constructor(private readonly context: CatalogueContext) {}
 
@@ -109,6 +111,27 @@ export class Catalogue {
     return defer(() => {
       const kept = this.context.isClosing() || options.signal?.aborted ? undefined : cache.list(method);
       return kept ? of(kept.slice() as T[]) : fetch;
+    });
+  }
+
+  /**
+   * One tool's declaration, from the kept list when there is one, else from
+   * a listing that every lookup made while it runs shares: a layer that asks
+   * for each tool of a list of thousands at once (Pins, the gateway) costs
+   * one listing, and one index of it, not one of each per tool.
+   */
+  declaration(name: string): Observable<Tool | undefined> {
+    return defer(() => {
+      const kept = this.context.isClosing() ? undefined : (this.context.cache.list('tools/list') as readonly Tool[] | undefined);
+      if (kept) return of(indexOf(kept).get(name));
+      // Shared while it runs (refCount: dropped when every lookup gave up), then forgotten: a later lookup lists anew.
+      this.declarations ??= this.context.owner.listTools().pipe(
+        finalize(() => {
+          this.declarations = undefined;
+        }),
+        share(),
+      );
+      return this.declarations.pipe(map((tools) => indexOf(tools).get(name)));
     });
   }
 
@@ -216,4 +239,18 @@ export class Catalogue {
 function itemLabel(item: Record<string, unknown>): string {
   const name = typeof item.name === 'string' ? item.name : typeof item.uri === 'string' ? item.uri : '?';
   return quote(name);
+}
+
+// The kept lists' indexes by name, each dropped with its list.
+const indexes = new WeakMap<readonly Tool[], Map<string, Tool>>();
+
+function indexOf(tools: readonly Tool[]): Map<string, Tool> {
+  let index = indexes.get(tools);
+  if (!index) {
+    index = new Map();
+    // The first of a name wins, as `find` would have it.
+    for (const tool of tools) if (!index.has(tool.name)) index.set(tool.name, tool);
+    indexes.set(tools, index);
+  }
+  return index;
 }

@@ -415,7 +415,7 @@ export class McpClient {
 
   /** The tool's annotations as the server sent them, for a layer the user marked trusted (see `annotation-trust.ts`). */
   [TOOL_DECLARATION](name: string): Observable<Tool | undefined> {
-    return this.listTools().pipe(map((tools) => tools.find((tool) => tool.name === name)));
+    return this.catalogue.declaration(name);
   }
 
   [SERVER_ANNOTATIONS](name: string, options: ListOptions = {}): Observable<ToolAnnotations | undefined> {
