@@ -96,7 +96,7 @@ describe('ToolSearch over a 1,000-tool Registry of toolkits and a real server', 
   it('lets a scripted model search, then call the real server\'s tool it found', async () => {
     const { answers, declaredPerTurn } = await converse(new ToolSearch({ provider: registry }), scriptedModel('add two numbers, return the sum', { a: 2, b: 3 }));
     expect(answers.map((answer) => answer.tool_call_id)).toEqual(['search', 'call']);
-    expect(answers[0]?.content).toMatch(/^- everything_get-sum\(a, b\): Returns the sum of two numbers$/m);
+    expect(answers[0]?.content).toMatch(/^- everything_get-sum\(a: number, b: number\): Returns the sum of two numbers$/m);
     expect(answers[1]).toMatchObject({ is_error: false, content: expect.stringContaining('5') });
     expect(declaredPerTurn[0]).toBe(1);
     expect(declaredPerTurn[1]).toBeGreaterThan(1);
