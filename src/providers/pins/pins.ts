@@ -222,7 +222,8 @@ export class Pins implements ToolProvider {
       true,
     );
     const verdicts = new Map<string, string | undefined>();
-    for (const name of called) verdicts.set(name, `Tool ${JSON.stringify(name)} is not in the catalogue, so its definition could not be checked against its pin`);
+    // Worded as the bridge words it: to the model, a tool nobody lists does not exist.
+    for (const name of called) verdicts.set(name, `Unknown tool: ${name}`);
     listed.forEach((name, n) => verdicts.set(name, refusalOf(reports[n] as PinReport)));
     return verdicts;
   }
