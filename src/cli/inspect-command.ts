@@ -8,10 +8,7 @@ import { type InspectTarget, startInspectServer } from './inspect/inspect-server
 import { stdioGateway } from './inspect/stdio-gateway.js';
 import { newBearerToken } from './serve-token.js';
 import { terminalLine } from './terminal-text.js';
-
-/** Exit codes, as main.ts has them. */
-const OK = 0;
-const INTERRUPTED = 130;
+import { stopSignals } from './stop-signals.js';
 
 // Where scripts/build.mjs puts the page: dist/inspect/, beside dist/esm/ (this file is dist/esm/cli/).
 const PAGE_DIR = fileURLToPath(new URL('../../inspect/', import.meta.url));
@@ -52,20 +49,14 @@ export async function inspect(request: CliRequest, io: CliIo): Promise<number> {
       })
     : undefined;
   if (gateway) server.setMcp(gateway.handle);
-  let stop: (code: number) => void = () => undefined;
-  const stopped = new Promise<number>((resolve) => (stop = resolve));
-  const onSigint = (): void => stop(INTERRUPTED);
-  const onSigterm = (): void => stop(OK);
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigterm);
+  const { stopped, release } = stopSignals();
   try {
     io.stdout.write(`rxmcp inspect: ${server.url}\n`);
     if (!request.noOpen) openBrowser(server.url);
     say('Ctrl-C stops the page and the server');
     return await stopped;
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigterm);
+    release();
     await server.close();
     await gateway?.close();
   }

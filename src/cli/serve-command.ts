@@ -9,10 +9,10 @@ import type { CliIo } from './connect.js';
 import { newBearerToken, tokenInstructions } from './serve-token.js';
 import { terminalLine } from './terminal-text.js';
 import { pinsPathFor } from './pins-path.js';
+import { stopSignals } from './stop-signals.js';
 
-/** Exit codes, as main.ts has them. */
+/** The exit code of a stdio serve whose host hung up, as main.ts has it. */
 const OK = 0;
-const INTERRUPTED = 130;
 
 /** Addresses that stand for every interface: no Host header names them. */
 const WILDCARDS = ['0.0.0.0', '::', '[::]'];
@@ -74,12 +74,7 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
     onWarn: say,
     ...(request.verbose ? { onStderr: (server: string, line: string) => say(`${server}: ${line}`) } : {}),
   });
-  let stop: (code: number) => void = () => undefined;
-  const stopped = new Promise<number>((resolve) => (stop = resolve));
-  const onSigint = (): void => stop(INTERRUPTED);
-  const onSigterm = (): void => stop(OK);
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigterm);
+  const { stopped, release } = stopSignals();
   try {
     if (!http) {
       return await Promise.race([stack.gateway.serveStdio({ input: io.stdin, output: io.stdout }).then(() => OK), stopped]);
@@ -96,8 +91,7 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
     if (madeToken !== undefined) for (const line of tokenInstructions(served.url, madeToken)) say(line);
     return await stopped;
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigterm);
+    release();
     await stack.close();
     restoreConsole();
   }

@@ -1,11 +1,7 @@
-/** What the inspector's server found when it tried the URL (see src/cli/inspect/connection-probe.ts). */
-export type ProbeVerdict =
-  | { kind: 'refused' }
-  | { kind: 'unreachable'; code: string }
-  | { kind: 'sign-in'; status: number }
-  | { kind: 'not-mcp'; status: number; contentType: string }
-  | { kind: 'cors'; status: number }
-  | { kind: 'ok'; status: number };
+// What the inspector's server found when it tried the URL: the probe's own type (erased from the page's bundle).
+import type { ProbeVerdict } from '../connection-probe.js';
+
+export type { ProbeVerdict };
 
 /** A failed connection, told in words a person can act on, with the kind tests and styles key on. */
 export interface ConnectionError {
