@@ -10,11 +10,14 @@ import { schemaForm } from './schema-form.js';
  * @returns a function that stops showing the broker's questions
  */
 export function showQuestions(broker: InputBroker): () => void {
-  const panel = byId('question');
+  // A modal dialog sits in the browser's top layer: above the page and above a fullscreen view.
+  const panel = byId('question') as HTMLDialogElement;
   const subscription = broker.pending$.subscribe((pending: readonly PendingQuestion[]) => {
     const question = pending[0];
-    panel.hidden = !question;
-    if (!question) return;
+    if (!question) {
+      if (panel.open) panel.close();
+      return;
+    }
     const [form, read] = schemaForm(question.params.requestedSchema);
     const send = element('button', 'Send');
     send.id = 'answer';
@@ -25,9 +28,10 @@ export function showQuestions(broker: InputBroker): () => void {
     actions.className = 'actions';
     actions.append(send, decline);
     panel.replaceChildren(element('h2', 'The server asks'), element('p', String(question.params.message ?? '')), form, actions);
+    if (!panel.open) panel.showModal();
   });
   return () => {
     subscription.unsubscribe();
-    panel.hidden = true;
+    if (panel.open) panel.close();
   };
 }

@@ -1,5 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { CallToolResult, McpClient, Tool } from 'rxmcp';
+import { contentBlocksView } from './content-view.js';
 import { byId, element } from './element.js';
 import { schemaForm } from './schema-form.js';
 
@@ -40,7 +41,7 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
     const [form, read] = schemaForm(tool.inputSchema);
     const status = element('p');
     status.id = 'status';
-    const output = element('pre');
+    const output = element('div');
     output.id = 'result';
     const call = element('button', 'Call');
     call.id = 'run';
@@ -53,13 +54,13 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
     byId('call').replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, actions, status, output);
     call.onclick = () => {
       running?.unsubscribe();
-      output.textContent = '';
+      output.replaceChildren();
       status.textContent = 'running…';
       cancel.disabled = false;
       const subscription = mcp.callTool(tool.name, read(), { timeoutMs: 0 }).subscribe({
         next: (result) => {
           status.textContent = result.isError ? 'the tool reported an error' : 'done';
-          output.textContent = resultText(result);
+          output.replaceChildren(...resultView(result));
         },
         error: (error: Error) => (status.textContent = `failed: ${error.message}`),
       });
@@ -74,9 +75,9 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
   }
 }
 
-/** A result as text: what a person reads first. The later inspector shows every block as it is. */
-function resultText(result: CallToolResult): string {
-  const blocks = result.content.map((block) => (typeof block.text === 'string' ? block.text : `[${String(block.type)}${typeof block.mimeType === 'string' ? ` ${block.mimeType}` : ''}]`));
-  if (result.structuredContent !== undefined) blocks.push(`structuredContent: ${JSON.stringify(result.structuredContent, null, 2)}`);
-  return blocks.join('\n');
+/** A result's blocks as the content view shows them, and its `structuredContent` as JSON. */
+function resultView(result: CallToolResult): HTMLElement[] {
+  const shown = [contentBlocksView(result.content)];
+  if (result.structuredContent !== undefined) shown.push(element('pre', `structuredContent: ${JSON.stringify(result.structuredContent, null, 2)}`));
+  return shown;
 }
