@@ -35,6 +35,8 @@ export function stdioGateway(
       // As rxmcp serve declares them: each question is checked against what the page declared.
       clientCapabilities: { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} },
       sampleWithTools: true,
+      // Results pass as the server sent them: the page checks them against their outputSchema and shows both.
+      validateStructuredContent: false,
       ...(onStderr ? { onStderr } : {}),
     },
     onWarn,

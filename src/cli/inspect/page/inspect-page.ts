@@ -51,6 +51,8 @@ function connect(settings: ConnectSettings): void {
       clientName: 'rxmcp-inspect',
       onElicit: broker.onElicit,
       logLevel: 'info',
+      // The page checks results against their outputSchema itself, to show a result that breaks it with the verdict.
+      validateStructuredContent: false,
     });
   } catch (error) {
     showFailure(settings, error as Error);

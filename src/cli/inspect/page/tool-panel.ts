@@ -1,13 +1,13 @@
 import type { Subscription } from 'rxjs';
-import type { CallToolResult, McpClient, Tool } from 'rxmcp';
-import { contentBlocksView } from './content-view.js';
+import type { McpClient, Tool } from 'rxmcp';
 import { byId, element } from './element.js';
+import { errorView, resultView } from './result-view.js';
 import { schemaForm } from './schema-form.js';
 
 /**
  * Shows `mcp`'s tools in the Tools list, each a button that opens its call
- * form in the Call panel. Calling shows the result (text blocks as text,
- * other blocks by their type, `structuredContent` as JSON); Cancel
+ * form in the Call panel. Calling shows the result as it is (see
+ * `resultView`), or the failure with its code and data; Cancel
  * unsubscribes, which cancels the call on the server.
  *
  * @returns the subscription of the listing and of any running call: unsubscribing drops them both
@@ -60,9 +60,12 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
       const subscription = mcp.callTool(tool.name, read(), { timeoutMs: 0 }).subscribe({
         next: (result) => {
           status.textContent = result.isError ? 'the tool reported an error' : 'done';
-          output.replaceChildren(...resultView(result));
+          output.replaceChildren(...resultView(result, tool));
         },
-        error: (error: Error) => (status.textContent = `failed: ${error.message}`),
+        error: (error: Error) => {
+          status.textContent = `failed: ${error.message}`;
+          output.replaceChildren(errorView(error));
+        },
       });
       subscription.add(() => (cancel.disabled = true));
       running = subscription;
@@ -73,11 +76,4 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
       status.textContent = 'cancelled';
     };
   }
-}
-
-/** A result's blocks as the content view shows them, and its `structuredContent` as JSON. */
-function resultView(result: CallToolResult): HTMLElement[] {
-  const shown = [contentBlocksView(result.content)];
-  if (result.structuredContent !== undefined) shown.push(element('pre', `structuredContent: ${JSON.stringify(result.structuredContent, null, 2)}`));
-  return shown;
 }
