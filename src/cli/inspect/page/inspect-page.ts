@@ -5,9 +5,9 @@ import type { Subscription } from 'rxjs';
 import { InputBroker, McpClient } from 'rxmcp';
 import { bindConnectForm, type ConnectSettings } from './connect-form.js';
 import { connectionError, type ProbeVerdict } from './connection-error.js';
+import { showCatalogue } from './catalogue-panel.js';
 import { byId, element } from './element.js';
 import { showQuestions } from './question-panel.js';
-import { showTools } from './tool-panel.js';
 
 // The run's token, from the printed URL: every request to the inspector's server carries it.
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -53,6 +53,7 @@ function connect(settings: ConnectSettings): void {
       logLevel: 'info',
       // The page checks results against their outputSchema itself, to show a result that breaks it with the verdict.
       validateStructuredContent: false,
+      tasks: true,
     });
   } catch (error) {
     showFailure(settings, error as Error);
@@ -73,7 +74,7 @@ function connect(settings: ConnectSettings): void {
       next: (found) => (server.textContent = `${found.serverInfo?.name ?? 'server'} · ${found.era} era · ${found.protocolVersion} · ${found.wire}`),
       error: fail,
     }),
-    showTools(mcp, fail),
+    showCatalogue(mcp, fail),
     mcp.log$.subscribe(({ level, data }) => log(`[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}`)),
   );
 }

@@ -16,7 +16,7 @@ const checkers = new WeakMap<Tool, Promise<Checker | string>>();
  * whether that matches the tool's `outputSchema` ("matches outputSchema",
  * or the first problem, or why it could not be checked).
  */
-export function resultView(result: CallToolResult, tool: Tool): HTMLElement[] {
+export function resultView(result: CallToolResult, tool?: Tool): HTMLElement[] {
   const shown: HTMLElement[] = [];
   const content = contentBlocksView(Array.isArray(result.content) ? result.content : []);
   if (result.isError === true) {
@@ -28,7 +28,7 @@ export function resultView(result: CallToolResult, tool: Tool): HTMLElement[] {
   const structured = element('div');
   structured.className = 'structured';
   if (result.structuredContent !== undefined) structured.append(element('h3', 'structuredContent'), treeView(result.structuredContent));
-  if (tool.outputSchema !== undefined && result.isError !== true) structured.append(verdictView(result, tool));
+  if (tool?.outputSchema !== undefined && result.isError !== true) structured.append(verdictView(result, tool));
   if (structured.childElementCount > 0) shown.push(structured);
   return shown;
 }

@@ -1,21 +1,35 @@
-import type { Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import type { McpClient, Tool } from 'rxmcp';
 import { byId, element } from './element.js';
 import { errorView, resultView } from './result-view.js';
 import { schemaForm } from './schema-form.js';
+import { taskSummary } from './task-summary.js';
+import { taskToggle } from './task-toggle.js';
+
+/** What the catalogue tells the tool panel. */
+export interface ToolPanelOptions {
+  /** The tools, listed again as they change; `mcp.listTools()` once when absent. */
+  tools?: Observable<Tool[]>;
+  /** The server runs tool calls as tasks: a tool that may run as one gets a "run as a task" checkbox. */
+  tasks?: boolean;
+  /** Told the number of tools at each listing. */
+  onCount?(count: number): void;
+}
 
 /**
  * Shows `mcp`'s tools in the Tools list, each a button that opens its call
  * form in the Call panel. Calling shows the result as it is (see
  * `resultView`), or the failure with its code and data; Cancel
- * unsubscribes, which cancels the call on the server.
+ * unsubscribes, which cancels the call on the server. A call run as a task
+ * (see `taskToggle`) shows each status of its task as it comes.
  *
  * @returns the subscription of the listing and of any running call: unsubscribing drops them both
  */
-export function showTools(mcp: McpClient, onError: (error: Error) => void): Subscription {
+export function showTools(mcp: McpClient, onError: (error: Error) => void, options: ToolPanelOptions = {}): Subscription {
   let running: Subscription | undefined;
-  const listing = mcp.listTools().subscribe({
-    next: (tools) =>
+  const listing = (options.tools ?? mcp.listTools()).subscribe({
+    next: (tools) => {
+      options.onCount?.(tools.length);
       byId('tools').replaceChildren(
         ...tools.map((tool) => {
           const button = element('button', tool.title ?? tool.name);
@@ -31,7 +45,8 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
           };
           return button;
         }),
-      ),
+      );
+    },
     error: onError,
   });
   listing.add(() => running?.unsubscribe());
@@ -51,12 +66,24 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
     const actions = element('div');
     actions.className = 'actions';
     actions.append(call, cancel);
-    byId('call').replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, actions, status, output);
+    const asTask = taskToggle(tool, options.tasks === true);
+    byId('call').replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, ...(asTask.view ? [asTask.view] : []), actions, status, output);
     call.onclick = () => {
       running?.unsubscribe();
       output.replaceChildren();
       status.textContent = 'running…';
       cancel.disabled = false;
+      if (asTask.chosen()) {
+        running = mcp.callToolAsTask(tool.name, read(), { timeoutMs: 0 }).subscribe({
+          next: (event) => {
+            status.textContent = event.task ? `task ${event.task.taskId}: ${taskSummary(event.task)}` : 'done (answered directly)';
+            if (event.kind === 'result') output.replaceChildren(...resultView(event.result, tool));
+          },
+          error: (error: Error) => (status.textContent = `failed: ${error.message}`),
+        });
+        running.add(() => (cancel.disabled = true));
+        return;
+      }
       const subscription = mcp.callTool(tool.name, read(), { timeoutMs: 0 }).subscribe({
         next: (result) => {
           status.textContent = result.isError ? 'the tool reported an error' : 'done';
