@@ -38,7 +38,7 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
   return listing;
 
   function showCall(tool: Tool): void {
-    const [form, read] = schemaForm(tool.inputSchema);
+    const [form, read, validate] = schemaForm(tool.inputSchema, { rawJson: true });
     const status = element('p');
     status.id = 'status';
     const output = element('div');
@@ -53,6 +53,7 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
     actions.append(call, cancel);
     byId('call').replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, actions, status, output);
     call.onclick = () => {
+      if (validate() !== undefined) return;
       running?.unsubscribe();
       output.replaceChildren();
       status.textContent = 'running…';
