@@ -56,7 +56,7 @@ await build({
   platform: 'browser',
   target: 'es2022',
   minify: true,
-  alias: { rxmcp: './dist/esm/index.js' },
+  alias: { rxmcp: './dist/esm/index.js', 'rxmcp/sampling': './dist/esm/formats/sampling/index.js' },
   external: ['node:*'],
   logLevel: 'warning',
 });

@@ -26,11 +26,17 @@ const ALLOWED_KEYS: Record<string, string[]> = {
 /**
  * A fake OpenAI-compatible endpoint on 127.0.0.1: `POST {url}/chat/completions`
  * answers with the assistant message `reply` makes of the conversation, after
- * checking the bearer key and the shape of every message.
+ * checking the bearer key and the shape of every message. With `cors`, it
+ * lets web pages of any origin call it, as a browser needs.
  */
-export async function startFakeOpenAI(options: { apiKey: string; reply: (messages: ChatMessage[]) => ChatMessage }) {
+export async function startFakeOpenAI(options: { apiKey: string; reply: (messages: ChatMessage[]) => ChatMessage; cors?: boolean }) {
   const requests: RecordedRequest[] = [];
   const server = createServer((request, response) => {
+    if (options.cors) {
+      response.setHeader('access-control-allow-origin', '*');
+      response.setHeader('access-control-allow-headers', 'authorization, content-type');
+      if (request.method === 'OPTIONS') return void response.writeHead(204).end();
+    }
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {

@@ -21,6 +21,8 @@ export interface PendingQuestion {
    * host to show beside it).
    */
   readonly params: Record<string, unknown>;
+  /** Which server asks (its `serverInfo` name, title and version, cleaned; a registry's prefix), when the client knows it. */
+  readonly server?: InputRequest['server'];
   /** Answers with the result body (for a form: `{ action: 'accept', content }`; for a URL question: `{ action: 'accept' }`). */
   respond(result: Record<string, unknown>): void;
   /** Says no: elicitation `{ action: 'decline' }`, roots `[]`, sampling left unanswered. */
@@ -112,6 +114,7 @@ export class InputBroker {
         method: request.method,
         kind: mode ?? KINDS[request.method] ?? 'form',
         params: request.params,
+        ...(request.server === undefined ? {} : { server: request.server }),
         respond: (result) => settle('answered', result),
         decline: () => settle('declined', no('decline')),
         cancel: () => settle('cancelled', no('cancel')),

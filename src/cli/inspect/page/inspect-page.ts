@@ -3,6 +3,7 @@
 // index.html by the inspector's server (src/cli/inspect/inspect-server.ts).
 import type { Subscription } from 'rxjs';
 import { InputBroker, McpClient } from 'rxmcp';
+import { bindAnswers } from './answers-panel.js';
 import { bindConnectForm, type ConnectSettings } from './connect-form.js';
 import { connectionError, type ProbeVerdict } from './connection-error.js';
 import { showCatalogue } from './catalogue-panel.js';
@@ -24,6 +25,9 @@ function log(line: string): void {
   while (lines.childElementCount > MAX_LINES) lines.firstElementChild?.remove();
   lines.scrollTop = lines.scrollHeight;
 }
+
+// The roots and the model the person set up: kept across connections, read as questions come.
+const answers = bindAnswers();
 
 /** One connection and all that hangs on it, dropped as one when the next replaces it. */
 let current: { mcp: McpClient; subscriptions: Subscription[]; stopQuestions: () => void } | undefined;
@@ -50,6 +54,10 @@ function connect(settings: ConnectSettings): void {
       headers: settings.headers,
       clientName: 'rxmcp-inspect',
       onElicit: broker.onElicit,
+      onElicitUrl: broker.onElicitUrl,
+      onSample: broker.onSample,
+      sampleWithTools: true,
+      roots: answers.roots$,
       logLevel: 'info',
       // The page checks results against their outputSchema itself, to show a result that breaks it with the verdict.
       validateStructuredContent: false,
@@ -59,7 +67,7 @@ function connect(settings: ConnectSettings): void {
     showFailure(settings, error as Error);
     return;
   }
-  const mine = { mcp, subscriptions: [] as Subscription[], stopQuestions: showQuestions(broker) };
+  const mine = { mcp, subscriptions: [] as Subscription[], stopQuestions: showQuestions(broker, answers) };
   current = mine;
   // Only the first failure of a connection is told; the listing fails the same way.
   let told = false;

@@ -53,7 +53,7 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void, optio
   return listing;
 
   function showCall(tool: Tool): void {
-    const [form, read] = schemaForm(tool.inputSchema);
+    const [form, read, validate] = schemaForm(tool.inputSchema, { rawJson: true });
     const status = element('p');
     status.id = 'status';
     const output = element('div');
@@ -69,6 +69,7 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void, optio
     const asTask = taskToggle(tool, options.tasks === true);
     byId('call').replaceChildren(element('h2', tool.name), element('p', tool.description ?? ''), form, ...(asTask.view ? [asTask.view] : []), actions, status, output);
     call.onclick = () => {
+      if (validate() !== undefined) return;
       running?.unsubscribe();
       output.replaceChildren();
       status.textContent = 'running…';
