@@ -3,10 +3,12 @@
 // index.html by the inspector's server (src/cli/inspect/inspect-server.ts).
 import type { Subscription } from 'rxjs';
 import { InputBroker, McpClient } from 'rxmcp';
+import { appsExtension } from 'rxmcp/apps';
 import { bindConnectForm, type ConnectSettings } from './connect-form.js';
 import { connectionError, type ProbeVerdict } from './connection-error.js';
 import { byId, element } from './element.js';
 import { showQuestions } from './question-panel.js';
+import { bindSignIn } from './sign-in-panel.js';
 import { showTools } from './tool-panel.js';
 
 // The run's token, from the printed URL: every request to the inspector's server carries it.
@@ -24,6 +26,9 @@ function log(line: string): void {
   while (lines.childElementCount > MAX_LINES) lines.firstElementChild?.remove();
   lines.scrollTop = lines.scrollHeight;
 }
+
+// Sign-in from the page, for a server that wants one: it connects again once it has a client there.
+const signIn = bindSignIn((settings) => connect(settings), own);
 
 /** One connection and all that hangs on it, dropped as one when the next replaces it. */
 let current: { mcp: McpClient; subscriptions: Subscription[]; stopQuestions: () => void } | undefined;
@@ -43,6 +48,7 @@ function connect(settings: ConnectSettings): void {
   server.textContent = `connecting to ${settings.url}…`;
   let mcp: McpClient;
   const broker = new InputBroker();
+  const auth = signIn.authFor(settings.url);
   try {
     mcp = McpClient.connectHttp({
       url: settings.url,
@@ -51,6 +57,9 @@ function connect(settings: ConnectSettings): void {
       clientName: 'rxmcp-inspect',
       onElicit: broker.onElicit,
       logLevel: 'info',
+      // Declaring MCP Apps is what makes a server that checks for it offer its tools with views.
+      extensions: appsExtension,
+      ...(auth ? { auth } : {}),
     });
   } catch (error) {
     showFailure(settings, error as Error);
@@ -64,7 +73,7 @@ function connect(settings: ConnectSettings): void {
     if (told || current !== mine) return;
     told = true;
     server.textContent = 'not connected';
-    showFailure(settings, error);
+    if (!signIn.tells(error)) void showFailure(settings, error);
   };
   mine.subscriptions.push(
     mcp.describe().subscribe({
@@ -73,6 +82,7 @@ function connect(settings: ConnectSettings): void {
     }),
     showTools(mcp, fail),
     mcp.log$.subscribe(({ level, data }) => log(`[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}`)),
+    signIn.watch(mcp, settings),
   );
 }
 
@@ -86,6 +96,7 @@ async function showFailure(settings: ConnectSettings, error: Error): Promise<voi
   } catch {
     // No verdict: the client's own message is all there is to show.
   }
+  if (verdict?.kind === 'sign-in') signIn.offer(settings);
   const told = connectionError(settings.url, verdict, error);
   failure.dataset.kind = told.kind;
   failure.textContent = told.text;

@@ -1,8 +1,10 @@
-import type { Subscription } from 'rxjs';
+import { Subscription } from 'rxjs';
 import type { CallToolResult, McpClient, Tool } from 'rxmcp';
+import { appResourceUri } from 'rxmcp/apps';
 import { contentBlocksView } from './content-view.js';
 import { byId, element } from './element.js';
 import { schemaForm } from './schema-form.js';
+import { showView } from './view-panel.js';
 
 /**
  * Shows `mcp`'s tools in the Tools list, each a button that opens its call
@@ -14,7 +16,8 @@ import { schemaForm } from './schema-form.js';
  */
 export function showTools(mcp: McpClient, onError: (error: Error) => void): Subscription {
   let running: Subscription | undefined;
-  const listing = mcp.listTools().subscribe({
+  const listing = new Subscription();
+  listing.add(mcp.listTools().subscribe({
     next: (tools) =>
       byId('tools').replaceChildren(
         ...tools.map((tool) => {
@@ -33,7 +36,8 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
         }),
       ),
     error: onError,
-  });
+  }));
+  // Not on the listing's own subscription, which ends when the list arrives: a running call or view goes with the connection.
   listing.add(() => running?.unsubscribe());
   return listing;
 
@@ -57,6 +61,19 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void): Subs
       output.replaceChildren();
       status.textContent = 'running…';
       cancel.disabled = false;
+      // A tool with a UI is called by its view, which shows while the call runs; Cancel closes it.
+      if (appResourceUri(tool) !== undefined) {
+        status.textContent = 'showing the view…';
+        running = showView(mcp, tool.name, read(), {
+          onResult: (result) => {
+            status.textContent = result.isError ? 'the tool reported an error' : 'done';
+            output.replaceChildren(...resultView(result));
+          },
+          onError: (text) => (status.textContent = text),
+        });
+        running.add(() => (cancel.disabled = true));
+        return;
+      }
       const subscription = mcp.callTool(tool.name, read(), { timeoutMs: 0 }).subscribe({
         next: (result) => {
           status.textContent = result.isError ? 'the tool reported an error' : 'done';
