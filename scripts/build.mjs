@@ -48,15 +48,16 @@ writeFileSync(join(dist, 'cjs', 'package.json'), JSON.stringify({ type: 'commonj
 // The page of rxmcp inspect, for browsers: bundled from the built root entry
 // (browser-safe: node-only code is loaded on demand, and never here) into
 // dist/inspect/, which the package ships.
+// signed-in.js is the sign-in window's redirect page's script (rxmcp/browser's finishSignIn).
 await build({
-  entryPoints: [join(PAGE, 'inspect-page.ts')],
-  outfile: join(dist, 'inspect', 'page.js'),
+  entryPoints: { page: join(PAGE, 'inspect-page.ts'), 'signed-in': join(PAGE, 'signed-in.ts') },
+  outdir: join(dist, 'inspect'),
   bundle: true,
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
   minify: true,
-  alias: { rxmcp: './dist/esm/index.js', 'rxmcp/sampling': './dist/esm/formats/sampling/index.js' },
+  alias: { rxmcp: './dist/esm/index.js', 'rxmcp/apps': './dist/esm/apps/index.js', 'rxmcp/browser': './dist/esm/browser/index.js', 'rxmcp/sampling': './dist/esm/formats/sampling/index.js' },
   external: ['node:*'],
   logLevel: 'warning',
 });

@@ -155,9 +155,11 @@ describe(`rxmcp inspect in a real browser (${chosen ? chosen.path : 'none found'
       expect(await failure('cors')).toContain('CORS refused');
     });
 
-    it('says a sign-in is needed for the protected server', async () => {
+    it('says a sign-in is needed for the protected server, and offers one', async () => {
       await connectTo(oauth.url);
-      expect(await failure('sign-in')).toContain('Sign-in needed');
+      // The connect form's verdict shows until the Sign-in panel takes over (spec/e2e/inspect-views.spec.ts signs in).
+      await page.locator('#sign-in-status', { hasText: 'Sign-in needed' }).waitFor();
+      await page.locator('#sign-in-button', { hasText: 'Sign in' }).waitFor();
     });
 
     it('connects with the form, replacing the failed connection and its error', async () => {

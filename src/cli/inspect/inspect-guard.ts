@@ -26,9 +26,15 @@ const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
  * - A POST must be JSON, which no other site's page can send without a
  *   preflight this server never grants.
  *
+ * `tokenless` names the paths a GET may load without the token: pages that
+ * hold no secret, such as the sign-in window's redirect page, which the
+ * authorization server sends the browser to with no token in its address.
+ * Host and Origin are checked for them all the same.
+ *
  * @returns the refusal for a request, or `undefined` when it may be served
  */
-export function inspectGuard(port: number, token: string): (request: IncomingMessage) => InspectRefusal | undefined {
+export function inspectGuard(port: number, token: string, tokenless: readonly string[] = []): (request: IncomingMessage) => InspectRefusal | undefined {
+  const open = new Set(tokenless);
   const hosts = new Set(LOOPBACK_NAMES.map((name) => `${name}:${port}`));
   const origins = new Set([...hosts].map((host) => `http://${host}`));
   const expected = digest(token);
@@ -38,6 +44,7 @@ export function inspectGuard(port: number, token: string): (request: IncomingMes
     // Duplicate Origin headers arrive joined by a comma, which matches nothing.
     const origin = request.headers.origin;
     if (origin !== undefined && !origins.has(origin.toLowerCase())) return { status: 403, reason: 'the request comes from another origin' };
+    if (request.method === 'GET' && open.has((request.url ?? '').split('?', 1)[0] as string)) return undefined;
     const given = tokenOf(request);
     if (given === undefined || !timingSafeEqual(digest(given), expected)) return { status: 401, reason: 'the request does not carry this run\'s token' };
     if (request.method === 'POST' && request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase() !== 'application/json') {

@@ -3,8 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import { answerNodeRequest } from '../../gateway/node-http.js';
+import { registerInspectClient } from './client-registration.js';
 import { probeConnection, type ProbeRequest } from './connection-probe.js';
 import { inspectGuard } from './inspect-guard.js';
+import { SANDBOX_PATH, startSandboxServer } from './sandbox-server.js';
 
 /** What the page connects to first, as `GET /api/target` tells it. */
 export type InspectTarget =
@@ -20,31 +22,52 @@ export interface InspectServer {
   /** The page's address, token included. */
   url: string;
   port: number;
+  /** The port of the second origin, where MCP Apps views run (see `startSandboxServer`). */
+  sandboxPort: number;
   close(): Promise<void>;
 }
 
 /** The largest probe request read: a URL and a few headers. */
 const MAX_PROBE_BYTES = 64 * 1024;
 
-// The page may connect anywhere over HTTP (that is its job), and run only its
-// own script; nothing frames it, and its address (which holds the token) is
+// The page may connect anywhere over HTTP (that is its job), run only its
+// own script and frame only the views' sandbox (at the name the page was
+// loaded by); nothing frames it, and its address (which holds the token) is
 // never sent on as a Referer.
-const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; media-src data:; connect-src 'self' http: https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+function pageHeaders(frames: string): Record<string, string> {
+  return {
+    'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; media-src data:; connect-src 'self' http: https:; frame-src ${frames}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  };
+}
+
+/** The sign-in window's last page, which the authorization server sends it to: its script hands the answer to the page. */
+const SIGNED_IN_PATH = '/signed-in';
+const SIGNED_IN_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signing in…</title></head><body>Signing in…<script type="module" src="/signed-in.js"></script></body></html>';
+// Its address holds the authorization code: no Referer carries it on, nothing frames the page.
+const SIGNED_IN_HEADERS = {
+  'content-security-policy': "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
 };
 
 /**
  * Starts the server of `rxmcp inspect` on 127.0.0.1 at a free port: the page
- * (`pageDir`'s index.html and page.js, built by scripts/build.mjs), the
+ * (`pageDir`'s index.html, page.js and signed-in.js, built by scripts/build.mjs), the
  * page's target (`GET /api/target`), a probe that classifies a failed
- * connection (`POST /api/probe`, see `probeConnection`) and, once `mcp` is
- * set, a stdio server behind the gateway at `/mcp`. Every request passes
- * `inspectGuard` first: loopback Host, no foreign Origin, the token.
+ * connection (`POST /api/probe`, see `probeConnection`), where the views'
+ * sandbox is (`GET /api/views`: a second port, see `startSandboxServer`),
+ * the registration of the page as an OAuth client (`POST /api/register`,
+ * see `registerInspectClient`), the sign-in window's redirect page
+ * (`GET /signed-in`, with its script) and, once `mcp` is set, a stdio
+ * server behind the gateway at `/mcp`. Every request passes `inspectGuard`
+ * first: loopback Host, no foreign Origin, the token (but for the redirect
+ * page and its script, which hold no secret).
  *
  * `mcp` is set after the server listens (the gateway's checks need the port).
  *
@@ -60,8 +83,9 @@ export async function startInspectServer(options: {
   let mcp = options.mcp;
   let html: string;
   let script: string;
+  let signedInScript: string;
   try {
-    [html, script] = await Promise.all([readFile(join(pageDir, 'index.html'), 'utf8'), readFile(join(pageDir, 'page.js'), 'utf8')]);
+    [html, script, signedInScript] = await Promise.all(['index.html', 'page.js', 'signed-in.js'].map((name) => readFile(join(pageDir, name), 'utf8')) as [Promise<string>, Promise<string>, Promise<string>]);
   } catch (error) {
     throw new McpClientError(`the inspector's page is missing from ${JSON.stringify(pageDir)} (npm run build makes it)`, { cause: error });
   }
@@ -69,6 +93,7 @@ export async function startInspectServer(options: {
   const page = html.replace('src="page.js"', `src="page.js?token=${token}"`);
   let refuse: (request: IncomingMessage) => ReturnType<ReturnType<typeof inspectGuard>> = () => ({ status: 403, reason: 'not listening yet' });
   let origin = '';
+  let sandboxPort = 0;
   const server = createServer((request, response) => {
     route(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500).end();
@@ -84,8 +109,18 @@ export async function startInspectServer(options: {
     }
     const path = (request.url ?? '/').split('?', 1)[0];
     const method = request.method ?? 'GET';
+    // The guard let only loopback names through; the page frames the sandbox at the name it was loaded by.
+    const name = (request.headers.host ?? '').replace(/:\d+$/, '');
     if (method === 'GET' && path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS }).end(page);
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...pageHeaders(name.startsWith('[') ? "'none'" : `http://${name}:${sandboxPort}`) }).end(page);
+    } else if (method === 'GET' && path === SIGNED_IN_PATH) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...SIGNED_IN_HEADERS }).end(SIGNED_IN_PAGE);
+    } else if (method === 'GET' && path === '/signed-in.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(signedInScript);
+    } else if (method === 'GET' && path === '/api/views') {
+      json(response, 200, { sandboxPort, sandboxPath: SANDBOX_PATH });
+    } else if (method === 'POST' && path === '/api/register') {
+      await register(request, response, `http://${name}:${port}${SIGNED_IN_PATH}`);
     } else if (method === 'GET' && path === '/page.js') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(script);
     } else if (method === 'GET' && path === '/api/target') {
@@ -107,18 +142,61 @@ export async function startInspectServer(options: {
   });
   const port = (server.address() as { port: number }).port;
   // Nothing is served before the port is known, so no request goes unchecked.
-  refuse = inspectGuard(port, token);
+  let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
+  try {
+    sandbox = await startSandboxServer(port);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  sandboxPort = sandbox.port;
+  // The redirect page and its script hold no secret, and the authorization server's redirect carries no token.
+  refuse = inspectGuard(port, token, [SIGNED_IN_PATH, '/signed-in.js']);
   origin = `http://127.0.0.1:${port}`;
   return {
     url: `${origin}/?token=${token}`,
     port,
+    sandboxPort,
     setMcp: (handle) => (mcp = handle),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      await Promise.all([
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+        sandbox.close(),
+      ]);
+    },
   };
+}
+
+// Registers the page as a client at the authorization server of the MCP
+// server the page names, with this server's redirect page as its redirect
+// URI; only the client's identity goes back.
+async function register(request: IncomingMessage, response: ServerResponse, redirectUrl: string): Promise<void> {
+  const url = urlOf(await bodyOf(request));
+  if (url === undefined) {
+    json(response, 400, { error: 'a registration takes { url: the MCP server, an http(s) URL }' });
+    return;
+  }
+  try {
+    json(response, 200, await registerInspectClient(url, redirectUrl));
+  } catch (error) {
+    json(response, 502, { error: (error as Error).message.slice(0, 500) });
+  }
+}
+
+function urlOf(body: string | undefined): URL | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body ?? '');
+  } catch {
+    return undefined;
+  }
+  const url = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).url : undefined;
+  if (typeof url !== 'string' || !URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : undefined;
 }
 
 function json(response: ServerResponse, status: number, value: unknown): void {

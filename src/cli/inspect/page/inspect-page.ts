@@ -3,12 +3,14 @@
 // index.html by the inspector's server (src/cli/inspect/inspect-server.ts).
 import type { Subscription } from 'rxjs';
 import { InputBroker, McpClient } from 'rxmcp';
+import { appsExtension } from 'rxmcp/apps';
 import { bindAnswers } from './answers-panel.js';
 import { bindConnectForm, type ConnectSettings } from './connect-form.js';
 import { connectionError, type ProbeVerdict } from './connection-error.js';
 import { showCatalogue } from './catalogue-panel.js';
 import { byId, element } from './element.js';
 import { showQuestions } from './question-panel.js';
+import { bindSignIn } from './sign-in-panel.js';
 
 // The run's token, from the printed URL: every request to the inspector's server carries it.
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -28,6 +30,8 @@ function log(line: string): void {
 
 // The roots and the model the person set up: kept across connections, read as questions come.
 const answers = bindAnswers();
+// Sign-in from the page, for a server that wants one: it connects again once it has a client there.
+const signIn = bindSignIn((settings) => connect(settings), own);
 
 /** One connection and all that hangs on it, dropped as one when the next replaces it. */
 let current: { mcp: McpClient; subscriptions: Subscription[]; stopQuestions: () => void } | undefined;
@@ -47,6 +51,7 @@ function connect(settings: ConnectSettings): void {
   server.textContent = `connecting to ${settings.url}…`;
   let mcp: McpClient;
   const broker = new InputBroker();
+  const auth = signIn.authFor(settings.url);
   try {
     mcp = McpClient.connectHttp({
       url: settings.url,
@@ -62,6 +67,9 @@ function connect(settings: ConnectSettings): void {
       // The page checks results against their outputSchema itself, to show a result that breaks it with the verdict.
       validateStructuredContent: false,
       tasks: true,
+      // Declaring MCP Apps is what makes a server that checks for it offer its tools with views.
+      extensions: appsExtension,
+      ...(auth ? { auth } : {}),
     });
   } catch (error) {
     showFailure(settings, error as Error);
@@ -75,7 +83,7 @@ function connect(settings: ConnectSettings): void {
     if (told || current !== mine) return;
     told = true;
     server.textContent = 'not connected';
-    showFailure(settings, error);
+    if (!signIn.tells(error)) void showFailure(settings, error);
   };
   mine.subscriptions.push(
     mcp.describe().subscribe({
@@ -84,6 +92,7 @@ function connect(settings: ConnectSettings): void {
     }),
     showCatalogue(mcp, fail),
     mcp.log$.subscribe(({ level, data }) => log(`[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}`)),
+    signIn.watch(mcp, settings),
   );
 }
 
@@ -97,6 +106,7 @@ async function showFailure(settings: ConnectSettings, error: Error): Promise<voi
   } catch {
     // No verdict: the client's own message is all there is to show.
   }
+  if (verdict?.kind === 'sign-in') signIn.offer(settings);
   const told = connectionError(settings.url, verdict, error);
   failure.dataset.kind = told.kind;
   failure.textContent = told.text;

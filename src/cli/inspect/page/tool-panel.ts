@@ -1,5 +1,6 @@
-import type { Observable, Subscription } from 'rxjs';
+import { type Observable, Subscription } from 'rxjs';
 import type { McpClient, Tool } from 'rxmcp';
+import { appResourceUri } from 'rxmcp/apps';
 import { byId, element } from './element.js';
 import { errorView, resultView } from './result-view.js';
 import { schemaForm } from './schema-form.js';
@@ -15,6 +16,7 @@ export interface ToolPanelOptions {
   /** Told the number of tools at each listing. */
   onCount?(count: number): void;
 }
+import { showView } from './view-panel.js';
 
 /**
  * Shows `mcp`'s tools in the Tools list, each a button that opens its call
@@ -27,7 +29,8 @@ export interface ToolPanelOptions {
  */
 export function showTools(mcp: McpClient, onError: (error: Error) => void, options: ToolPanelOptions = {}): Subscription {
   let running: Subscription | undefined;
-  const listing = (options.tools ?? mcp.listTools()).subscribe({
+  const listing = new Subscription();
+  listing.add((options.tools ?? mcp.listTools()).subscribe({
     next: (tools) => {
       options.onCount?.(tools.length);
       byId('tools').replaceChildren(
@@ -48,7 +51,8 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void, optio
       );
     },
     error: onError,
-  });
+  }));
+  // Not on the listing's own subscription, which ends when the list arrives: a running call or view goes with the connection.
   listing.add(() => running?.unsubscribe());
   return listing;
 
@@ -74,6 +78,19 @@ export function showTools(mcp: McpClient, onError: (error: Error) => void, optio
       output.replaceChildren();
       status.textContent = 'running…';
       cancel.disabled = false;
+      // A tool with a UI is called by its view, which shows while the call runs; Cancel closes it.
+      if (appResourceUri(tool) !== undefined) {
+        status.textContent = 'showing the view…';
+        running = showView(mcp, tool.name, read(), {
+          onResult: (result) => {
+            status.textContent = result.isError ? 'the tool reported an error' : 'done';
+            output.replaceChildren(...resultView(result, tool));
+          },
+          onError: (text) => (status.textContent = text),
+        });
+        running.add(() => (cancel.disabled = true));
+        return;
+      }
       if (asTask.chosen()) {
         running = mcp.callToolAsTask(tool.name, read(), { timeoutMs: 0 }).subscribe({
           next: (event) => {
