@@ -35,6 +35,8 @@ export function stdioGateway(
       // As rxmcp serve declares them: each question is checked against what the page declared.
       clientCapabilities: { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} },
       sampleWithTools: true,
+      // Everything the server logs reaches the gateway, which passes on what the page's chosen level lets through.
+      logLevel: 'debug',
       ...(onStderr ? { onStderr } : {}),
     },
     onWarn,
