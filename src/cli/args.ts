@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { HttpTransportKind } from '../transport/http-options.js';
+import { LOGGING_LEVELS } from '../protocol/types.js';
 import { LONGEST_TIMER_MS } from '../util/checks.js';
 
 /** The usage text, printed by `--help` and after a usage error. */
@@ -196,7 +197,6 @@ const COMMANDS: Record<string, { min: number; max: number }> = {
   inspect: { min: 0, max: 0 },
 };
 
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** Reads the command line; everything after `--` is the stdio server's command. */
 export function parseCommandLine(argv: readonly string[]): CliRequest {
@@ -329,7 +329,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     request.timeoutMs = ms;
   }
   if (values['log-level'] !== undefined) {
-    if (!LEVELS.includes(values['log-level'])) throw new UsageError(`--log-level wants one of ${LEVELS.join(', ')}`);
+    if (!(LOGGING_LEVELS as readonly string[]).includes(values['log-level'])) throw new UsageError(`--log-level wants one of ${LOGGING_LEVELS.join(', ')}`);
     request.logLevel = values['log-level'];
   }
   if (values['protocol-version'] !== undefined) request.protocolVersion = values['protocol-version'];

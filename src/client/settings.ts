@@ -6,7 +6,7 @@ import { McpUnsupportedVersionError } from '../errors/protocol-errors.js';
 import type { InputHooks } from '../protocol/input-request.js';
 import { DEFAULT_LIST_LIMITS, type ListLimits } from '../protocol/list-walk.js';
 import { TASKS_EXTENSION } from '../protocol/tasks.js';
-import type { ClientCapabilities, LoggingLevel, LogMessage, ToolProgress } from '../protocol/types.js';
+import { type ClientCapabilities, LOGGING_LEVELS, type LoggingLevel, type LogMessage, type ToolProgress } from '../protocol/types.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/versions.js';
 import { checkCount, checkDuration } from '../util/checks.js';
 import { quote } from '../util/quote.js';
@@ -20,7 +20,6 @@ import { RootsOption } from './roots.js';
 import { clientTasksCapability } from './tasks/client-side-tasks.js';
 import { checkTracing, type TracingSettings } from './tracing/tracing-options.js';
 
-const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 const FUNCTION_OPTIONS = ['onElicit', 'onElicitUrl', 'onSample', 'onListRoots', 'onLog', 'onProgress', 'onWarn'] as const;
 
@@ -96,8 +95,8 @@ export function resolveOptions(options: McpClientOptions, transportKeys: readonl
   for (const name of FUNCTION_OPTIONS) {
     if (options[name] !== undefined && typeof options[name] !== 'function') throw new McpClientError(`option ${name} must be a function`);
   }
-  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
-    throw new McpClientError(`option logLevel must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}`);
+  if (options.logLevel !== undefined && !LOGGING_LEVELS.includes(options.logLevel)) {
+    throw new McpClientError(`option logLevel must be one of ${LOGGING_LEVELS.join(', ')}; got ${JSON.stringify(options.logLevel)}`);
   }
   if (options.era !== undefined && options.era !== 'modern' && options.era !== 'legacy') {
     throw new McpClientError(`option era must be 'modern' or 'legacy'; got ${JSON.stringify(options.era)}`);

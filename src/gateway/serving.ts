@@ -8,6 +8,7 @@ import { annotationsOf, type ToolProvider } from '../tools/bridge.js';
 import { declarationOf } from '../tools/tool-declaration.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { isObject, messageOf } from '../util/values.js';
+import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/types.js';
 import { answerTooDeep, MAX_ANSWER_DEPTH } from './argument-bounds.js';
 import type { BusyHosts } from './busy-hosts.js';
 import type { HostCalls } from './host-calls.js';
@@ -57,7 +58,8 @@ export interface ServingOptions {
 export class Serving {
   private readonly options: ServingOptions;
   // Connections served over stdio or 2025-era sessions, by era and host: list changes and (legacy) logs go to each.
-  private readonly connections = new Set<{ server: SdkServer; era: 'legacy' | 'modern'; principal: string }>();
+  // `logLevel` is what a 2025-era host asked for with logging/setLevel: upstream log messages below it are not sent.
+  private readonly connections = new Set<{ server: SdkServer; era: 'legacy' | 'modern'; principal: string; logLevel?: LoggingLevel }>();
   private readonly httpHandlers = new Set<HttpHandler>();
   private readonly closers = new Set<() => Promise<void>>();
   private readonly resourceWatches = new Map<string, Subscription>();
@@ -222,8 +224,14 @@ export class Serving {
       });
     }
     if (track) {
-      const connection = { server, era, principal: base };
+      const connection: { server: SdkServer; era: 'legacy' | 'modern'; principal: string; logLevel?: LoggingLevel } = { server, era, principal: base };
       this.connections.add(connection);
+      handle('logging/setLevel', async (request) => {
+        const level = (request.params as { level?: unknown } | undefined)?.level;
+        if (!LOGGING_LEVELS.includes(level as LoggingLevel)) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `level must be one of ${LOGGING_LEVELS.join(', ')}`);
+        connection.logLevel = level as LoggingLevel;
+        return {};
+      });
       // A 2025-era host may be told that a page it was sent to is done (notifications/elicitation/complete), on its own session only.
       if (era === 'legacy') hostCalls.reachHost(base, (notification) => server.notification(notification));
       const closed = server.onclose;
@@ -304,8 +312,8 @@ export class Serving {
       watching.add(
         client.log$.subscribe({
           next: (message) => {
-            for (const { server, era } of this.connections) {
-              if (era === 'legacy') server.sendLoggingMessage({ level: message.level, logger: message.logger === undefined ? prefix : `${prefix}/${message.logger}`, data: message.data }).catch(() => undefined);
+            for (const { server, era, logLevel } of this.connections) {
+              if (era === 'legacy' && sentAt(message.level, logLevel)) server.sendLoggingMessage({ level: message.level, logger: message.logger === undefined ? prefix : `${prefix}/${message.logger}`, data: message.data }).catch(() => undefined);
             }
           },
           // A server that dies ends its stream; its list-changes stream says why.
@@ -329,6 +337,11 @@ export class Serving {
       else notify.resourceUpdated(uri);
     }
   }
+}
+
+// Whether a message of `level` goes to a host that set `wanted` (one that set none gets every message, as before it could ask).
+function sentAt(level: LoggingLevel, wanted: LoggingLevel | undefined): boolean {
+  return wanted === undefined || LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(wanted);
 }
 
 /** A fresh identity for a host on its own connection (stdio) or session (2025-era HTTP). */

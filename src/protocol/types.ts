@@ -185,6 +185,9 @@ export interface CompleteResult {
 /** The severity of a log message, least to most severe (RFC 5424). */
 export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
+/** Every log level, least to most severe: a message is sent when its level is at or after the one set. */
+export const LOGGING_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
 /** A `notifications/progress` report. `total` and `message` are there only when the server sent them. */
 export interface ProgressEvent {
   progressToken: string | number;

@@ -37,6 +37,8 @@ export function stdioGateway(
       sampleWithTools: true,
       // Results pass as the server sent them: the page checks them against their outputSchema and shows both.
       validateStructuredContent: false,
+      // Everything the server logs reaches the gateway, which passes on what the page's chosen level lets through.
+      logLevel: 'debug',
       ...(onStderr ? { onStderr } : {}),
     },
     onWarn,

@@ -2,8 +2,9 @@
 // by scripts/build.mjs into dist/inspect/page.js, and served with
 // index.html by the inspector's server (src/cli/inspect/inspect-server.ts).
 import type { Subscription } from 'rxjs';
-import { InputBroker, McpClient } from 'rxmcp';
+import { HttpTransport, InputBroker, McpClient } from 'rxmcp';
 import { appsExtension } from 'rxmcp/apps';
+import { Activity } from './activity-panel.js';
 import { bindAnswers } from './answers-panel.js';
 import { bindConnectForm, type ConnectSettings } from './connect-form.js';
 import { connectionError, type ProbeVerdict } from './connection-error.js';
@@ -11,6 +12,7 @@ import { showCatalogue } from './catalogue-panel.js';
 import { byId, element } from './element.js';
 import { showQuestions } from './question-panel.js';
 import { bindSignIn } from './sign-in-panel.js';
+import { TrafficTransport } from './traffic-transport.js';
 
 // The run's token, from the printed URL: every request to the inspector's server carries it.
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -19,14 +21,9 @@ const own = { Authorization: `Bearer ${token}` };
 /** What `GET /api/target` answers (see InspectTarget in inspect-server.ts). */
 type Target = { kind: 'none' } | { kind: 'url'; url: string; transport: ConnectSettings['transport']; headers: Record<string, string> } | { kind: 'gateway'; command: string };
 
-// A server may log as much as it likes: the page keeps the last lines.
-const MAX_LINES = 500;
-function log(line: string): void {
-  const lines = byId('log');
-  lines.append(element('div', line));
-  while (lines.childElementCount > MAX_LINES) lines.firstElementChild?.remove();
-  lines.scrollTop = lines.scrollHeight;
-}
+const activity = new Activity();
+/** Where a stdio server is reached, behind the inspector's gateway. */
+const gatewayUrl = new URL('/mcp', location.href).href;
 
 // The roots and the model the person set up: kept across connections, read as questions come.
 const answers = bindAnswers();
@@ -43,6 +40,7 @@ function connect(settings: ConnectSettings): void {
     void current.mcp.close();
   }
   byId('tools').replaceChildren();
+  activity.clear();
   byId('call').replaceChildren(element('h2', 'Call'), element('p', 'Choose a tool.'));
   const failure = byId('connection-error');
   failure.hidden = true;
@@ -53,23 +51,25 @@ function connect(settings: ConnectSettings): void {
   const broker = new InputBroker();
   const auth = signIn.authFor(settings.url);
   try {
-    mcp = McpClient.connectHttp({
-      url: settings.url,
-      httpTransport: settings.transport,
-      headers: settings.headers,
+    // The transport is the HTTP one, watched: the Requests and Notifications lists show what crosses it.
+    const http = new HttpTransport({ url: settings.url, httpTransport: settings.transport, headers: settings.headers, ...(auth ? { auth } : {}) });
+    mcp = new McpClient({
+      transport: new TrafficTransport(http, (message) => activity.record(message)),
+      // The page's own gateway is spoken to in the handshake era: it passes a stdio server's log messages (any time,
+      // from the level the page sets) to 2025-11-25 hosts alone, the 2026-07-28 revision having deprecated logging.
+      ...(settings.url === gatewayUrl ? { era: 'legacy' as const } : {}),
       clientName: 'rxmcp-inspect',
       onElicit: broker.onElicit,
       onElicitUrl: broker.onElicitUrl,
       onSample: broker.onSample,
       sampleWithTools: true,
       roots: answers.roots$,
-      logLevel: 'info',
+      logLevel: activity.logLevel,
       // The page checks results against their outputSchema itself, to show a result that breaks it with the verdict.
       validateStructuredContent: false,
       tasks: true,
       // Declaring MCP Apps is what makes a server that checks for it offer its tools with views.
       extensions: appsExtension,
-      ...(auth ? { auth } : {}),
     });
   } catch (error) {
     showFailure(settings, error as Error);
@@ -91,7 +91,7 @@ function connect(settings: ConnectSettings): void {
       error: fail,
     }),
     showCatalogue(mcp, fail),
-    mcp.log$.subscribe(({ level, data }) => log(`[${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}`)),
+    activity.bind(mcp),
     signIn.watch(mcp, settings),
   );
 }
@@ -123,10 +123,10 @@ async function start(): Promise<void> {
   const settings: ConnectSettings =
     target.kind === 'url'
       ? { url: target.url, transport: target.transport, headers: target.headers }
-      : { url: new URL('/mcp', location.href).href, transport: 'streamable-http', headers: own };
-  if (target.kind === 'gateway') log(`the gateway runs: ${target.command}`);
+      : { url: gatewayUrl, transport: 'streamable-http', headers: own };
   form.fill(settings);
   connect(settings);
+  if (target.kind === 'gateway') activity.line(`the gateway runs: ${target.command}`);
 }
 
 void start();
