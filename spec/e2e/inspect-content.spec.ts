@@ -43,7 +43,12 @@ describe(`results in rxmcp inspect, in a real browser (${chosen ? chosen.path : 
   const call = async (page: Page, tool: string, fields: Record<string, string> = {}): Promise<string> => {
     await page.locator(`#tools button[data-tool="${tool}"]`).click();
     await page.locator('#call h2', { hasText: tool }).waitFor();
-    for (const [name, value] of Object.entries(fields)) await page.fill(`#call input[name="${name}"]`, value);
+    for (const [name, value] of Object.entries(fields)) {
+      // A field with choices is a list to pick from; the rest are typed in.
+      const field = page.locator(`#call [name="${name}"]`);
+      if ((await field.evaluate((node) => node.tagName)) === 'SELECT') await field.selectOption(value);
+      else await field.fill(value);
+    }
     await page.click('#run');
     await page.locator('#status', { hasText: /^(done|the tool reported an error|failed: )/ }).waitFor();
     return (await page.locator('#status').textContent()) as string;

@@ -1,5 +1,5 @@
-import { firstValueFrom } from 'rxjs';
-import { McpClient, McpHttpError, McpUnsupportedVersionError } from '../../src/index.js';
+import { filter, firstValueFrom } from 'rxjs';
+import { InputBroker, McpClient, McpHttpError, McpUnsupportedVersionError } from '../../src/index.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 import { eventually } from '../support/servers.js';
 
@@ -241,5 +241,22 @@ describe('server-everything over legacy Streamable HTTP', () => {
     watching.unsubscribe();
     expect(result.content[0]?.text).toContain('Long running operation completed');
     expect(progress).toEqual([1, 2, 3]);
+  });
+
+  it('2025-11-25 basic/utilities/cancellation: withdraws a question when the call whose stream carried it is cancelled, and answers the server cancel', async () => {
+    const broker = new InputBroker();
+    const asking = McpClient.connectHttp({ url: server.url, onElicit: broker.onElicit });
+    try {
+      const call = asking.callTool('trigger-elicitation-request').subscribe({ error: () => undefined });
+      const [question] = await firstValueFrom(broker.pending$.pipe(filter((pending) => pending.length > 0)));
+      expect(question?.method).toBe('elicitation/create');
+      call.unsubscribe();
+      // Nobody is asked any more: the question left the pending list without an answer from the person.
+      expect(await firstValueFrom(broker.pending$.pipe(filter((pending) => pending.length === 0)))).toEqual([]);
+      // The session goes on: the server, answered, takes the next call.
+      expect((await firstValueFrom(asking.callTool('echo', { message: 'after' }))).content[0]?.text).toBe('Echo: after');
+    } finally {
+      await asking.close();
+    }
   });
 });

@@ -148,6 +148,8 @@ export class Connection {
       notifications$,
       send: (message) => correlator.send(message),
       hooksFor: (request) => inputs.hooksFor(transport.carrierOf?.(request)),
+      carrierOf: (request) => transport.carrierOf?.(request),
+      abandoned$: correlator.abandoned$,
       declared: declaredCapabilities,
       warn,
       server: () => askingServerOf(this.session?.description.serverInfo, settings.asker.prefix),

@@ -176,6 +176,9 @@ export class Correlator {
   readonly notifications$: Observable<JsonRpcNotification>;
   /** Requests from the server (legacy era), hot. */
   readonly serverRequests$: Observable<JsonRpcRequest>;
+  /** The id of each request the caller gave up before its answer, hot. */
+  readonly abandoned$: Observable<RequestId>;
+  private readonly abandonedSubject = new Subject<RequestId>();
 
   constructor(
     private readonly transport: Transport,
@@ -192,6 +195,7 @@ export class Correlator {
       this.connect();
       return this.requestSubject;
     });
+    this.abandoned$ = this.abandonedSubject.asObservable();
   }
 
   /**
@@ -236,6 +240,7 @@ export class Correlator {
   forget(entry: PendingRequest): void {
     this.pending.delete(entry.id);
     if (!this.closed && entry.cancellable) this.transport.cancel(entry.id, 'the caller gave up');
+    this.abandonedSubject.next(entry.id);
   }
 
   /** Sends a message that expects no answer: a notification, or the answer to a server's request. */

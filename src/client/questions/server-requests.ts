@@ -1,5 +1,5 @@
-import { catchError, filter, map, mergeMap, type Observable, of, type Subscription, takeUntil } from 'rxjs';
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc.js';
+import { catchError, filter, map, mergeMap, type Observable, of, race, type Subscription, take, takeUntil } from 'rxjs';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import type { AskingServer, InputHooks } from '../../protocol/input-request.js';
@@ -20,6 +20,10 @@ export interface ServerRequestContext {
   server?(): AskingServer | undefined;
   /** Emits when the server was replaced (a restart): the tasks it made of its questions are forgotten. */
   restarts$?: Observable<unknown>;
+  /** The id of the client's request whose response stream carried this one, when the wire says. */
+  carrierOf?(request: JsonRpcRequest): RequestId | undefined;
+  /** The ids of the client's requests given up before their answer. */
+  abandoned$?: Observable<RequestId>;
 }
 
 /** The 2025-11-25 error for a sampling request the user turned down. */
@@ -32,7 +36,10 @@ const SAMPLING_REJECTED = -1;
  * the request belongs to: see `CallInputs`); anything else, or a question for
  * a capability the client did not declare, with an error rather than silence.
  * A request the server cancels (`notifications/cancelled`) stops its hook and
- * gets no answer. Questions are served concurrently.
+ * gets no answer. A question carried on the response stream of a call the
+ * client then gives up (legacy Streamable HTTP) was about that call: its hook
+ * is stopped too (a person is no longer asked), and the server is answered
+ * `cancel` (an elicitation) or an error. Questions are served concurrently.
  */
 export function serveServerRequests(context: ServerRequestContext): Subscription {
   const cancelled$ = context.notifications$.pipe(
@@ -43,9 +50,17 @@ export function serveServerRequests(context: ServerRequestContext): Subscription
   const tasks = context.declared.tasks === undefined ? undefined : new ClientSideTasks(context.declared);
   const served = context.requests$
     .pipe(
-      mergeMap((request) =>
-        answer(request, context, tasks).pipe(takeUntil(cancelled$.pipe(filter((id) => id === request.id)))),
-      ),
+      mergeMap((request) => {
+        const asked = answer(request, context, tasks).pipe(takeUntil(cancelled$.pipe(filter((id) => id === request.id))));
+        const carrier = context.carrierOf?.(request);
+        if (carrier === undefined || !context.abandoned$) return asked;
+        const givenUp = context.abandoned$.pipe(
+          filter((id) => id === carrier),
+          take(1),
+          map(() => withdrawn(request)),
+        );
+        return race(asked, givenUp);
+      }),
     )
     .subscribe({ next: (response) => context.send(response), error: () => undefined });
   if (tasks) {
@@ -53,6 +68,12 @@ export function serveServerRequests(context: ServerRequestContext): Subscription
     if (context.restarts$) served.add(context.restarts$.subscribe({ next: () => tasks.clear(), error: () => undefined }));
   }
   return served;
+}
+
+// The answer to a question whose call the client gave up: nobody will answer it now.
+function withdrawn({ id, method }: JsonRpcRequest): JsonRpcResponse {
+  if (method === 'elicitation/create') return { jsonrpc: '2.0', id, result: { action: 'cancel' } };
+  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'The call this request belongs to was cancelled by the client' } };
 }
 
 function answer(request: JsonRpcRequest, context: ServerRequestContext, tasks: ClientSideTasks | undefined): Observable<JsonRpcResponse> {
