@@ -157,6 +157,23 @@ describe('rxmcp inspect', () => {
     });
   });
 
+  it('says in one line which package a stdio server needs where the server SDK is not installed, and serves nothing', () => {
+    let failed: { status: number | null; stdout: string; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, ['--import', join(root, 'spec/fixtures/hide-package.mjs'), join(root, 'bin/rxmcp.mjs'), 'inspect', '--no-open', '--', process.execPath, everything, 'stdio'], {
+        env: { ...process.env, HIDE_PACKAGE: '@modelcontextprotocol/server' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+    } catch (error) {
+      failed = error as { status: number | null; stdout: string; stderr: string };
+    }
+    // 3, as every rxmcp command that could not do its work.
+    expect(failed?.status).toBe(3);
+    expect(failed?.stdout).toBe('');
+    expect(failed?.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^rxmcp: inspect reaches a stdio server through its gateway, which needs the optional package @modelcontextprotocol\/server: npm install @modelcontextprotocol\/server/)]);
+  });
+
   it('stops on Ctrl-C with exit code 130, and its stdio server with it', async () => {
     const own = await startInspect(['--', process.execPath, everything, 'stdio']);
     const mcp = McpClient.connectHttp({ url: `${own.origin}/mcp`, headers: { Authorization: `Bearer ${own.token}` } });

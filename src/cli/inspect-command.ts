@@ -1,4 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { McpClientError } from '../errors/mcp-client-error.js';
+import { loadServerSdk } from '../gateway/server-sdk.js';
 import type { StdioServerEntry } from '../config/server-config.js';
 import { openBrowser } from '../node/loopback-sign-in.js';
 import { type CliRequest, UsageError } from './args.js';
@@ -23,7 +25,7 @@ const PAGE_DIR = fileURLToPath(new URL('../../inspect/', import.meta.url));
  * SIGINT (exit 130) or SIGTERM (exit 0); then the stdio server is stopped.
  *
  * @throws UsageError for a configured server that cannot be found.
- * @throws McpClientError (as a rejection) when the page is missing or no port can be bound.
+ * @throws McpClientError (as a rejection) when the page is missing, no port can be bound, or a stdio server is named without the server SDK installed.
  */
 export async function inspect(request: CliRequest, io: CliIo): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`rxmcp inspect: ${terminalLine(line)}\n`);
@@ -39,6 +41,8 @@ export async function inspect(request: CliRequest, io: CliIo): Promise<number> {
     : stdio
       ? { kind: 'gateway', command: [stdio.command, ...stdio.args].join(' ') }
       : { kind: 'none' };
+  // Said before any page is served: without the server SDK, the gateway would answer the page with errors alone.
+  if (stdio) await serverSdkOrSay();
   const server = await startInspectServer({ token, target, pageDir: PAGE_DIR });
   const gateway = stdio
     ? stdioGateway(stdioEntry(stdio, aimed), {
@@ -64,4 +68,16 @@ export async function inspect(request: CliRequest, io: CliIo): Promise<number> {
 
 function stdioEntry(server: { command: string; args: string[] }, request: CliRequest): StdioServerEntry {
   return { name: 'server', transport: 'stdio', disabled: false, command: server.command, args: server.args, env: request.env, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) };
+}
+
+// The gateway serves through the official server SDK, an optional peer (see the README): a missing one is named, with the way to have it.
+async function serverSdkOrSay(): Promise<void> {
+  try {
+    await loadServerSdk();
+  } catch (error) {
+    throw new McpClientError(
+      'inspect reaches a stdio server through its gateway, which needs the optional package @modelcontextprotocol/server: npm install @modelcontextprotocol/server (with npx: npx -p rxmcp -p @modelcontextprotocol/server rxmcp inspect -- …)',
+      { cause: error },
+    );
+  }
 }
