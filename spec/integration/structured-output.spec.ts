@@ -210,6 +210,7 @@ describe('outputSchemas no validator should be let loose on (the hostile server)
     ['non-string-dialect-output-schema', 'its outputSchema declares a JSON Schema dialect this client does not support ($schema is of type object'],
     ['draft-07-ref-cycle-output-schema', 'its outputSchema has a $ref cycle that never descends into the value'],
     ['recursive-ref-output-schema', 'its outputSchema uses $recursiveRef, which this client does not follow'],
+    ['redos-pattern-properties-output-schema', 'its outputSchema uses patternProperties, whose regular expressions this client does not run'],
   ])('fails closed on %s with the typed error, in bounded time, and the next call works', async (hostileCase, why) => {
     const mcp = connect({ ...hostileServer, args: [...hostileServer.args, '--case', hostileCase] });
     await firstValueFrom(mcp.listTools());
@@ -220,6 +221,13 @@ describe('outputSchemas no validator should be let loose on (the hostile server)
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await failure(mcp.callTool('echo', { text: 'again' }))).toBeInstanceOf(McpOutputSchemaError);
     expect(await firstValueFrom(mcp.describe())).toMatchObject({ era: 'modern' });
+  });
+
+  it('never runs a server\'s pattern, which could backtrack for ever: the rest of the schema is checked and the result arrives', async () => {
+    const mcp = connect({ ...hostileServer, args: [...hostileServer.args, '--case', 'redos-pattern-output-schema'] });
+    await firstValueFrom(mcp.listTools());
+    const result = await firstValueFrom(mcp.callTool('echo', { text: 'hi' }));
+    expect(result.structuredContent).toEqual({ s: `${'a'.repeat(40)}!` });
   });
 
   it('lets no "__proto__" in an outputSchema choose what the schema asks', async () => {

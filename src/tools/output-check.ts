@@ -239,6 +239,13 @@ function copySchema(library: Library, schema: unknown, subject: Subject, tick: (
       else if (isSchema) {
         const name = member as string;
         if (dropped.has(name) || name.startsWith('__absolute_')) continue;
+        // A server's regular expression is never run: one that backtracks can
+        // hold the thread for longer than any bound kept here, and nothing can
+        // stop a regex midway. A pattern left out only lets more through;
+        // patternProperties cannot be left out so (additionalProperties would
+        // then judge the keys it names), so its schema is not checked at all.
+        if (name === 'pattern') continue;
+        if (name === 'patternProperties') return `its ${subject.schema} uses patternProperties, whose regular expressions this client does not run`;
         if (unfollowed.includes(name)) return `its ${subject.schema} uses ${name}, which this client does not follow`;
         // 2020-12 has only the one-schema form of items (a list is prefixItems there).
         if (name === 'items' && draft === '2020-12' && Array.isArray(inner)) {
