@@ -77,6 +77,19 @@ describe(`rxmcp inspect's activity in a real browser (${chosen ? chosen.path : '
     await page.close();
   });
 
+  it('keeps of a huge answer only the first 20,000 characters of its JSON, and says so', async () => {
+    const page = await opened();
+    await call(page, 'big', 'done');
+    await page.click('#activity [data-pane=requests]');
+    const answered = page.locator('#requests .wire').filter({ has: page.locator('button', { hasText: /→ tools\/call #\S+ {2}· \d+ ms · ok$/ }) });
+    await answered.locator('button').click();
+    const text = (await answered.locator('pre').textContent()) ?? '';
+    expect(text).toContain('"name": "big"');
+    expect(text).toMatch(/\n… \(cut at 20,000 characters\)$/);
+    expect(text.length).toBeLessThan(45_000);
+    await page.close();
+  });
+
   it('pairs each request with its answer and how long it took, and marks an error answer with its code', async () => {
     const server = await startHttpServer('log-levels-server.mjs', '--http');
     const direct = await startInspect(['--url', server.url]);

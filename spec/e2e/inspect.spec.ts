@@ -56,6 +56,30 @@ describe(`rxmcp inspect in a real browser (${chosen ? chosen.path : 'none found'
     await page.close();
   });
 
+  it('keeps the run\'s token out of the connect form, and sends it to no server the form is pointed at next', async () => {
+    const seen: Array<string | undefined> = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(404, { 'Content-Type': 'text/html' }).end('no');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const run = await inspect(['--', process.execPath, everything, 'stdio']);
+      const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+      await page.goto(run.url);
+      await page.locator('#tools button[data-tool="echo"]').waitFor();
+      expect(await page.locator('#connect-form').evaluate((form) => [...form.querySelectorAll('input')].map((input) => input.value).join(' '))).not.toContain(run.token);
+      await page.fill('#connect-url', `http://127.0.0.1:${(other.address() as { port: number }).port}/mcp`);
+      await page.click('#connect-button');
+      await page.locator('#connection-error[data-kind]').waitFor();
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((authorization) => authorization?.includes(run.token))).toEqual([]);
+      await page.close();
+    } finally {
+      other.close();
+    }
+  });
+
   it('shows a server\'s markup as text, and never runs it', async () => {
     const run = await inspect(['--', process.execPath, join(root, 'spec/fixtures/markup-server.mjs')]);
     const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });

@@ -7,9 +7,14 @@ import type { WireMessage } from './traffic-transport.js';
 
 /** The rows each list keeps: a server may send without end. */
 const MAX_ROWS = 500;
-/** The longest log line shown, and the longest JSON text of a row's messages. */
+/** The longest log line shown. */
 const MAX_LINE_CHARS = 10_000;
-const MAX_MESSAGE_CHARS = 200_000;
+/**
+ * The longest JSON text kept of one message. A row keeps this text alone,
+ * written as the message passes, never the message: 500 rows of 64 MiB
+ * messages would take the tab down.
+ */
+const MAX_MESSAGE_CHARS = 20_000;
 /** The most requests still waiting for an answer that the log keeps paired. */
 const MAX_WAITING = 1000;
 
@@ -28,7 +33,7 @@ export class Activity {
   private readonly level = byId('log-level') as HTMLSelectElement;
   private readonly levelNote = byId('log-level-note');
   /** Requests waiting for their answer, by who asked and id: an answer fills in its row. */
-  private waiting = new Map<string, { row: Row; sent: WireMessage }>();
+  private waiting = new Map<string, { row: Row; sentAt: number }>();
   private notificationCount = 0;
 
   constructor() {
@@ -84,13 +89,14 @@ export class Activity {
     if (method !== undefined && !hasId && direction === 'in') {
       this.notificationCount++;
       this.count();
-      this.notifications.push(() => row(`${clock(wire.at)}  ${method}`, [wire]).element);
+      const details = snapshot(wire, MAX_MESSAGE_CHARS);
+      this.notifications.push(() => row(`${clock(wire.at)}  ${method}`, [details]).element);
       return;
     }
     if (method !== undefined) {
       const title = `${clock(wire.at)}  ${direction === 'out' ? '→' : '←'} ${method}${hasId ? ` #${String(message.id)}` : ''}`;
-      const shown = row(hasId ? `${title}  · waiting` : title, [wire]);
-      if (hasId) this.await(`${direction}:${String(message.id)}`, shown, wire);
+      const shown = row(hasId ? `${title}  · waiting` : title, [snapshot(wire, MAX_MESSAGE_CHARS)]);
+      if (hasId) this.await(`${direction}:${String(message.id)}`, shown, wire.at);
       this.requests.push(() => shown.element);
       return;
     }
@@ -98,20 +104,21 @@ export class Activity {
     const key = `${direction === 'in' ? 'out' : 'in'}:${String((message as { id?: unknown }).id)}`;
     const asked = this.waiting.get(key);
     if (!asked) {
-      this.requests.push(() => row(`${clock(wire.at)}  ${direction === 'out' ? '→' : '←'} answer #${String((message as { id?: unknown }).id)}`, [wire]).element);
+      const details = snapshot(wire, MAX_MESSAGE_CHARS);
+      this.requests.push(() => row(`${clock(wire.at)}  ${direction === 'out' ? '→' : '←'} answer #${String((message as { id?: unknown }).id)}`, [details]).element);
       return;
     }
     this.waiting.delete(key);
     const error = (message as { error?: { code?: unknown } }).error;
     const outcome = error ? `error ${String(error.code)}` : 'ok';
-    const { title, element: shown, messages } = asked.row;
-    title.textContent = (title.textContent ?? '').replace(/ · waiting$/, ` · ${Math.round(wire.at - asked.sent.at)} ms · ${outcome}`);
+    const { title, element: shown, details } = asked.row;
+    title.textContent = (title.textContent ?? '').replace(/ · waiting$/, ` · ${Math.round(wire.at - asked.sentAt)} ms · ${outcome}`);
     if (error) shown.classList.add('failed');
-    messages.push(wire);
+    details.push(snapshot(wire, MAX_MESSAGE_CHARS));
   }
 
-  private await(key: string, shown: Row, sent: WireMessage): void {
-    this.waiting.set(key, { row: shown, sent });
+  private await(key: string, shown: Row, sentAt: number): void {
+    this.waiting.set(key, { row: shown, sentAt });
     // The oldest unanswered request is forgotten first; its row stays, waiting.
     if (this.waiting.size > MAX_WAITING) this.waiting.delete(this.waiting.keys().next().value as string);
   }
@@ -130,22 +137,27 @@ export class Activity {
   }
 }
 
-/** A row of the log: its title (a button that opens it) and the messages it stands for. */
+/** A row of the log: its title (a button that opens it) and the text of the messages it stands for. */
 interface Row {
   element: HTMLElement;
   title: HTMLButtonElement;
-  messages: WireMessage[];
+  details: string[];
 }
 
-// A row that opens to its messages as JSON, written only when opened: a message may be megabytes.
-function row(title: string, messages: WireMessage[]): Row {
+// A message as a row shows it: which way and when, and its JSON, cut at `maxChars`.
+function snapshot({ direction, at, message }: WireMessage, maxChars: number): string {
+  return `${direction === 'out' ? 'sent' : 'received'} ${clock(at)}\n${jsonText(message as JsonRpcMessage, maxChars)}`;
+}
+
+// A row that opens to its messages' JSON text.
+function row(title: string, details: string[]): Row {
   const shown = element('div');
   shown.className = 'wire';
   const toggle = element('button', title);
   toggle.type = 'button';
   toggle.setAttribute('aria-expanded', 'false');
   shown.append(toggle);
-  const made: Row = { element: shown, title: toggle, messages };
+  const made: Row = { element: shown, title: toggle, details };
   toggle.onclick = () => {
     const open = toggle.getAttribute('aria-expanded') === 'true';
     toggle.setAttribute('aria-expanded', String(!open));
@@ -153,8 +165,7 @@ function row(title: string, messages: WireMessage[]): Row {
       shown.querySelector('pre')?.remove();
       return;
     }
-    const details = made.messages.map(({ direction, at, message }) => `${direction === 'out' ? 'sent' : 'received'} ${clock(at)}\n${jsonText(message as JsonRpcMessage, MAX_MESSAGE_CHARS)}`);
-    shown.append(element('pre', details.join('\n\n')));
+    shown.append(element('pre', made.details.join('\n\n')));
   };
   return made;
 }

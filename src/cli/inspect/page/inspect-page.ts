@@ -52,7 +52,9 @@ function connect(settings: ConnectSettings): void {
   const auth = signIn.authFor(settings.url);
   try {
     // The transport is the HTTP one, watched: the Requests and Notifications lists show what crosses it.
-    const http = new HttpTransport({ url: settings.url, httpTransport: settings.transport, headers: settings.headers, ...(auth ? { auth } : {}) });
+    // The run's token goes to the inspector's own gateway alone: never shown in the form, where it would be sent on to the next URL typed.
+    const headers = settings.url === gatewayUrl ? { ...settings.headers, ...own } : settings.headers;
+    const http = new HttpTransport({ url: settings.url, httpTransport: settings.transport, headers, ...(auth ? { auth } : {}) });
     mcp = new McpClient({
       transport: new TrafficTransport(http, (message) => activity.record(message)),
       // The page's own gateway is spoken to in the handshake era: it passes a stdio server's log messages (any time,
@@ -119,11 +121,11 @@ async function start(): Promise<void> {
   const response = await fetch('/api/target', { headers: own });
   const target = (await response.json()) as Target;
   if (target.kind === 'none') return;
-  // A stdio server sits behind the gateway here, which wants the token too; the form shows it, as it is sent.
+  // A stdio server sits behind the gateway at the page's own /mcp; connect() adds the token it wants there, and nowhere else.
   const settings: ConnectSettings =
     target.kind === 'url'
       ? { url: target.url, transport: target.transport, headers: target.headers }
-      : { url: gatewayUrl, transport: 'streamable-http', headers: own };
+      : { url: gatewayUrl, transport: 'streamable-http', headers: {} };
   form.fill(settings);
   connect(settings);
   if (target.kind === 'gateway') activity.line(`the gateway runs: ${target.command}`);
