@@ -77,6 +77,14 @@ export function bindSignIn(reconnect: (settings: ConnectSettings) => void, heade
     showViewSection();
   };
 
+  // The sign-in window keeps a handle on this page (it hands the answer back
+  // through it), so the authorization server's page could send this tab
+  // elsewhere, to a look-alike asking for the token. While a sign-in is
+  // under way, leaving the page asks the person first.
+  let guarding = false;
+  window.addEventListener('beforeunload', (event) => {
+    if (guarding) event.preventDefault();
+  });
   const api: SignIn = {
     authFor(url) {
       if (registered?.url !== url) return undefined;
@@ -93,7 +101,10 @@ export function bindSignIn(reconnect: (settings: ConnectSettings) => void, heade
         return new Subscription();
       }
       const issuer = new URL(registered.issuer).host;
-      const open = (): void => void signIn?.open();
+      const open = (): void => {
+        guarding = true;
+        void signIn?.open();
+      };
       if (problem !== undefined) show(problem, { label: 'Sign in again', run: open });
       return mcp.auth$.subscribe((state: AuthState) => {
         switch (state.state) {
@@ -101,6 +112,7 @@ export function bindSignIn(reconnect: (settings: ConnectSettings) => void, heade
             show(problem ?? `Sign-in needed: ${settings.url} wants you to sign in, at ${issuer}.`, { label: problem === undefined ? 'Sign in' : 'Sign in again', run: open });
             break;
           case 'signed-in':
+            guarding = false;
             problem = undefined;
             show(`Signed in at ${issuer}.`);
             break;
@@ -108,6 +120,7 @@ export function bindSignIn(reconnect: (settings: ConnectSettings) => void, heade
             show(`Renewing the sign-in at ${issuer}…`);
             break;
           case 'failed': {
+            guarding = false;
             problem = `Not signed in: ${state.error.message}`;
             // The person's part failed (the window closed, consent refused): a new sign-in waits for the next click.
             const theirs = (state.error as { step?: unknown }).step === 'authorize';
