@@ -120,6 +120,21 @@ describe(`the catalogue of rxmcp inspect in a real browser (${chosen ? chosen.pa
       await page.click('#get');
       await page.locator('#result .message', { hasText: 'What\'s weather in Lyon?' }).waitFor();
     });
+
+    it('subscribes to a resource through the gateway, and hears its updates', async () => {
+      await tab(page, 'resources').click();
+      const resource = page.locator('#resources button[data-resource="demo://resource/static/document/architecture.md"]');
+      await resource.click();
+      await page.click('#subscribe');
+      await tab(page, 'tools').click();
+      await page.locator('#tools button[data-tool="toggle-subscriber-updates"]').click();
+      await page.click('#run');
+      await page.locator('#status', { hasText: 'done' }).waitFor();
+      await tab(page, 'resources').click();
+      await resource.click();
+      await page.locator('#updates', { hasText: /Subscribed: \d+ updates? so far\./ }).waitFor({ timeout: 15_000 });
+      await page.click('#subscribe');
+    });
   });
 
   describe('server-everything over Streamable HTTP, reached by the page itself', () => {
