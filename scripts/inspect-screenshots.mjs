@@ -71,8 +71,9 @@ try {
 
   // The requests, one open to its JSON.
   await page.click('#activity [data-pane=requests]');
-  await page.locator('#requests .wire button', { hasText: /tools\/call .* ms · ok/ }).last().click();
-  await page.locator('#activity').scrollIntoViewIfNeeded();
+  const opened = page.locator('#requests .wire', { hasText: /completion\/complete .* ms · ok/ }).last();
+  await opened.locator('button').click();
+  await opened.locator('pre').evaluate((pre) => pre.parentElement?.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: out('requests'), fullPage: true });
 
   // 390 px wide.
