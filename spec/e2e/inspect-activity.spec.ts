@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { findBrowser } from '../../scripts/system-packages.cjs';
+import type { Browser, Page } from 'playwright-core';
 import { startHttpServer } from '../support/http-servers.js';
-import { type RunningInspect, startInspect } from '../support/inspect.js';
+import { chosenBrowser, launchChromium, type RunningInspect, startInspect } from '../support/inspect.js';
 
 // The Activity section of `rxmcp inspect` in Debian's Chromium: the log with
 // the level the server sends from, the server's notifications, and every
@@ -12,15 +11,13 @@ import { type RunningInspect, startInspect } from '../support/inspect.js';
 jest.setTimeout(90_000);
 
 const root = join(__dirname, '..', '..');
-const chosen = findBrowser();
 
-describe(`rxmcp inspect's activity in a real browser (${chosen ? chosen.path : 'none found'})`, () => {
+describe(`rxmcp inspect's activity in a real browser (${chosenBrowser ? chosenBrowser.path : 'none found'})`, () => {
   let browser: Browser;
   let run: RunningInspect;
 
   beforeAll(async () => {
-    if (!chosen) throw new Error('no browser: install chromium (sudo apt-get install -y chromium) or name one in RXMCP_BROWSER');
-    browser = await chromium.launch({ executablePath: chosen.path, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
     run = await startInspect(['--', process.execPath, join(root, 'spec/fixtures/log-levels-server.mjs')]);
   }, 60_000);
 

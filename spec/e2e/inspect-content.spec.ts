@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { findBrowser } from '../../scripts/system-packages.cjs';
+import type { Browser, Page } from 'playwright-core';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
-import { type RunningInspect, startInspect } from '../support/inspect.js';
+import { chosenBrowser, launchChromium, type RunningInspect, startInspect } from '../support/inspect.js';
 
 // Results in the page of `rxmcp inspect`, in Debian's Chromium, headless:
 // server-everything's image, resource links and embedded resources, the
@@ -15,15 +14,13 @@ jest.setTimeout(120_000);
 const root = join(__dirname, '..', '..');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const hostile = join(root, 'spec/fixtures/hostile-inspect-server.mjs');
-const chosen = findBrowser();
 
-describe(`results in rxmcp inspect, in a real browser (${chosen ? chosen.path : 'none found'})`, () => {
+describe(`results in rxmcp inspect, in a real browser (${chosenBrowser ? chosenBrowser.path : 'none found'})`, () => {
   let browser: Browser;
   const runs: RunningInspect[] = [];
 
   beforeAll(async () => {
-    if (!chosen) throw new Error('no browser: install chromium (sudo apt-get install -y chromium) or name one in RXMCP_BROWSER');
-    browser = await chromium.launch({ executablePath: chosen.path, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

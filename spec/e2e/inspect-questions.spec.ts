@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { findBrowser } from '../../scripts/system-packages.cjs';
+import type { Browser, Page } from 'playwright-core';
 import { startFakeOpenAI } from '../support/fake-openai-server.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
-import { type RunningInspect, startInspect } from '../support/inspect.js';
+import { chosenBrowser, launchChromium, type RunningInspect, startInspect } from '../support/inspect.js';
 
 // The questions a server asks, as the page of `rxmcp inspect` shows them in
 // Debian's Chromium, headless: server-everything over stdio behind the
@@ -16,15 +15,13 @@ jest.setTimeout(90_000);
 
 const root = join(__dirname, '..', '..');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const chosen = findBrowser();
 
-describe(`the questions of rxmcp inspect in a real browser (${chosen ? chosen.path : 'none found'})`, () => {
+describe(`the questions of rxmcp inspect in a real browser (${chosenBrowser ? chosenBrowser.path : 'none found'})`, () => {
   let browser: Browser;
   const runs: RunningInspect[] = [];
 
   beforeAll(async () => {
-    if (!chosen) throw new Error('no browser: install chromium (sudo apt-get install -y chromium) or name one in RXMCP_BROWSER');
-    browser = await chromium.launch({ executablePath: chosen.path, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -1,7 +1,6 @@
-import { type Browser, chromium, type Dialog } from 'playwright-core';
-import { findBrowser } from '../../scripts/system-packages.cjs';
+import type { Browser, Dialog } from 'playwright-core';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
-import { type RunningInspect, startInspect } from '../support/inspect.js';
+import { chosenBrowser, launchChromium, type RunningInspect, startInspect } from '../support/inspect.js';
 
 // The sign-in window of `rxmcp inspect` shows the authorization server's
 // page, which keeps a handle on the inspector's tab (the answer comes back
@@ -10,16 +9,14 @@ import { type RunningInspect, startInspect } from '../support/inspect.js';
 
 jest.setTimeout(90_000);
 
-const chosen = findBrowser();
 
-describe(`rxmcp inspect against a hostile authorization server, in a real browser (${chosen ? chosen.path : 'none found'})`, () => {
+describe(`rxmcp inspect against a hostile authorization server, in a real browser (${chosenBrowser ? chosenBrowser.path : 'none found'})`, () => {
   let browser: Browser;
   let hostile: RunningServer;
   let run: RunningInspect;
 
   beforeAll(async () => {
-    if (!chosen) throw new Error('no browser: install chromium (sudo apt-get install -y chromium) or name one in RXMCP_BROWSER');
-    browser = await chromium.launch({ executablePath: chosen.path, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
     hostile = await startHttpServer('tabnabbing-auth-server.mjs');
     run = await startInspect(['--url', hostile.url]);
   }, 60_000);

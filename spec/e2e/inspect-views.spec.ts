@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
-import { findBrowser } from '../../scripts/system-packages.cjs';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { until } from '../support/apps-harness.js';
-import { type RunningInspect, startInspect } from '../support/inspect.js';
+import { chosenBrowser, launchChromium, type RunningInspect, startInspect } from '../support/inspect.js';
 import { type OAuthServers, startOAuthServers } from '../support/oauth.js';
 
 // The page of `rxmcp inspect` (the built CLI, with its built page) in
@@ -15,7 +14,6 @@ jest.setTimeout(90_000);
 
 const root = join(__dirname, '..', '..');
 const basic = join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
-const chosen = findBrowser();
 
 // The view's frame: the one inside the sandbox proxy's frame, once the view has mounted.
 async function viewFrame(page: Page): Promise<Frame> {
@@ -37,13 +35,12 @@ async function recordModes(view: Frame): Promise<() => Promise<string[]>> {
   return () => view.evaluate(() => (window as unknown as { modes: string[] }).modes);
 }
 
-describe(`rxmcp inspect shows MCP Apps views and signs in (${chosen ? chosen.path : 'no browser found'})`, () => {
+describe(`rxmcp inspect shows MCP Apps views and signs in (${chosenBrowser ? chosenBrowser.path : 'no browser found'})`, () => {
   let browser: Browser;
   const runs: RunningInspect[] = [];
 
   beforeAll(async () => {
-    if (!chosen) throw new Error('no browser: install chromium (sudo apt-get install -y chromium) or name one in RXMCP_BROWSER');
-    browser = await chromium.launch({ executablePath: chosen.path, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -1,6 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type Browser, chromium } from 'playwright-core';
+import { findBrowser } from '../../scripts/system-packages.cjs';
 
 const bin = join(__dirname, '..', '..', 'bin', 'rxmcp.mjs');
 
@@ -36,5 +38,18 @@ export function startInspect(args: string[]): Promise<RunningInspect> {
       if (!url) return reject(new Error(`rxmcp inspect printed ${JSON.stringify(line)}`));
       resolve({ url: url[1] as string, origin: new URL(url[1] as string).origin, token: url[2] as string, child, stderr, stop });
     });
+  });
+}
+
+/** The browser the inspect specs drive: Debian's Chromium, or the one RXMCP_BROWSER names. */
+export const chosenBrowser = findBrowser();
+
+/** Launches {@link chosenBrowser} headless, or fails with the one line that says what to install. */
+export function launchChromium(): Promise<Browser> {
+  if (!chosenBrowser) throw new Error('no browser: install chromium (sudo apt-get install -y chromium) or name one in RXMCP_BROWSER');
+  return chromium.launch({
+    executablePath: chosenBrowser.path,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
