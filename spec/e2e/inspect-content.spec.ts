@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
-import { chosenBrowser, launchChromium, type RunningInspect, startInspect } from '../support/inspect.js';
+import { chosenBrowser, inspectorSession } from '../support/inspect.js';
 
 // Results in the page of `rxmcp inspect`, in Debian's Chromium, headless:
 // server-everything's image, resource links and embedded resources, the
@@ -16,22 +16,11 @@ const everything = join(root, 'node_modules/@modelcontextprotocol/server-everyth
 const hostile = join(root, 'spec/fixtures/hostile-inspect-server.mjs');
 
 describe(`results in rxmcp inspect, in a real browser (${chosenBrowser ? chosenBrowser.path : 'none found'})`, () => {
-  let browser: Browser;
-  const runs: RunningInspect[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(runs.map((run) => run.stop()));
-  });
+  const session = inspectorSession();
 
   const open = async (args: string[]): Promise<Page> => {
-    const run = await startInspect(args);
-    runs.push(run);
-    const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    const run = await session.inspect(args);
+    const page = await session.browser.newPage({ viewport: { width: 1000, height: 800 } });
     await page.goto(run.url);
     return page;
   };

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startFakeOpenAI } from '../support/fake-openai-server.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
-import { chosenBrowser, launchChromium, type RunningInspect, startInspect } from '../support/inspect.js';
+import { chosenBrowser, inspectorSession } from '../support/inspect.js';
 
 // The questions a server asks, as the page of `rxmcp inspect` shows them in
 // Debian's Chromium, headless: server-everything over stdio behind the
@@ -17,22 +17,11 @@ const root = join(__dirname, '..', '..');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 describe(`the questions of rxmcp inspect in a real browser (${chosenBrowser ? chosenBrowser.path : 'none found'})`, () => {
-  let browser: Browser;
-  const runs: RunningInspect[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(runs.map((run) => run.stop()));
-  });
+  const session = inspectorSession();
 
   const openOn = async (args: string[], connectedTo: string): Promise<Page> => {
-    const run = await startInspect(args);
-    runs.push(run);
-    const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    const run = await session.inspect(args);
+    const page = await session.browser.newPage({ viewport: { width: 1000, height: 800 } });
     await page.goto(run.url);
     await page.locator('#server', { hasText: connectedTo }).waitFor();
     return page;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { until } from '../support/apps-harness.js';
-import { chosenBrowser, launchChromium, type RunningInspect, startInspect } from '../support/inspect.js';
+import { chosenBrowser, inspectorSession, type RunningInspect } from '../support/inspect.js';
 import { type OAuthServers, startOAuthServers } from '../support/oauth.js';
 
 // The page of `rxmcp inspect` (the built CLI, with its built page) in
@@ -36,21 +36,10 @@ async function recordModes(view: Frame): Promise<() => Promise<string[]>> {
 }
 
 describe(`rxmcp inspect shows MCP Apps views and signs in (${chosenBrowser ? chosenBrowser.path : 'no browser found'})`, () => {
-  let browser: Browser;
-  const runs: RunningInspect[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(runs.map((run) => run.stop()));
-  });
+  const session = inspectorSession();
 
   const inspect = async (args: string[]): Promise<RunningInspect> => {
-    const run = await startInspect(args);
-    runs.push(run);
+    const run = await session.inspect(args);
     return run;
   };
 
@@ -61,7 +50,7 @@ describe(`rxmcp inspect shows MCP Apps views and signs in (${chosenBrowser ? cho
 
     beforeAll(async () => {
       run = await inspect(['--', process.execPath, basic, '--stdio']);
-      page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+      page = await session.browser.newPage({ viewport: { width: 1100, height: 800 } });
       await page.goto(run.url);
       await page.locator('#tools button[data-tool="get-time"]').click();
       await page.locator('#call h2', { hasText: 'get-time' }).waitFor();
@@ -150,7 +139,7 @@ describe(`rxmcp inspect shows MCP Apps views and signs in (${chosenBrowser ? cho
 
     // A browser of its own: no cookies at the authorization server, no tokens in the tab.
     const freshPage = async (): Promise<Page> => {
-      const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+      const context = await session.browser.newContext({ viewport: { width: 1000, height: 800 } });
       contexts.push(context);
       const page = await context.newPage();
       await page.goto(run.url);

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
-import { chosenBrowser, launchChromium, type RunningInspect, startInspect } from '../support/inspect.js';
+import { chosenBrowser, inspectorSession, type RunningInspect } from '../support/inspect.js';
 import { type OAuthServers, startOAuthServers } from '../support/oauth.js';
 
 // The page of `rxmcp inspect` (the built CLI, with its built page) in
@@ -16,21 +16,10 @@ const root = join(__dirname, '..', '..');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 describe(`rxmcp inspect in a real browser (${chosenBrowser ? chosenBrowser.path : 'none found'})`, () => {
-  let browser: Browser;
-  const runs: RunningInspect[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(runs.map((run) => run.stop()));
-  });
+  const session = inspectorSession();
 
   const inspect = async (args: string[]): Promise<RunningInspect> => {
-    const run = await startInspect(args);
-    runs.push(run);
+    const run = await session.inspect(args);
     return run;
   };
 
@@ -44,7 +33,7 @@ describe(`rxmcp inspect in a real browser (${chosenBrowser ? chosenBrowser.path 
 
   it('shows a stdio server through the gateway: its tools, and an echo call\'s result', async () => {
     const run = await inspect(['--', process.execPath, everything, 'stdio']);
-    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    const page = await session.browser.newPage({ viewport: { width: 1000, height: 700 } });
     await page.goto(run.url);
     await page.locator('#server', { hasText: 'rxmcp-inspect' }).waitFor();
     await page.locator('#tools button[data-tool="get-sum"]').waitFor();
@@ -62,7 +51,7 @@ describe(`rxmcp inspect in a real browser (${chosenBrowser ? chosenBrowser.path 
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     try {
       const run = await inspect(['--', process.execPath, everything, 'stdio']);
-      const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+      const page = await session.browser.newPage({ viewport: { width: 1000, height: 700 } });
       await page.goto(run.url);
       await page.locator('#tools button[data-tool="echo"]').waitFor();
       expect(await page.locator('#connect-form').evaluate((form) => [...form.querySelectorAll('input')].map((input) => input.value).join(' '))).not.toContain(run.token);
@@ -79,7 +68,7 @@ describe(`rxmcp inspect in a real browser (${chosenBrowser ? chosenBrowser.path 
 
   it('shows a server\'s markup as text, and never runs it', async () => {
     const run = await inspect(['--', process.execPath, join(root, 'spec/fixtures/markup-server.mjs')]);
-    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    const page = await session.browser.newPage({ viewport: { width: 1000, height: 700 } });
     await page.goto(run.url);
     await page.locator('#tools button[data-tool="markup"]').click();
     await page.locator('#call h2', { hasText: 'markup' }).waitFor();
@@ -97,7 +86,7 @@ describe(`rxmcp inspect in a real browser (${chosenBrowser ? chosenBrowser.path 
     const fixture = await startHttpServer('cors-http-server.mjs');
     try {
       const run = await inspect(['--url', fixture.url]);
-      const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+      const page = await session.browser.newPage({ viewport: { width: 1000, height: 700 } });
       await page.goto(run.url);
       await page.locator('#server', { hasText: 'rxmcp-fixture' }).waitFor();
       expect(await page.locator('#server').textContent()).toContain('streamable-http');
@@ -130,7 +119,7 @@ describe(`rxmcp inspect in a real browser (${chosenBrowser ? chosenBrowser.path 
       await new Promise((resolve) => closed.close(resolve));
       const run = await inspect([]);
       // 390 px wide, as a phone held upright: the page must not scroll sideways.
-      page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+      page = await session.browser.newPage({ viewport: { width: 390, height: 800 } });
       await page.goto(run.url);
     });
 

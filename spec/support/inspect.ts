@@ -53,3 +53,35 @@ export function launchChromium(): Promise<Browser> {
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
+
+/** A describe block's browser and `rxmcp inspect` runs: see {@link inspectorSession}. */
+export interface InspectorSession {
+  /** The browser, launched before the block's tests. */
+  readonly browser: Browser;
+  /** Starts `rxmcp inspect --no-open ...args`, stopped after the block's tests. */
+  inspect(args: string[]): Promise<RunningInspect>;
+}
+
+/** Called in a describe block: launches Chromium before its tests, and closes it and stops every run after them. */
+export function inspectorSession(): InspectorSession {
+  let browser: Browser | undefined;
+  const runs: RunningInspect[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(runs.map((run) => run.stop()));
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error('the browser is launched in beforeAll: use it in a test');
+      return browser;
+    },
+    async inspect(args) {
+      const run = await startInspect(args);
+      runs.push(run);
+      return run;
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import type { PendingQuestion } from 'rxmcp';
 import { checkAnswer } from '../../../client/questions/answer-check.js';
 import { element } from './element.js';
-import type { QuestionView } from './question-view.js';
+import { declineButton, type QuestionView, sendButton } from './question-view.js';
 import { schemaForm } from './schema-form.js';
 
 /**
@@ -13,13 +13,8 @@ import { schemaForm } from './schema-form.js';
 export function formQuestion(question: PendingQuestion): QuestionView {
   const schema = question.params.requestedSchema;
   const [form, read, validate] = schemaForm(schema);
-  const send = element('button', 'Send');
-  send.type = 'submit';
-  send.id = 'answer';
-  const decline = element('button', 'Decline');
-  decline.type = 'button';
-  decline.id = 'decline';
-  decline.onclick = () => question.decline();
+  const send = sendButton();
+  const decline = declineButton(question);
   return {
     title: 'The server asks',
     body: [element('p', messageOf(question)), form],

@@ -4,7 +4,7 @@ import type { ModelSettings } from './answers-panel.js';
 import { contentBlocksView } from './content-view.js';
 import { element } from './element.js';
 import { askModel } from './model-answer.js';
-import type { QuestionView } from './question-view.js';
+import { declineButton, type QuestionView, sendButton } from './question-view.js';
 
 /** The most messages, and tools, shown of one request: the rest are counted. */
 const MAX_SHOWN = 100;
@@ -119,13 +119,8 @@ export function samplingQuestion(question: PendingQuestion, model: () => ModelSe
       ask.disabled = false;
     }
   };
-  const send = element('button', 'Send');
-  send.type = 'submit';
-  send.id = 'answer';
-  const decline = element('button', 'Decline');
-  decline.type = 'button';
-  decline.id = 'decline';
-  decline.onclick = () => question.decline();
+  const send = sendButton();
+  const decline = declineButton(question);
   return {
     title: 'The server asks for a model\u2019s reply',
     body,

@@ -2,7 +2,7 @@ import type { PendingQuestion } from 'rxmcp';
 import { checkElicitationUrl } from '../../../client/questions/elicitation-url.js';
 import { element } from './element.js';
 import { messageOf } from './form-question.js';
-import type { QuestionView } from './question-view.js';
+import { declineButton, type QuestionView } from './question-view.js';
 
 /**
  * A URL elicitation: the server's message as text, then the host the page
@@ -14,12 +14,9 @@ import type { QuestionView } from './question-view.js';
  */
 export function urlQuestion(question: PendingQuestion): QuestionView {
   const checked = checkElicitationUrl(question.params.url);
-  const decline = element('button', 'Decline');
-  decline.type = 'button';
-  decline.id = 'decline';
+  const decline = declineButton(question);
   // Enter must not open a page: the first focus is on Decline, and Open is no submit button.
   decline.autofocus = true;
-  decline.onclick = () => question.decline();
   const body: HTMLElement[] = [element('p', messageOf(question))];
   const actions: HTMLElement[] = [];
   if (checked.ok) {
