@@ -43,7 +43,7 @@ describe(`the questions of rxmcp inspect in a real browser (${chosenBrowser ? ch
     let page: Page;
 
     beforeAll(async () => {
-      page = await openOn(['--', process.execPath, everything, 'stdio'], 'rxmcp-inspect');
+      page = await openOn(['--', process.execPath, everything, 'stdio'], 'through the inspector\'s gateway');
       await page.locator('#tools button[data-tool="trigger-elicitation-request"]').waitFor();
     });
 
@@ -218,7 +218,7 @@ describe(`the questions of rxmcp inspect in a real browser (${chosenBrowser ? ch
     let page: Page;
 
     beforeAll(async () => {
-      page = await openOn(['--', process.execPath, join(root, 'spec/fixtures/roots-server.mjs')], 'rxmcp-inspect');
+      page = await openOn(['--', process.execPath, join(root, 'spec/fixtures/roots-server.mjs')], 'through the inspector\'s gateway');
     });
 
     afterAll(() => page?.close());
@@ -242,7 +242,7 @@ describe(`the questions of rxmcp inspect in a real browser (${chosenBrowser ? ch
     let page: Page;
 
     beforeAll(async () => {
-      page = await openOn(['--', process.execPath, join(root, 'spec/fixtures/hostile-questions-server.mjs')], 'rxmcp-inspect');
+      page = await openOn(['--', process.execPath, join(root, 'spec/fixtures/hostile-questions-server.mjs')], 'through the inspector\'s gateway');
     });
 
     afterAll(() => page?.close());

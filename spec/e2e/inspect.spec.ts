@@ -35,7 +35,9 @@ describe(`rxmcp inspect in a real browser (${chosenBrowser ? chosenBrowser.path 
     const run = await inspect(['--', process.execPath, everything, 'stdio']);
     const page = await session.browser.newPage({ viewport: { width: 1000, height: 700 } });
     await page.goto(run.url);
-    await page.locator('#server', { hasText: 'rxmcp-inspect' }).waitFor();
+    // The page talks to the gateway, and says what the server behind it is.
+    await page.locator('#server', { hasText: "through the inspector's gateway" }).waitFor();
+    expect(await page.locator('#server').textContent()).toMatch(/^mcp-servers\/everything \S+ · legacy era · 2025-11-25 · stdio, through the inspector's gateway$/);
     await page.locator('#tools button[data-tool="get-sum"]').waitFor();
     await callEcho(page, 'message', 'hello from the page');
     expect(await page.locator('#result').textContent()).toBe('Echo: hello from the page');

@@ -52,7 +52,7 @@ export async function inspect(request: CliRequest, io: CliIo): Promise<number> {
         ...(aimed.verbose ? { onStderr: (line: string) => say(`server: ${line}`) } : {}),
       })
     : undefined;
-  if (gateway) server.setMcp(gateway.handle);
+  if (gateway) server.setMcp(gateway.handle, gateway.upstream);
   const { stopped, release } = stopSignals();
   try {
     io.stdout.write(`rxmcp inspect: ${server.url}\n`);

@@ -69,7 +69,8 @@ const SIGNED_IN_HEADERS = {
  * first: loopback Host, no foreign Origin, the token (but for the redirect
  * page and its script, which hold no secret).
  *
- * `mcp` is set after the server listens (the gateway's checks need the port).
+ * `mcp` is set after the server listens (the gateway's checks need the port),
+ * with what the stdio server says it is (`GET /api/upstream`).
  *
  * @throws McpClientError (as a rejection) when the page's files are missing or no port can be bound.
  */
@@ -78,7 +79,7 @@ export async function startInspectServer(options: {
   target: InspectTarget;
   pageDir: string;
   mcp?: (request: Request) => Promise<Response>;
-}): Promise<InspectServer & { setMcp(handle: (request: Request) => Promise<Response>): void }> {
+}): Promise<InspectServer & { setMcp(handle: (request: Request) => Promise<Response>, upstream: () => Promise<unknown>): void }> {
   const { token, target, pageDir } = options;
   let mcp = options.mcp;
   let html: string;
@@ -94,6 +95,7 @@ export async function startInspectServer(options: {
   let refuse: (request: IncomingMessage) => ReturnType<ReturnType<typeof inspectGuard>> = () => ({ status: 403, reason: 'not listening yet' });
   let origin = '';
   let sandboxPort = 0;
+  let upstream: (() => Promise<unknown>) | undefined;
   const server = createServer((request, response) => {
     route(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500).end();
@@ -123,6 +125,13 @@ export async function startInspectServer(options: {
       await register(request, response, `http://${name}:${port}${SIGNED_IN_PATH}`);
     } else if (method === 'GET' && path === '/page.js') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(script);
+    } else if (method === 'GET' && path === '/api/upstream' && upstream) {
+      // What the stdio server behind the gateway said it is: the page, talking to the gateway, cannot ask it.
+      const described = await upstream().then(
+        (found) => ({ status: 200, found }),
+        (error: Error) => ({ status: 502, found: { error: error.message.slice(0, 500) } }),
+      );
+      json(response, described.status, described.found);
     } else if (method === 'GET' && path === '/api/target') {
       json(response, 200, target);
     } else if (method === 'POST' && path === '/api/probe') {
@@ -157,7 +166,10 @@ export async function startInspectServer(options: {
     url: `${origin}/?token=${token}`,
     port,
     sandboxPort,
-    setMcp: (handle) => (mcp = handle),
+    setMcp: (handle, describe) => {
+      mcp = handle;
+      upstream = describe;
+    },
     close: async () => {
       await Promise.all([
         new Promise<void>((resolve) => {

@@ -1,15 +1,30 @@
+import { firstValueFrom } from 'rxjs';
 import type { ServerConfig, StdioServerEntry } from '../../config/server-config.js';
 import { Gateway } from '../../gateway/gateway.js';
 import type { ConfigServer } from '../../providers/config-server.js';
+import type { Era } from '../../protocol/types.js';
 import { configServers } from '../../providers/config-servers.js';
 
 /** A stdio server behind the gateway, for the inspector's page to reach over HTTP. */
 export interface StdioGateway {
   /** The gateway's Streamable HTTP handler, requiring `bearerToken`. */
   handle(request: Request): Promise<Response>;
+  /** What the server behind the gateway says it is, for the page, which sees the gateway. */
+  upstream(): Promise<UpstreamDescription>;
   /** Stops serving and stops the server (its child process). Idempotent. */
   close(): Promise<void>;
 }
+
+/** The stdio server as it described itself: its name and version (cut at 200 characters), era and protocol version. */
+export interface UpstreamDescription {
+  name?: string;
+  version?: string;
+  era: Era;
+  protocolVersion: string;
+}
+
+/** The longest name or version passed to the page: the server wrote them. */
+const MAX_NAME_CHARS = 200;
 
 /**
  * Puts one stdio server behind a `Gateway` of its own, its tools under their
@@ -54,6 +69,13 @@ export function stdioGateway(
   let closing: Promise<void> | undefined;
   return {
     handle,
+    upstream: async () => {
+      const { serverInfo, era, protocolVersion } = await firstValueFrom(server.client().describe());
+      const cut = (text: unknown): string | undefined => (typeof text === 'string' ? text.slice(0, MAX_NAME_CHARS) : undefined);
+      const name = cut(serverInfo?.name);
+      const version = cut(serverInfo?.version);
+      return { ...(name === undefined ? {} : { name }), ...(version === undefined ? {} : { version }), era, protocolVersion: protocolVersion.slice(0, MAX_NAME_CHARS) };
+    },
     close: () =>
       (closing ??= (async () => {
         await late().close().catch(() => undefined);

@@ -89,13 +89,29 @@ function connect(settings: ConnectSettings): void {
   };
   mine.subscriptions.push(
     mcp.describe().subscribe({
-      next: (found) => (server.textContent = `${found.serverInfo?.name ?? 'server'} · ${found.era} era · ${found.protocolVersion} · ${found.wire}`),
+      next: (found) => {
+        server.textContent = `${found.serverInfo?.name ?? 'server'} · ${found.era} era · ${found.protocolVersion} · ${found.wire}`;
+        if (settings.url === gatewayUrl) void showUpstream(server, () => current === mine);
+      },
       error: fail,
     }),
     showCatalogue(mcp, fail),
     activity.bind(mcp),
     signIn.watch(mcp, settings),
   );
+}
+
+// The page sees the gateway; the inspector's server asks the stdio server behind it what it is.
+async function showUpstream(line: HTMLElement, still: () => boolean): Promise<void> {
+  try {
+    const response = await fetch('/api/upstream', { headers: own });
+    const found = (await response.json()) as { name?: unknown; version?: unknown; era?: unknown; protocolVersion?: unknown };
+    if (!response.ok || !still()) return;
+    const named = [found.name, found.version].filter((part) => typeof part === 'string').join(' ') || 'server';
+    line.textContent = `${named} · ${String(found.era)} era · ${String(found.protocolVersion)} · stdio, through the inspector's gateway`;
+  } catch {
+    // The gateway's own line stays.
+  }
 }
 
 // The browser says little of why a fetch failed; the inspector's server tries the URL and says more.
