@@ -259,7 +259,9 @@ describe.each(corpus)('the schema corpus: $dump.server', ({ file, dump }) => {
           return;
         }
         if (echoed.name !== original.name) problems[call.tool]?.push(`the call reached ${JSON.stringify(echoed.name)}`);
-        const result = validator(original.inputSchema).validate(echoed.arguments);
+        const judged = asTheClientChecks(original.inputSchema);
+        if (judged === undefined) return;
+        const result = validator(judged).validate(echoed.arguments);
         if (!result.valid) {
           const first = result.errors.find((error) => error.keyword !== 'properties' && error.keyword !== 'allOf') ?? result.errors[0];
           problems[call.tool]?.push(`sent ${JSON.stringify(call.args)}, server got ${JSON.stringify(echoed.arguments)}: ${first?.instanceLocation} ${first?.error}`);
@@ -269,3 +271,15 @@ describe.each(corpus)('the schema corpus: $dump.server', ({ file, dump }) => {
     });
   });
 });
+
+/**
+ * A tool's inputSchema as the client checks arguments against it: it never
+ * runs a server's regular expression (one could backtrack for ever), so a
+ * `pattern` is left to the server, and a schema with `patternProperties` is
+ * not checked at all (`undefined`): arguments that break only those reach
+ * the server, which is the authority on them.
+ */
+function asTheClientChecks(schema: object): object | undefined {
+  if (JSON.stringify(schema).includes('"patternProperties":')) return undefined;
+  return JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key === 'pattern' && typeof value === 'string' ? undefined : value))) as object;
+}
