@@ -21,6 +21,12 @@ describe('rxmcp, the command line', () => {
     }
   });
 
+  it('prints its version alone with --version, as package.json has it', async () => {
+    const run = await rxmcp(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`rxmcp ${(require('../../package.json') as { version: string }).version}\n`);
+  });
+
   it.each([
     [['tools'], 'no server'],
     [['frobnicate', ...modern], 'unknown command "frobnicate"'],
@@ -28,6 +34,8 @@ describe('rxmcp, the command line', () => {
     [['call', 'echo', '--arg', 'oops', ...modern], '--arg wants key=value'],
     [['call', 'echo', '{not json', ...modern], 'the arguments are not valid JSON'],
     [['--url', 'http://127.0.0.1:1/mcp', 'tools', ...modern], 'not both'],
+    [['--url', 'foo', 'tools'], '--url wants an http or https URL, got "foo"'],
+    [['--url', 'file:///etc/passwd', 'tools'], '--url wants an http or https URL'],
   ])('exits 2 on a usage mistake: %j', async (args, message) => {
     const run = await rxmcp(args);
     expect(run.code).toBe(2);

@@ -42,9 +42,10 @@ Commands:
   serve                    serves every server of --config FILE as one MCP server, behind the
                            permission rules of --policy FILE (default: reads pass, the rest is
                            asked of the MCP host); over stdio, or HTTP with --http
-  inspect                  a web page on 127.0.0.1 that connects to a server and shows its tools
-                           and calls them; a stdio server is reached through the gateway (prints
-                           the page's URL, token included, and opens it)
+  inspect                  a web page on 127.0.0.1 that connects to a server and shows all it
+                           offers, live: tools, resources, prompts, tasks, results, its questions,
+                           MCP Apps views, its log and every message; a stdio server is reached
+                           through the gateway (prints the page's URL, token included, and opens it)
 
 Options:
   --server NAME            the server of that name in the config files rxmcp finds
@@ -90,6 +91,7 @@ Options:
   --tool-search            serve: show hosts the always-loaded tools (alwaysLoad servers) and a
                            tool_search tool; what a host's searches find joins its list alone
   -h, --help               this text
+  --version                rxmcp's version
 
 Exit codes: 0 success; 1 the tool reported an error (isError: call and task, whose
 --json output is the result all the same), or servers --approve was not approved; 2 usage (an unknown server name, a
@@ -167,6 +169,8 @@ export interface CliRequest {
   yes: boolean;
   /** inspect's `--no-open`. */
   noOpen: boolean;
+  /** `--version`: print rxmcp's version, and nothing else. */
+  version: boolean;
 }
 
 // What --http-transport takes: the values of connectHttp's httpTransport.
@@ -239,6 +243,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         yes: { type: 'boolean', default: false },
         'no-open': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -266,8 +271,9 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     toolSearch: values['tool-search'] === true,
     yes: values.yes === true,
     noOpen: values['no-open'] === true,
+    version: values.version === true,
   };
-  if (help) return request;
+  if (help || request.version) return request;
   const shape = COMMANDS[command];
   if (!shape) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : 'no command given');
   if (operands.length < shape.min || operands.length > shape.max) throw new UsageError(`wrong number of arguments for ${command}`);
@@ -296,7 +302,10 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   if (request.noOpen && command !== 'inspect') throw new UsageError('--no-open goes with inspect');
   if (values['client-id'] !== undefined) request.clientId = values['client-id'];
   if (values.scope !== undefined) request.scope = values.scope;
-  if (values.url !== undefined) request.url = values.url;
+  if (values.url !== undefined) {
+    if (!URL.canParse(values.url) || !['http:', 'https:'].includes(new URL(values.url).protocol)) throw new UsageError(`--url wants an http or https URL, got ${JSON.stringify(values.url)}`);
+    request.url = values.url;
+  }
   const httpTransport = values['http-transport'];
   if (httpTransport !== undefined) {
     if (values.url === undefined) throw new UsageError('--http-transport goes with --url');

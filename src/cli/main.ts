@@ -14,6 +14,7 @@ import { canonicalUri } from '../auth/discovery.js';
 import { isSecureUrl } from '../auth/oauth-http.js';
 import { FileTokenStore } from '../node/file-token-store.js';
 import { loopbackSignIn } from '../node/loopback-sign-in.js';
+import { VERSION } from '../version.js';
 import { approveTool } from './approve-command.js';
 import { type CliRequest, parseCommandLine, USAGE, UsageError } from './args.js';
 import { aimedAt, configuredServer } from './configured-server.js';
@@ -85,6 +86,10 @@ function failed(error: unknown, io: CliIo): number {
 async function command(given: CliRequest, io: CliIo): Promise<number> {
   if (given.help) {
     io.stdout.write(USAGE);
+    return OK;
+  }
+  if (given.version) {
+    io.stdout.write(`rxmcp ${VERSION}\n`);
     return OK;
   }
   let request: CliRequest;
