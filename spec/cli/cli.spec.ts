@@ -83,6 +83,14 @@ describe('rxmcp, the command line', () => {
       expect((await rxmcp(['ping', ...everything])).stdout).toBe('pong\n');
     });
 
+    it('renders a prompt with its arguments as key=value pairs, after JSON or alone', async () => {
+      expect(await rxmcp(['prompt', 'args-prompt', 'city=Lyon', 'state=Rhône', ...everything])).toMatchObject({ code: 0, stdout: "user: What's weather in Lyon, Rhône?\n" });
+      expect(await rxmcp(['prompt', 'args-prompt', '{"city":"Paris"}', 'state=IDF', ...everything])).toMatchObject({ code: 0, stdout: "user: What's weather in Paris, IDF?\n" });
+      const refused = await rxmcp(['prompt', 'args-prompt', 'city=Lyon', 'oops', ...everything]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('prompt wants key=value after the prompt and its JSON arguments, got "oops"');
+    });
+
     it('shows progress as plain lines on stderr when it is not a terminal, keeping --json stdout clean', async () => {
       const run = await rxmcp(['call', 'trigger-long-running-operation', '{"duration":0.3,"steps":3}', '--json', ...everything]);
       expect(run.code).toBe(0);

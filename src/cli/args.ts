@@ -26,7 +26,8 @@ Commands:
                            and/or key=value pairs typed by the tool's input schema;
                            --arg key=value takes a value as JSON when it parses
   read URI                 reads a resource
-  prompt NAME [JSON]       renders a prompt with its arguments
+  prompt NAME [JSON|-] [key=value...]
+                           renders a prompt with its arguments (strings, as prompts take them)
   tasks                    the server's tasks (long-running tool calls)
   task ID                  follows a task and prints its result; Ctrl-C detaches
                            (the task goes on), --cancel cancels it instead
@@ -189,7 +190,7 @@ const COMMANDS: Record<string, { min: number; max: number }> = {
   prompts: { min: 0, max: 0 },
   call: { min: 1, max: Infinity },
   read: { min: 1, max: 1 },
-  prompt: { min: 1, max: 2 },
+  prompt: { min: 1, max: Infinity },
   listen: { min: 0, max: 0 },
   tasks: { min: 0, max: 0 },
   task: { min: 1, max: 1 },
@@ -323,7 +324,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     if (eq <= 0) throw new UsageError(`--env wants KEY=VALUE, got ${JSON.stringify(entry)}`);
     request.env[entry.slice(0, eq)] = entry.slice(eq + 1);
   }
-  if (command === 'call') callOperands(request);
+  if (command === 'call' || command === 'prompt') argumentOperands(request);
   for (const entry of values.arg ?? []) {
     const eq = entry.indexOf('=');
     if (eq <= 0) throw new UsageError(`--arg wants key=value, got ${JSON.stringify(entry)}`);
@@ -387,10 +388,10 @@ function jsonOrText(value: string): unknown {
   }
 }
 
-// call's operands after the tool: at most one JSON object (or -) first, then
-// key=value pairs. A first operand without = is taken as JSON, so that a
-// mistyped object still reads as one ("not valid JSON").
-function callOperands(request: CliRequest): void {
+// call's operands after the tool (prompt's after the prompt): at most one
+// JSON object (or -) first, then key=value pairs. A first operand without =
+// is taken as JSON, so that a mistyped object still reads as one ("not valid JSON").
+function argumentOperands(request: CliRequest): void {
   const [tool, ...rest] = request.operands as [string, ...string[]];
   const first = rest[0];
   if (first !== undefined && (first === '-' || first.trimStart().startsWith('{') || !first.includes('='))) {
@@ -399,7 +400,7 @@ function callOperands(request: CliRequest): void {
   }
   for (const pair of rest) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`call wants key=value after the tool and its JSON arguments, got ${JSON.stringify(pair)}`);
+    if (eq <= 0) throw new UsageError(`${request.command} wants key=value after the ${request.command === 'call' ? 'tool' : 'prompt'} and its JSON arguments, got ${JSON.stringify(pair)}`);
     request.pairs.push([pair.slice(0, eq), pair.slice(eq + 1)]);
   }
   request.operands = [tool];

@@ -246,8 +246,9 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       return OK;
     }
     case 'prompt': {
-      const [name, raw] = operands as [string, string | undefined];
-      const args = { ...(await argumentsFrom(raw, io)), ...request.args } as Record<string, string>;
+      const name = operands[0] as string;
+      // A prompt's arguments are strings: key=value gives its value as written.
+      const args = { ...(await argumentsFrom(request.argumentsJson, io)), ...Object.fromEntries(request.pairs), ...request.args } as Record<string, string>;
       const result = await firstValueFrom(mcp.getPrompt(name, args, options));
       print(result, () => terminalText(result.messages.map((message) => `${message.role}: ${flattenContent([message.content as ContentBlock])}`).join('\n')) + '\n');
       return OK;
