@@ -123,10 +123,12 @@ describe('rxmcp against a server whose every word carries terminal escapes', () 
     }, 60000);
   });
 
-  it('ends anything unforeseen with one line and exit code 3, not a stack trace', async () => {
+  it('refuses a --url that is no URL as a usage mistake, its escapes spelled out, not a stack trace', async () => {
     const run = await rxmcp(['login', '--url', 'not a url\x1b]0;owned\x07']);
-    expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/^rxmcp: TypeError: Invalid URL\n$/);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n')[0]).toBe('rxmcp: --url wants an http or https URL, got "not a url\\u001b]0;owned\\u0007"');
+    expect(run.stderr).not.toMatch(/[\x1b\x07]/);
+    expect(run.stderr).not.toContain('    at ');
   });
 
   describe('in a real terminal', () => {
