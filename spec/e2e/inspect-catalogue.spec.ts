@@ -27,6 +27,25 @@ describe(`the catalogue of rxmcp inspect in a real browser (${chosenBrowser ? ch
 
   const tab = (page: Page, kind: string) => page.locator(`#tab-${kind}`);
 
+  /**
+   * Subscribes to server-everything's architecture.md (`subscribed` then
+   * looks at the page), has the server send updates of what is subscribed
+   * (toggle-subscriber-updates: every 5 s), and shows the resource again.
+   */
+  const subscribeWithUpdates = async (page: Page, subscribed: () => Promise<void> = async () => undefined): Promise<void> => {
+    await tab(page, 'resources').click();
+    const resource = page.locator('#resources button[data-resource="demo://resource/static/document/architecture.md"]');
+    await resource.click();
+    await page.click('#subscribe');
+    await subscribed();
+    await tab(page, 'tools').click();
+    await page.locator('#tools button[data-tool="toggle-subscriber-updates"]').click();
+    await page.click('#run');
+    await page.locator('#status', { hasText: 'done' }).waitFor();
+    await tab(page, 'resources').click();
+    await resource.click();
+  };
+
   describe('server-everything over stdio, through the gateway', () => {
     let page: Page;
 
@@ -108,16 +127,7 @@ describe(`the catalogue of rxmcp inspect in a real browser (${chosenBrowser ? ch
     });
 
     it('subscribes to a resource through the gateway, and hears its updates', async () => {
-      await tab(page, 'resources').click();
-      const resource = page.locator('#resources button[data-resource="demo://resource/static/document/architecture.md"]');
-      await resource.click();
-      await page.click('#subscribe');
-      await tab(page, 'tools').click();
-      await page.locator('#tools button[data-tool="toggle-subscriber-updates"]').click();
-      await page.click('#run');
-      await page.locator('#status', { hasText: 'done' }).waitFor();
-      await tab(page, 'resources').click();
-      await resource.click();
+      await subscribeWithUpdates(page);
       await page.locator('#updates', { hasText: /Subscribed: \d+ updates? so far\./ }).waitFor({ timeout: 15_000 });
       await page.click('#subscribe');
     });
@@ -175,19 +185,10 @@ describe(`the catalogue of rxmcp inspect in a real browser (${chosenBrowser ? ch
     });
 
     it('subscribes to a resource, counts its updates and reads it again at each', async () => {
-      await tab(page, 'resources').click();
-      const resource = page.locator('#resources button[data-resource="demo://resource/static/document/architecture.md"]');
-      await resource.click();
-      await page.click('#subscribe');
-      expect(await page.locator('#subscribe').textContent()).toBe('Unsubscribe');
-      expect(await page.locator('#updates').textContent()).toBe('Subscribed: no update yet.');
-      // server-everything sends updates of what is subscribed to once asked to, every 5 s.
-      await tab(page, 'tools').click();
-      await page.locator('#tools button[data-tool="toggle-subscriber-updates"]').click();
-      await page.click('#run');
-      await page.locator('#status', { hasText: 'done' }).waitFor();
-      await tab(page, 'resources').click();
-      await resource.click();
+      await subscribeWithUpdates(page, async () => {
+        expect(await page.locator('#subscribe').textContent()).toBe('Unsubscribe');
+        expect(await page.locator('#updates').textContent()).toBe('Subscribed: no update yet.');
+      });
       await page.locator('#updates', { hasText: /Subscribed: \d+ updates? so far\./ }).waitFor();
       await page.locator('#status', { hasText: 'read again after an update' }).waitFor({ timeout: 15_000 });
       expect(await page.locator('#result').textContent()).toContain('Architecture');
