@@ -21,8 +21,9 @@ interface Excerpt {
 
 function excerptsOf(markdown: string): Excerpt[] {
   return [...markdown.matchAll(CODE_BLOCK)].map((match) => {
-    const [first = '', ...lines] = (match[2] ?? '').replace(/\n$/, '').split('\n');
-    return { line: markdown.slice(0, match.index).split('\n').length, source: SOURCE.exec(first)?.[1], lines };
+    const [first = '', ...rest] = (match[2] ?? '').replace(/\n$/, '').split('\n');
+    const source = SOURCE.exec(first)?.[1];
+    return { line: markdown.slice(0, match.index).split('\n').length, source, lines: source === undefined ? [first, ...rest] : rest };
   });
 }
 
