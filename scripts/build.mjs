@@ -3,8 +3,22 @@
 // in both and the root entry never pulls in node-only modules.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+
+// npm runs this as `prepare` for a git or folder install too. A folder whose
+// development dependencies were never installed cannot build: say so, and
+// what works instead, rather than fail on the first import.
+const require = createRequire(import.meta.url);
+for (const tool of ['esbuild', 'typescript']) {
+  try {
+    require.resolve(tool);
+  } catch {
+    console.error(`rxmcp's build needs ${tool}, a development dependency: run npm install in ${process.cwd()} first, or install rxmcp from git+file:// or from a tarball made by npm pack (docs/install.md)`);
+    process.exit(1);
+  }
+}
+const { build } = await import('esbuild');
 
 const dist = 'dist';
 rmSync(dist, { recursive: true, force: true });
