@@ -59,7 +59,7 @@ const GEMINI_KEYS = ['httpUrl', 'includeTools', 'excludeTools', 'trust'];
 export function normalizeServerConfig(value: unknown, options: ServerConfigOptions = {}): ServerConfig {
   const source = options.path;
   if (!isObject(value)) throw new McpConfigError({ source }, 'a server config must be an object');
-  const format = options.format ?? guessFormat(value, source);
+  const format = options.format ?? guessFormat(value, source, options.project);
   if (!FORMATS.includes(format)) throw new McpConfigError({ source }, `unknown format ${quoteName(String(format).slice(0, 40))}`);
   const at = source === undefined ? {} : { source };
   const warnings: ConfigWarning[] = [];
@@ -94,8 +94,10 @@ function bounded(warnings: ConfigWarning[], source: string | undefined): ConfigW
   return [...warnings.slice(0, MAX_WARNINGS), { ...(source === undefined ? {} : { source }), message: new McpConfigError({ source }, `${more} more warnings left out`).message }];
 }
 
-function guessFormat(value: Record<string, unknown>, source: string | undefined): ConfigFormat {
+function guessFormat(value: Record<string, unknown>, source: string | undefined, project: string | undefined): ConfigFormat {
   if (Object.hasOwn(value, 'mcpServers')) return isGemini(value['mcpServers'], source) ? 'gemini' : 'mcp-servers';
+  // Claude Code's ~/.claude.json may hold a project's servers and none of its own.
+  if (project !== undefined && Object.hasOwn(value, 'projects')) return 'mcp-servers';
   if (Object.hasOwn(value, 'servers')) return 'vscode';
   if (Object.hasOwn(value, 'mcp_servers')) return 'codex';
   if (Object.hasOwn(value, 'context_servers')) return 'zed';

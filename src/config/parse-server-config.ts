@@ -60,7 +60,8 @@ async function parseYaml(text: string, source: string | undefined): Promise<unkn
     throw new McpConfigError({ source }, 'is YAML, which needs the optional package yaml: npm install yaml', { cause: error });
   }
   // Core schema: no custom tags, no `<<` merge keys, plain data only.
-  const document = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+  // prettyErrors gives each fault its line and column; its message (which quotes the text) is never used.
+  const document = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: true });
   const [fault] = document.errors;
   // The parser's message quotes the text around the fault, which may be a secret: only the position is kept.
   if (fault) throw new McpConfigError({ source }, `is not valid YAML${fault.linePos ? ` (line ${fault.linePos[0].line}, column ${fault.linePos[0].col})` : ''}`);

@@ -44,7 +44,7 @@ export interface ReadServerConfigOptions extends ResolveOptions {
   /**
    * For Claude Code's `~/.claude.json`: the project whose own servers
    * (`projects[project].mcpServers`) are read before the file's top-level
-   * ones (default: the current directory).
+   * ones (default: the current directory, for a file named `.claude.json`).
    */
   project?: string;
   /** How long a `headersHelper` may run, in ms (default 10 000). */
@@ -92,7 +92,7 @@ export async function readServerConfig(path: string, options: ReadServerConfigOp
     throw new McpConfigError({ source: path }, `cannot be read: ${(error as { code?: string }).code ?? messageOf(error)}`);
   }
   // Claude Code keeps a project's own servers in ~/.claude.json, under the project's absolute path.
-  const claude = basename(full) === '.claude.json' ? { project: project ?? process.cwd() } : {};
+  const claude = project !== undefined ? { project } : basename(full) === '.claude.json' ? { project: process.cwd() } : {};
   const config = await parseServerConfig(text, { path, maxChars: maxBytes, ...(format ? { format } : {}), ...claude });
   const folder = workspaceFolder ?? projectOf(full);
   const resolved = await resolvePlaceholders(config, {
