@@ -43,7 +43,10 @@ await build({
   outdir: join(dist, 'cjs'),
   outbase: 'src',
   format: 'cjs',
-  platform: 'neutral',
+  // 'node' makes esbuild write each file's export names where Node looks for
+  // them: the CommonJS build loads some of its own files with import()
+  // (sign-in, the node:http sender), which sees only `default` without them.
+  platform: 'node',
   target: 'es2022',
   bundle: false,
   logLevel: 'warning',

@@ -89,7 +89,7 @@ describe('the built package', () => {
     expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('false');
   });
 
-  it('loads its HTTP modules only when HTTP is used, never for stdio, and sends with node:http rather than cross-fetch on Node', () => {
+  it('loads its HTTP modules only when HTTP is used, never for stdio, and sends with node:http on Node, loading no fetch polyfill', () => {
     const log = join(mkdtempSync(join(tmpdir(), 'rxmcp-loads-')), 'loads.txt');
     const hooks = pathToFileURL(join(root, 'spec/support/record-loads.mjs')).href;
     const server = JSON.stringify(join(root, 'spec/fixtures/modern-server.mjs'));

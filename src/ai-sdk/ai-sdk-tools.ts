@@ -1,4 +1,4 @@
-import { dynamicTool, type JSONSchema7, jsonSchema, type ToolSet } from 'ai';
+import type { JSONSchema7, ToolSet } from 'ai';
 import type { LlmToolCall, ToolMessage, ToolProvider } from '../tools/bridge.js';
 import { CallGatherer } from '../tools/call-gatherer.js';
 import { pickTools } from '../tools/pick-tools.js';
@@ -6,6 +6,7 @@ import type { ToolNames } from '../tools/tool-names.js';
 import { resultBudgetOf } from '../tools/result-budget.js';
 import { batchTimeoutsOf, type CallTimeouts } from '../tools/call-timeouts.js';
 import { type MediaLimits, mediaLimitsOf, mediaModeOf, type ToolMedia } from '../tools/tool-media.js';
+import { loadOptionalPeer } from '../util/optional-peer.js';
 
 /** Options of `aiSdkTools`. */
 export interface AiSdkToolsOptions extends CallTimeouts {
@@ -63,9 +64,10 @@ export interface AiSdkToolOutput {
  * result the model can react to, so the loop goes on. The AI SDK's abort
  * signal cancels the calls in flight.
  *
- * Needs the `ai` package (v6 or v7), an optional peer dependency of rxmcp.
+ * Needs the `ai` package (v6 or v7), an optional peer dependency of rxmcp,
+ * loaded on the first call.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, a timeout is no number of milliseconds, or `options.media` or `options.mediaLimits` cannot be read.
+ * @throws McpClientError (as a rejection) saying to install `ai` when it is not installed; when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, a timeout is no number of milliseconds, or `options.media` or `options.mediaLimits` cannot be read.
  * @example
  * ```ts
  * import { generateText, stepCountIs } from 'ai';
@@ -75,6 +77,7 @@ export interface AiSdkToolOutput {
  * ```
  */
 export async function aiSdkTools(provider: ToolProvider, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
+  const { dynamicTool, jsonSchema } = await loadOptionalPeer('rxmcp/ai-sdk', 'ai', () => import('ai'));
   const maxResultChars = resultBudgetOf(options);
   const timeouts = batchTimeoutsOf(options);
   const declarations = await pickTools(provider, options.tools, options.names);

@@ -1,5 +1,5 @@
-import { type ContentBlock, ToolMessage } from '@langchain/core/messages';
-import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
+import type { ContentBlock } from '@langchain/core/messages';
+import type { DynamicStructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import type { LlmToolCall, ToolProvider } from '../tools/bridge.js';
 import { CallGatherer } from '../tools/call-gatherer.js';
@@ -8,6 +8,7 @@ import type { ToolNames } from '../tools/tool-names.js';
 import { resultBudgetOf } from '../tools/result-budget.js';
 import { batchTimeoutsOf, type CallTimeouts } from '../tools/call-timeouts.js';
 import { type MediaLimits, mediaLimitsOf, mediaModeOf, type ToolMedia } from '../tools/tool-media.js';
+import { loadOptionalPeer } from '../util/optional-peer.js';
 
 /** Options of `langchainTools`. */
 export interface LangchainToolsOptions extends CallTimeouts {
@@ -59,9 +60,10 @@ export interface LangchainToolsOptions extends CallTimeouts {
  * LangChain checks arguments against the schema before a call reaches the
  * provider; a mismatch is LangChain's own error.
  *
- * Needs `@langchain/core` (v1), an optional peer dependency of rxmcp.
+ * Needs `@langchain/core` (v1), an optional peer dependency of rxmcp,
+ * loaded on the first call.
  *
- * @throws McpClientError (as a rejection) when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, a timeout is no number of milliseconds, or `options.media` or `options.mediaLimits` cannot be read.
+ * @throws McpClientError (as a rejection) saying to install `@langchain/core` when it is not installed; when `options.tools` names a tool the provider does not offer, `options.maxResultChars` is no budget, a timeout is no number of milliseconds, or `options.media` or `options.mediaLimits` cannot be read.
  * @example
  * ```ts
  * import { ToolNode } from '@langchain/langgraph/prebuilt';
@@ -73,6 +75,9 @@ export interface LangchainToolsOptions extends CallTimeouts {
  * ```
  */
 export async function langchainTools(provider: ToolProvider, options: LangchainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
+  const [{ ToolMessage }, { DynamicStructuredTool }] = await loadOptionalPeer('rxmcp/langchain', '@langchain/core', () =>
+    Promise.all([import('@langchain/core/messages'), import('@langchain/core/tools')]),
+  );
   const maxResultChars = resultBudgetOf(options);
   const timeouts = batchTimeoutsOf(options);
   const declarations = await pickTools(provider, options.tools, options.names);

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createClient } from 'redis';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpStoreError } from '../errors/store-errors.js';
 import { checkTimerDuration } from '../util/checks.js';
 import { refuseUnknown } from '../util/refuse-unknown.js';
 import { keysOf } from '../util/option-keys.js';
 import { messageOf } from '../util/values.js';
+import { loadOptionalPeer } from '../util/optional-peer.js';
 
 /**
  * The calls the Redis stores make on a node-redis client: what
@@ -58,16 +58,21 @@ const MAX_RECONNECT_DELAY_MS = 1000;
  * One Redis store's link to the server: the client (given or owned), the
  * budget of every operation, and the typed errors that name the store. An
  * owned client reconnects for ever, and while it is known to be down an
- * operation fails at once instead of waiting out its budget.
+ * operation fails at once instead of waiting out its budget. It is made once
+ * `redis`, an optional peer, has loaded: the constructor stays synchronous,
+ * and where `redis` is not installed every operation fails saying so.
  */
 export class RedisConnection {
   /** The server (credentials left out) and the namespace, for messages. */
   readonly location: string;
   readonly namespace: string;
   readonly timeoutMs: number;
-  private readonly client: RedisClientLike;
+  // The given client, or the owned one once made.
+  private client: RedisClientLike | undefined;
   private readonly owned: boolean;
-  private readonly started: Promise<unknown> | undefined;
+  // The owned client made, then connected: both reject where redis is not installed.
+  private readonly made: Promise<RedisClientLike> | undefined;
+  private readonly started: Promise<RedisClientLike> | undefined;
   private readonly extras: RedisClientLike[] = [];
   private down: string | undefined;
   private closed = false;
@@ -89,23 +94,36 @@ export class RedisConnection {
     if (url !== undefined) {
       if (typeof url !== 'string') throw new McpClientError(`${store}: option url must be a string`);
       this.location = `${withoutCredentials(url)} (namespace ${JSON.stringify(namespace)})`;
-      this.client = this.own(
-        createClient({
-          url,
-          // Fail fast while the server is known to be down (see run), rather
-          // than queue commands that might run long after their caller gave up.
-          disableOfflineQueue: true,
-          socket: { connectTimeout: this.timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) },
-        }) as unknown as RedisClientLike,
-      );
       this.owned = true;
-      this.started = this.client.connect();
+      this.made = this.make(url);
+      this.started = this.made.then(async (client) => {
+        await client.connect();
+        return client;
+      });
+      this.made.catch(() => undefined);
       this.started.catch(() => undefined);
     } else {
       this.location = `${describeClient(client as RedisClientLike)} (namespace ${JSON.stringify(namespace)})`;
       this.client = client as RedisClientLike;
       this.owned = false;
     }
+  }
+
+  // Loads redis, then makes the owned client; not once closed.
+  private async make(url: string): Promise<RedisClientLike> {
+    const { createClient } = await loadOptionalPeer('rxmcp/redis', 'redis', () => import('redis'));
+    if (this.closed) throw new McpClientError(`${this.store}: the store is closed`);
+    const client = this.own(
+      createClient({
+        url,
+        // Fail fast while the server is known to be down (see run), rather
+        // than queue commands that might run long after their caller gave up.
+        disableOfflineQueue: true,
+        socket: { connectTimeout: this.timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) },
+      }) as unknown as RedisClientLike,
+    );
+    this.client = client;
+    return client;
   }
 
   /** A key of this namespace; the hash tag keeps a namespace's keys in one cluster slot. */
@@ -118,13 +136,13 @@ export class RedisConnection {
    * @throws McpStoreError naming the store, the operation and why.
    */
   script(operation: string, script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    return this.run(operation, async (timeout) => {
+    return this.run(operation, async (client, timeout) => {
       const tail = [String(keys.length), ...keys, ...args];
       try {
-        return await this.client.sendCommand(['EVALSHA', script.sha, ...tail], { timeout: timeout() });
+        return await client.sendCommand(['EVALSHA', script.sha, ...tail], { timeout: timeout() });
       } catch (error) {
         if (!messageOf(error).startsWith('NOSCRIPT')) throw error;
-        return this.client.sendCommand(['EVAL', script.source, ...tail], { timeout: timeout() });
+        return client.sendCommand(['EVAL', script.source, ...tail], { timeout: timeout() });
       }
     });
   }
@@ -134,16 +152,26 @@ export class RedisConnection {
    * @throws McpStoreError naming the store, the operation and why.
    */
   command(operation: string, args: readonly string[]): Promise<unknown> {
-    return this.run(operation, (timeout) => this.client.sendCommand(args, { timeout: timeout() }));
+    return this.run(operation, (client, timeout) => client.sendCommand(args, { timeout: timeout() }));
   }
 
   /**
    * Subscribes to a channel on a client of its own (a subscribed connection
    * can do nothing else). `onReady` runs whenever that client (re)connects,
-   * since messages published while it was away are lost.
+   * since messages published while it was away are lost. An owned client
+   * not made yet subscribes once it is (never where redis is not installed).
    */
   subscribe(channel: string, onMessage: (message: string) => void, onReady: () => void): void {
-    const subscriber = this.own(this.client.duplicate({ disableOfflineQueue: false }));
+    if (this.client === undefined) {
+      this.made?.then((client) => this.listen(client, channel, onMessage, onReady)).catch(() => undefined);
+      return;
+    }
+    this.listen(this.client, channel, onMessage, onReady);
+  }
+
+  private listen(client: RedisClientLike, channel: string, onMessage: (message: string) => void, onReady: () => void): void {
+    if (this.closed) return;
+    const subscriber = this.own(client.duplicate({ disableOfflineQueue: false }));
     this.extras.push(subscriber);
     subscriber.on('ready', onReady);
     subscriber.connect().catch(() => undefined);
@@ -154,7 +182,8 @@ export class RedisConnection {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const owned = this.owned ? [this.client, ...this.extras] : this.extras;
+    // An owned client still being made is not made at all (see make).
+    const owned = this.owned && this.client !== undefined ? [this.client, ...this.extras] : this.extras;
     await Promise.all(owned.map((client) => this.shut(client)));
   }
 
@@ -172,9 +201,18 @@ export class RedisConnection {
   // Bounds an operation by the budget, and turns whatever went wrong into a
   // McpStoreError. A command still in flight at the deadline is left to
   // settle on its own, its outcome ignored.
-  private async run(operation: string, send: (timeout: () => number) => Promise<unknown>): Promise<unknown> {
+  private async run(operation: string, send: (client: RedisClientLike, timeout: () => number) => Promise<unknown>): Promise<unknown> {
     const fail = (reason: string, cause?: unknown) => new McpStoreError(this.store, this.location, operation, reason, { cause });
     if (this.closed) throw fail('the store is closed');
+    if (this.client === undefined && this.made !== undefined) {
+      // Loading redis is no wait on the server: the budget starts once the client is made.
+      const unmade = await this.made.then(
+        () => undefined,
+        (error: unknown) => error ?? new Error('unknown failure'),
+      );
+      if (this.closed) throw fail('the store is closed');
+      if (unmade !== undefined) throw fail(messageOf(unmade), unmade);
+    }
     const deadline = Date.now() + this.timeoutMs;
     const timeout = () => Math.max(1, deadline - Date.now());
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -183,11 +221,12 @@ export class RedisConnection {
       timer.unref?.();
     });
     try {
-      if (this.owned && !this.client.isReady) {
+      let client = this.client;
+      if (this.owned && !client?.isReady) {
         if (this.down !== undefined) throw fail(`Redis is unreachable (${this.down})`);
-        await Promise.race([this.started, expired]);
+        client = await Promise.race([this.started as Promise<RedisClientLike>, expired]);
       }
-      const sent = send(timeout);
+      const sent = send(client as RedisClientLike, timeout);
       sent.catch(() => undefined);
       return await Promise.race([sent, expired]);
     } catch (error) {
