@@ -1,6 +1,7 @@
 import { McpAuthError } from '../errors/auth-errors.js';
 import type { PrivateKeyJwt } from './auth-options.js';
 import { randomToken } from './pkce.js';
+import { isMissingPackage } from '../util/optional-peer.js';
 
 /**
  * Signs a `private_key_jwt` client assertion (RFC 7523 §2.2): issuer and
@@ -16,7 +17,8 @@ export async function signClientAssertion(key: PrivateKeyJwt, clientId: string, 
   try {
     jose = await import('jose');
   } catch (error) {
-    throw new McpAuthError('token', 'auth.privateKeyJwt needs the optional package jose: npm install jose', { cause: error });
+    const missing = isMissingPackage(error, 'jose');
+    throw new McpAuthError('token', missing ? 'auth.privateKeyJwt needs the optional package jose: npm install jose' : 'auth.privateKeyJwt could not load jose', { cause: error });
   }
   let privateKey: CryptoKey | Uint8Array;
   try {

@@ -2,7 +2,7 @@
 // loaded here on first serve, and the few members of its low-level server the
 // gateway uses are typed here, since the SDK's own types are generic over
 // every method and the gateway registers handlers by name.
-import { McpClientError } from '../errors/mcp-client-error.js';
+import { loadOptionalPeer } from '../util/optional-peer.js';
 
 /** The official server SDK's root module. */
 export type ServerSdk = typeof import('@modelcontextprotocol/server');
@@ -47,11 +47,13 @@ let loaded: Promise<{ sdk: ServerSdk; stdio: ServerStdio }> | undefined;
 export function loadServerSdk(): Promise<{ sdk: ServerSdk; stdio: ServerStdio }> {
   loaded ??= (async () => {
     try {
-      const [sdk, stdio] = await Promise.all([import('@modelcontextprotocol/server'), import('@modelcontextprotocol/server/stdio')]);
+      const [sdk, stdio] = await loadOptionalPeer('rxmcp/gateway', '@modelcontextprotocol/server', () =>
+        Promise.all([import('@modelcontextprotocol/server'), import('@modelcontextprotocol/server/stdio')]),
+      );
       return { sdk, stdio };
     } catch (error) {
       loaded = undefined;
-      throw new McpClientError('rxmcp/gateway needs the optional package @modelcontextprotocol/server: npm install @modelcontextprotocol/server', { cause: error });
+      throw error;
     }
   })();
   return loaded;
