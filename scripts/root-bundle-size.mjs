@@ -24,7 +24,7 @@ try {
     outdir,
     write: false,
     metafile: true,
-    external: ['node:*', 'rxjs', 'zod', 'cross-fetch', 'eventsource-parser', '@cfworker/json-schema', 'smol-toml', 'jose'],
+    external: ['node:*', 'rxjs', 'zod', 'eventsource-parser', '@cfworker/json-schema', 'smol-toml', 'jose'],
     logLevel: 'silent',
   });
   const files = result.outputFiles.filter((file) => file.path.endsWith('.js'));

@@ -72,7 +72,7 @@ export { MAX_CONFIG_CHARS, parseServerConfig } from './config/parse-server-confi
 export type { ParseServerConfigOptions } from './config/parse-server-config.js';
 export { resolvePlaceholders } from './config/placeholders.js';
 export type { ResolveOptions } from './config/placeholders.js';
-export type { ConfigFormat, ConfigInput, HttpServerEntry, ServerConfig, ServerEntry, StdioServerEntry } from './config/server-config.js';
+export type { ConfigFormat, ConfigInput, ConfigWarning, HttpServerEntry, ServerConfig, ServerEntry, StdioServerEntry } from './config/server-config.js';
 export { InputBroker } from './client/questions/input-broker.js';
 export type { InputBrokerOptions, PendingQuestion } from './client/questions/input-broker.js';
 export type { InputHook, InputHooks, InputRequest } from './protocol/input-request.js';

@@ -32,7 +32,10 @@ describe('rxmcp, the command line', () => {
     [['frobnicate', ...modern], 'unknown command "frobnicate"'],
     [['call', ...modern], 'wrong number of arguments for call'],
     [['call', 'echo', '--arg', 'oops', ...modern], '--arg wants key=value'],
-    [['call', 'echo', '{not json', ...modern], 'the arguments are not valid JSON'],
+    [['call', 'echo', '{not json', ...modern], 'the arguments are not valid JSON: at line 1, column 2 (character 2): expected a key in double quotes or "}", found "n"'],
+    [['call', 'echo', '{"a":', ...modern], 'the arguments are not valid JSON: at line 1, column 6 (character 6): expected a value, found the end of the text'],
+    [['call', 'echo', '[1, 2', '--url', 'http://127.0.0.1:1/mcp'], 'the arguments are not valid JSON: at line 1, column 6 (character 6): expected "," or "]", found the end of the text'],
+    [['tools', '--no-check', ...modern], '--no-check goes with call and prompt'],
     [['--url', 'http://127.0.0.1:1/mcp', 'tools', ...modern], 'not both'],
     [['--url', 'foo', 'tools'], '--url wants an http or https URL, got "foo"'],
     [['--url', 'file:///etc/passwd', 'tools'], '--url wants an http or https URL'],
@@ -83,6 +86,27 @@ describe('rxmcp, the command line', () => {
       expect((await rxmcp(['ping', ...everything])).stdout).toBe('pong\n');
     });
 
+    it.each([
+      [['call', 'get-sum', 'a=1'], 'tool "get-sum" needs argument "b" (number), which was not given'],
+      [['call', 'get-sum', '{}'], 'tool "get-sum" needs arguments "a" (number), "b" (number), which were not given'],
+      [['call', 'get-sum', '{"a":"one","b":2}'], 'tool "get-sum" wants "a" as number, got "one"'],
+      [['call', 'get-sum', 'b=2', '--arg', 'a=[1]'], 'tool "get-sum" wants "a" as number, got [1]'],
+      [['prompt', 'args-prompt', 'state=IDF'], 'prompt "args-prompt" needs argument "city", which was not given'],
+      [['prompt', 'args-prompt', 'city=Paris', 'country=France'], 'prompt "args-prompt" has no argument "country"; it takes "city", "state"'],
+      [['prompt', 'args-prompt', '{"city":5}'], 'prompt "args-prompt" wants "city" as a string (prompts take text), got 5'],
+    ])('checks arguments against what the server lists before sending, a usage error naming what is wrong: %j', async (args, message) => {
+      const run = await rxmcp([...args, ...everything]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(`rxmcp: ${message}\n`);
+    });
+
+    it('sends arguments unchecked with --no-check, for the server to judge', async () => {
+      const run = await rxmcp(['call', 'get-sum', '{"a":"one","b":2}', '--no-check', ...everything]);
+      // The server's own check answers: a tool error, exit 1.
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('Invalid arguments for tool get-sum');
+    });
+
     it('renders a prompt with its arguments as key=value pairs, after JSON or alone', async () => {
       expect(await rxmcp(['prompt', 'args-prompt', 'city=Lyon', 'state=Rhône', ...everything])).toMatchObject({ code: 0, stdout: "user: What's weather in Lyon, Rhône?\n" });
       expect(await rxmcp(['prompt', 'args-prompt', '{"city":"Paris"}', 'state=IDF', ...everything])).toMatchObject({ code: 0, stdout: "user: What's weather in Paris, IDF?\n" });
@@ -112,6 +136,11 @@ describe('rxmcp, the command line', () => {
 
     it('reads tool arguments from stdin with -', async () => {
       expect((await rxmcp(['call', 'add', '-', ...modern], { input: '{"a":1,"b":2}' })).stdout).toBe('3\n{\n  "sum": 3\n}\n');
+    });
+
+    it('says where JSON from stdin breaks, in one line, and sends nothing', async () => {
+      const run = await rxmcp(['call', 'add', '-', ...modern], { input: '{\n  "a": 1,\n  "b": 2,\n}\n' });
+      expect(run).toEqual({ code: 2, stdout: '', stderr: 'rxmcp: the arguments on stdin are not valid JSON: at line 4, column 1 (character 23): expected a key in double quotes, found "}"\n' });
     });
 
     it('declines a question when stdin is not a terminal, saying so, and with --no-input', async () => {
@@ -144,6 +173,22 @@ describe('rxmcp, the command line', () => {
       expect(run.code).toBe(3);
       expect(run.stderr).toContain('the server exited with code 3');
       expect(run.stderr).toContain('missing API key CRASH_TOKEN');
+    });
+  });
+
+  describe('given a command that is not an MCP server', () => {
+    it.each([
+      [['echo', 'hello'], 'rxmcp: the server exited with code 0 without sending an MCP message; it wrote on stdout: "hello"'],
+      [['node', '-e', 'process.stdout.write("\\x1b]0;pwned\\x07hi\\n"); console.error("usage: thing FILE"); process.exit(64)'],
+        'rxmcp: the server exited with code 64 without sending an MCP message; it wrote on stdout: "\\u001b]0;pwned\\u0007hi"; its last words: "usage: thing FILE"'],
+      [['node', '-e', 'console.log("listening on 3000"); setInterval(() => {}, 1000)'],
+        'rxmcp: the server wrote a line on stdout that is not MCP and no MCP message within 2000 ms (is it an MCP server?); it wrote on stdout: "listening on 3000"'],
+      [['true'], 'rxmcp: the server exited with code 0 without sending an MCP message'],
+      [['rxmcp-no-such-command'], 'rxmcp: cannot start "rxmcp-no-such-command": spawn rxmcp-no-such-command ENOENT'],
+    ])('fails with exit 3 in one line naming what it wrote: %j', async (command, line) => {
+      const words = command[0] === 'node' ? [process.execPath, ...command.slice(1)] : command;
+      const run = await rxmcp(['tools', '--', ...words]);
+      expect(run).toEqual({ code: 3, stdout: '', stderr: `${line}\n` });
     });
   });
 

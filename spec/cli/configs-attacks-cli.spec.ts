@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rxmcp, type Run } from '../support/cli.js';
@@ -86,4 +86,51 @@ describe('rxmcp with a config file attacked', () => {
     const { servers } = JSON.parse(json.stdout) as { servers: Array<Record<string, unknown>> };
     expect(servers.find((server) => server.name === 'leak')).toMatchObject({ status: 'skipped', command: '${RXMCP_SPEC_SECRET}' });
   });
+
+  it('warns once on stderr of a key it does not know, escaped for the terminal, and runs the servers beside a broken one', async () => {
+    const file = join(sandbox, 'warned.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          fixture: { command: process.execPath, args: [join(root, 'spec', 'fixtures', 'modern-server.mjs')], 'evil\u001b]0;pwn\u0007': 1, enviroment: {} },
+          broken: { command: process.execPath, args: 'not-a-list' },
+        },
+      }),
+    );
+    const listing = await run(['servers', '--config', file]);
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toMatch(/^fixture\s+stdio\s+modern\s+\d+\s+ready\s/m);
+    expect(listing.stdout).toMatch(/^broken\s+stdio\s+-\s+-\s+failed\s/m);
+    expect(listing.stdout).toContain('key "args": must be an array of strings');
+    const warnings = listing.stderr.split('\n').filter((line) => line.startsWith('rxmcp: warning: '));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('key "evil\\u001b]0;pwn\\u0007": is not a key of a mcpServers server entry, and is ignored');
+    expect(listing.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    const called = await run(['--config', file, '--server', 'fixture', 'call', 'echo', 'text=hi']);
+    expect(called.code).toBe(0);
+    expect(called.stderr.split('\n').filter((line) => line.startsWith('rxmcp: warning: '))).toHaveLength(2);
+    expect((await run(['--config', file, '--server', 'broken', 'tools'])).stderr).toContain('key "args": must be an array of strings');
+  });
+
+  it("neither reads a found project file's envFile nor runs its headersHelper, and does both once the file is named with --config", async () => {
+    const marker = join(sandbox, 'helper-ran');
+    const own = join(project, '.cursor', 'mcp.json');
+    mkdirSync(join(project, '.cursor'), { recursive: true });
+    writeFileSync(join(project, 'helper.env'), 'RXMCP_FROM_ENV_FILE=yes\n');
+    writeFileSync(own, JSON.stringify({ mcpServers: { helped: { type: 'http', url: 'http://127.0.0.1:1/mcp', headersHelper: `touch ${JSON.stringify(marker)}; echo '{}'` }, env: { command: process.execPath, args: ['-e', '0'], envFile: 'helper.env' } } }));
+    try {
+      const found = await run(['servers', '--json']);
+      expect(existsSync(marker)).toBe(false);
+      const rows = (JSON.parse(found.stdout) as { servers: Array<Record<string, unknown>> }).servers.filter((server) => server.source === own);
+      expect(rows.map((row) => row.status)).toEqual(['skipped', 'skipped']);
+      const named = await run(['servers', '--config', own, '--json', '--timeout', '2000']);
+      expect(existsSync(marker)).toBe(true);
+      const env = (JSON.parse(named.stdout) as { servers: Array<Record<string, unknown>> }).servers.find((server) => server.name === 'env');
+      expect(env?.error ?? '').not.toContain('envFile');
+    } finally {
+      rmSync(join(project, '.cursor'), { recursive: true, force: true });
+    }
+  });
 });
+

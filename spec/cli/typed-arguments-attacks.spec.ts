@@ -1,5 +1,5 @@
 import { UsageError } from '../../src/cli/args.js';
-import { typedArguments } from '../../src/cli/typed-arguments.js';
+import { checkArguments, checkPromptArguments, typedArguments } from '../../src/cli/typed-arguments.js';
 
 // Holes found attacking issue 30's key=value typing (branch attack30).
 
@@ -26,5 +26,37 @@ describe('typedArguments with a hostile schema', () => {
     expect(Object.keys(args)).toEqual(['__proto__', 'constructor']);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(JSON.stringify(args)).toBe('{"__proto__":{"polluted":true},"constructor":3}');
+  });
+});
+
+describe('checkArguments and checkPromptArguments with a hostile listing', () => {
+  const messageOf = (check: () => void): string => {
+    try {
+      check();
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      return (error as Error).message;
+    }
+    throw new Error('the check passed');
+  };
+
+  it('names a bounded number of missing arguments, each cut short, however many a schema requires', () => {
+    const required = Array.from({ length: 100_000 }, (_, n) => `r${n}${'y'.repeat(500)}`);
+    const message = messageOf(() => checkArguments('t', { type: 'object', required, properties: {} }, {}));
+    expect(message.length).toBeLessThan(4000);
+    expect(message).toContain('and 99980 more, which were not given');
+  });
+
+  it('reads required names that are not strings, and a __proto__ property, as nothing to demand', () => {
+    const schema = JSON.parse('{"type":"object","required":[1,null,{"x":1}],"properties":{"__proto__":{"type":"number"}}}') as unknown;
+    expect(() => checkArguments('t', schema, {})).not.toThrow();
+    expect(() => checkArguments('t', schema, JSON.parse('{"__proto__":"x"}') as Record<string, unknown>)).toThrow('wants "__proto__" as number, got "x"');
+  });
+
+  it('quotes a hostile prompt argument name with its escapes, and bounds a value shown back', () => {
+    const message = messageOf(() => checkPromptArguments('p', [{ name: 'a\u001b]0;x\u0007', required: true }], {}));
+    expect(message).toBe('prompt "p" needs argument "a\\u001b]0;x\\u0007", which was not given');
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    expect(messageOf(() => checkPromptArguments('p', [{ name: 'a' }], { a: deep })).length).toBeLessThan(300);
   });
 });

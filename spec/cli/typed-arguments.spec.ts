@@ -1,5 +1,5 @@
 import { UsageError } from '../../src/cli/args.js';
-import { typedArguments } from '../../src/cli/typed-arguments.js';
+import { checkArguments, checkPromptArguments, typedArguments } from '../../src/cli/typed-arguments.js';
 
 // A schema as a server might send it: every kind of property rxmcp call
 // types a key=value pair by.
@@ -82,5 +82,41 @@ describe('typedArguments: key=value pairs typed by a tool\'s input schema', () =
     };
     expect(() => typedArguments('t', { properties: { x: nested(10) } }, [['x', 'yes']])).toThrow('wants "x" as boolean');
     expect(typedArguments('t', { properties: { x: nested(100_000) } }, [['x', 'yes']])).toEqual({ x: 'yes' });
+  });
+});
+
+describe('checkArguments: arguments against what a tool\'s input schema proves', () => {
+  const sum = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' }, note: {} }, required: ['a', 'b'] };
+
+  it('passes arguments that have every required name and fitting types, an integer for a number, any value where no type is named', () => {
+    expect(() => checkArguments('get-sum', sum, { a: 1, b: 2.5, note: [1] })).not.toThrow();
+  });
+
+  it('names every missing argument with its type', () => {
+    expect(() => checkArguments('get-sum', sum, { a: 1 })).toThrow(new UsageError('tool "get-sum" needs argument "b" (number), which was not given'));
+    expect(() => checkArguments('get-sum', { ...sum, required: ['a', 'note'] }, {})).toThrow('needs arguments "a" (number), "note", which were not given');
+  });
+
+  it('names a value of a type the property does not allow, and a fraction where an integer is wanted', () => {
+    expect(() => checkArguments('get-sum', sum, { a: '1', b: 2 })).toThrow(new UsageError('tool "get-sum" wants "a" as number, got "1"'));
+    expect(() => checkArguments('t', schema, { count: 1.5 })).toThrow('wants "count" as integer, got 1.5');
+    expect(() => checkArguments('t', schema, { maybe: null, either: 'x', loud: true })).not.toThrow();
+  });
+});
+
+describe('checkPromptArguments: arguments against what a prompt declares', () => {
+  const declared = [{ name: 'city', required: true }, { name: 'state' }];
+
+  it('passes the required arguments, with or without the optional ones', () => {
+    expect(() => checkPromptArguments('weather', declared, { city: 'Lyon' })).not.toThrow();
+    expect(() => checkPromptArguments('weather', declared, { city: 'Lyon', state: 'Rhône' })).not.toThrow();
+  });
+
+  it.each([
+    [{ state: 'IDF' }, 'prompt "weather" needs argument "city", which was not given'],
+    [{ city: 'Paris', country: 'FR' }, 'prompt "weather" has no argument "country"; it takes "city", "state"'],
+    [{ city: true }, 'prompt "weather" wants "city" as a string (prompts take text), got true'],
+  ])('refuses %j', (args, message) => {
+    expect(() => checkPromptArguments('weather', declared, args)).toThrow(new UsageError(message));
   });
 });

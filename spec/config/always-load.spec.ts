@@ -29,7 +29,9 @@ describe('alwaysLoad in a config file', () => {
   it("is read from a Codex table as always_load, Codex's spelling of keys", async () => {
     const config = await parseServerConfig('[mcp_servers.memory]\ncommand = "memory-mcp"\nalways_load = true\n\n[mcp_servers.web]\nurl = "https://api.example/mcp"\n', { path: '/home/ada/.codex/config.toml' });
     expect(loads(config)).toEqual({ memory: true, web: undefined });
-    await expect(parseServerConfig('[mcp_servers.memory]\ncommand = "memory-mcp"\nalwaysLoad = true\n', { path: '/home/ada/.codex/config.toml' })).rejects.toThrow(/key "alwaysLoad": is not a key of a Codex server entry/);
+    const camel = await parseServerConfig('[mcp_servers.memory]\ncommand = "memory-mcp"\nalwaysLoad = true\n', { path: '/home/ada/.codex/config.toml' });
+    expect(loads(camel)).toEqual({ memory: undefined });
+    expect(camel.warnings?.[0]?.message).toMatch(/key "alwaysLoad": is not a key of a Codex server entry, and is ignored \(did you mean "always_load"\?\)/);
   });
 
   it('survives placeholders being filled in', async () => {
@@ -42,8 +44,9 @@ describe('alwaysLoad in a config file', () => {
     ['mcpServers', JSON.stringify({ mcpServers: { memory: { command: 'm', alwaysLoad: 'yes' } } }), '/p/.mcp.json', 'alwaysLoad'],
     ['VS Code', JSON.stringify({ servers: { memory: { command: 'm', alwaysLoad: 1 } } }), '/p/.vscode/mcp.json', 'alwaysLoad'],
     ['Codex', '[mcp_servers.memory]\ncommand = "m"\nalways_load = "true"\n', '/p/.codex/config.toml', 'always_load'],
-  ])('refuses a value that is not true or false in %s, naming the server and the key', async (_format, text, path, key) => {
-    await expect(parseServerConfig(text, { path })).rejects.toThrow(McpConfigError);
-    await expect(parseServerConfig(text, { path })).rejects.toThrow(`${JSON.stringify(path)}, server "memory", key ${JSON.stringify(key)}: must be true or false`);
+  ])('fails the server whose value is not true or false in %s, naming the server and the key', async (_format, text, path, key) => {
+    const { servers } = await parseServerConfig(text, { path });
+    expect(servers[0]?.error).toBeInstanceOf(McpConfigError);
+    expect(servers[0]?.error?.message).toBe(`${JSON.stringify(path)}, server "memory", key ${JSON.stringify(key)}: must be true or false`);
   });
 });

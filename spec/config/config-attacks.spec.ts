@@ -58,12 +58,15 @@ describe('names from a hostile file in an McpConfigError', () => {
     );
     expect(undeclared.servers[0]?.error?.message).toMatch(/uses input "\\u001b\]0;pwn\\u0007"/);
     expect(undeclared.servers[0]?.error?.message).not.toMatch(raw);
-    const c1 = await parseServerConfig(JSON.stringify({ mcpServers: { 'evil\u009b2J\u202e': { command: 'x', env: { 'K\u009b31m': 5 } } } }), { path: 'x.json' }).catch((error: Error) => error);
+    const c1 = (await parseServerConfig(JSON.stringify({ mcpServers: { 'evil\u009b2J\u202e': { command: 'x', env: { 'K\u009b31m': 5 } } } }), { path: 'x.json' })).servers[0]?.error;
     expect(c1).toBeInstanceOf(McpConfigError);
     expect((c1 as Error).message).toContain('server "evil\\u009b2J\\u202e", key "env.K\\u009b31m"');
     expect((c1 as Error).message).not.toMatch(raw);
-    const type = await parseServerConfig(JSON.stringify({ mcpServers: { a: { url: 'https://h/', type: 'sse\u009b\u202e' } } })).catch((error: Error) => error);
+    const type = (await parseServerConfig(JSON.stringify({ mcpServers: { a: { url: 'https://h/', type: 'sse\u009b\u202e' } } }))).servers[0]?.error;
     expect((type as Error).message).not.toMatch(raw);
+    const unknown = await parseServerConfig(JSON.stringify({ mcpServers: { 'a\u001b]0;x\u0007': { command: 'x', 'k\u009b\u202e': 1 } } }));
+    expect(unknown.warnings?.[0]?.message).toContain('key "k\\u009b\\u202e"');
+    expect(unknown.warnings?.[0]?.message).not.toMatch(raw);
   });
 });
 

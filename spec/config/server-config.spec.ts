@@ -18,10 +18,15 @@ const byName = (config: ServerConfig, name: string): ServerEntry => {
   return entry;
 };
 
-/** The error a promise or a function ends with. */
+/** The error a promise or a function ends with, or the first error of a server in the config it gives. */
 async function failure(run: () => unknown): Promise<McpConfigError> {
   try {
-    await run();
+    const result = (await run()) as ServerConfig | undefined;
+    const error = result?.servers?.find((entry) => entry.error)?.error;
+    if (error) {
+      expect(error).toBeInstanceOf(McpConfigError);
+      return error;
+    }
   } catch (error) {
     expect(error).toBeInstanceOf(McpConfigError);
     expect(error).toBeInstanceOf(McpClientError);
@@ -115,12 +120,28 @@ describe('each format\'s fixture, read into one model', () => {
 });
 
 describe('errors that name the file, the server and the key, never a secret', () => {
-  it('refuses a key no format documents', async () => {
-    const text = JSON.stringify({ mcpServers: { github: { command: 'gh-mcp', env: { GITHUB_TOKEN: 'ghp_secret_value' }, enviroment: {} } } });
-    const error = await failure(() => parseServerConfig(text, { path: '/home/ada/.cursor/mcp.json' }));
-    expect(error).toMatchObject({ source: '/home/ada/.cursor/mcp.json', server: 'github', key: 'enviroment' });
-    expect(error.message).toBe('"/home/ada/.cursor/mcp.json", server "github", key "enviroment": is not a key of a mcpServers server entry');
-    expect(error.message).not.toContain('ghp_secret_value');
+  it('reads past a key no format documents, with a warning naming it, and the known key it most likely stands for', async () => {
+    const text = JSON.stringify({ mcpServers: { github: { command: 'gh-mcp', env: { GITHUB_TOKEN: 'ghp_secret_value' }, enviroment: {}, Args: ['x'] } } });
+    const config = await parseServerConfig(text, { path: '/home/ada/.cursor/mcp.json' });
+    expect(config.servers[0]).toMatchObject({ name: 'github', command: 'gh-mcp', args: [] });
+    expect(config.servers[0]?.error).toBeUndefined();
+    expect(config.warnings).toEqual([
+      { source: '/home/ada/.cursor/mcp.json', server: 'github', key: 'enviroment', message: '"/home/ada/.cursor/mcp.json", server "github", key "enviroment": is not a key of a mcpServers server entry, and is ignored' },
+      expect.objectContaining({ key: 'Args', message: expect.stringMatching(/key "Args": .*ignored \(did you mean "args"\?\)$/) }),
+    ]);
+    expect(JSON.stringify(config.warnings)).not.toContain('ghp_secret_value');
+  });
+
+  it('fails a broken entry alone: the file and its other servers read', async () => {
+    const config = normalizeServerConfig({ mcpServers: { good: { command: 'x' }, typed: { command: 5 }, empty: {}, off: { disabled: true, command: 'x', args: 'no' }, web: { url: 'https://a.example/mcp', type: 'websocket' } } }, { path: 'a.json' });
+    expect(config.servers.map((entry) => [entry.name, entry.error?.key ?? null, entry.disabled])).toEqual([
+      ['good', null, false],
+      ['typed', 'command', false],
+      ['empty', 'url', false],
+      ['off', 'args', true],
+      ['web', 'type', false],
+    ]);
+    expect(config.servers[1]?.error?.message).toBe('"a.json", server "typed", key "command": must be a string');
   });
 
   it('names an env entry of the wrong type without showing the others', async () => {
@@ -148,9 +169,10 @@ describe('errors that name the file, the server and the key, never a secret', ()
     expect(error.message).not.toContain('sk-inline-secret');
   });
 
-  it('refuses what rxmcp cannot honour: envFile, headersHelper, and a sandbox VS Code was asked for', async () => {
-    expect(await failure(() => normalizeServerConfig({ mcpServers: { a: { command: 'x', envFile: '.env' } } }))).toMatchObject({ key: 'envFile' });
-    expect(await failure(() => normalizeServerConfig({ mcpServers: { a: { url: 'https://a.example', headersHelper: 'get-headers.sh' } } }))).toMatchObject({ key: 'headersHelper' });
+  it('keeps envFile and headersHelper for readServerConfig, and refuses a sandbox VS Code was asked for', async () => {
+    expect(normalizeServerConfig({ mcpServers: { a: { command: 'x', envFile: '.env' } } }).servers[0]).toMatchObject({ envFile: '.env' });
+    expect(normalizeServerConfig({ mcpServers: { a: { url: 'https://a.example', headersHelper: 'get-headers.sh' } } }).servers[0]).toMatchObject({ headersHelper: 'get-headers.sh' });
+    expect(await failure(() => normalizeServerConfig({ mcpServers: { a: { url: 'https://a.example', envFile: '.env' } } }))).toMatchObject({ key: 'envFile' });
     expect(await failure(() => normalizeServerConfig({ servers: { a: { type: 'stdio', command: 'x', sandboxEnabled: true } } }))).toMatchObject({ key: 'sandboxEnabled' });
   });
 
@@ -242,9 +264,11 @@ describe('hostile files', () => {
 
   it('cuts a huge hostile name short in a message', async () => {
     const name = 'n'.repeat(100_000);
-    const error = await failure(() => normalizeServerConfig({ mcpServers: { [name]: { command: 'x', bogus: 1 } } }));
+    const error = await failure(() => normalizeServerConfig({ mcpServers: { [name]: { command: 'x', args: 1 } } }));
     expect(error.server).toBe(name);
     expect(error.message.length).toBeLessThan(500);
+    const [warning] = normalizeServerConfig({ mcpServers: { [name]: { command: 'x', [name]: 1 } } }).warnings ?? [];
+    expect(warning?.message.length).toBeLessThan(500);
   });
 
   it('leaves strings that look like comments or trailing commas untouched', async () => {

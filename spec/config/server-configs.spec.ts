@@ -139,6 +139,41 @@ describe('findServerConfigs', () => {
     expect(found.map(({ scope, app }) => [scope, app])).toEqual([['project', 'codex']]);
   });
 
+  it("finds Gemini CLI's, Zed's, Roo's, Copilot CLI's, Goose's and Cline's files, the settings files only when they name servers", async () => {
+    const home = join(scratch, 'home');
+    const cwd = join(scratch, 'proj');
+    const storage = join('home', '.config', 'Code', 'User', 'globalStorage');
+    put(join('proj', '.gemini', 'settings.json'), JSON.stringify({ mcpServers: {} }));
+    put(join('proj', '.zed', 'settings.json'), '// Zed\n{ "context_servers": {}, }');
+    put(join('proj', '.roo', 'mcp.json'), stdio);
+    put(join('home', '.gemini', 'settings.json'), JSON.stringify({ theme: 'GitHub' }));
+    put(join('home', '.copilot', 'mcp-config.json'), stdio);
+    put(join('home', '.config', 'goose', 'config.yaml'), 'GOOSE_MODEL: x\nextensions:\n  a: { type: builtin }\n');
+    put(join('home', '.config', 'zed', 'settings.json'), '{ "theme": "One" }');
+    put(join(storage, 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'), stdio);
+    put(join(storage, 'rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'), stdio);
+    const found = await findServerConfigs({ cwd, home, platform: 'linux', env: {} });
+    expect(found.map(({ scope, app, format }) => [scope, app, format])).toEqual([
+      ['project', 'gemini', 'gemini'],
+      ['project', 'zed', 'zed'],
+      ['project', 'roo', 'mcp-servers'],
+      ['user', 'copilot-cli', 'mcp-servers'],
+      ['user', 'goose', 'goose'],
+      ['user', 'cline', 'mcp-servers'],
+      ['user', 'roo', 'mcp-servers'],
+    ]);
+  });
+
+  it("lists ~/.claude.json when it holds servers of the current project's own, and reads them there", async () => {
+    const home = join(scratch, 'home');
+    const cwd = join(scratch, 'proj');
+    mkdirSync(cwd, { recursive: true });
+    const path = put(join('home', '.claude.json'), JSON.stringify({ projects: { [cwd]: { mcpServers: { mine: { command: 'x' } } }, '/elsewhere': { mcpServers: { theirs: { command: 'y' } } } } }));
+    expect((await findServerConfigs({ cwd, home, platform: 'linux', env: {} })).map((found) => found.app)).toEqual(['claude-code']);
+    expect(await findServerConfigs({ cwd: home, home, platform: 'linux', env: {} })).toEqual([]);
+    expect((await readServerConfig(path, { project: cwd })).servers.map((entry) => entry.name)).toEqual(['mine']);
+  });
+
   it('finds nothing where nothing is', async () => {
     expect(await findServerConfigs({ cwd: scratch, home: scratch, platform: 'linux', env: {} })).toEqual([]);
   });

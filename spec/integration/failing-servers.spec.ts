@@ -11,7 +11,7 @@ import {
   McpTransportClosedError,
   StdioTransport,
 } from '../../src/index.js';
-import { fixture, isAlive } from '../support/servers.js';
+import { eventually, fixture, isAlive } from '../support/servers.js';
 
 describe('a server that exits mid-request', () => {
   it('fails the pending call, and every later one, with its exit code and stderr tail', async () => {
@@ -99,6 +99,51 @@ describe('a server with a dirty stdout', () => {
     expect(warnings.some((w) => w.includes('not JSON-RPC') && w.includes('this is not json'))).toBe(true);
     expect(warnings.some((w) => w.includes('request 987654'))).toBe(true);
     expect(warnings.some((w) => w.includes('request "nobody"'))).toBe(true);
+    await mcp.close();
+  });
+});
+
+describe('a program that is not an MCP server', () => {
+  it('fails at once when it exits without a JSON-RPC message, with what it wrote on stdout', async () => {
+    const mcp = McpClient.connectStdio({ command: process.execPath, args: ['-e', 'console.log("hello"); console.error("no config"); process.exit(2)'] });
+    const failure = firstValueFrom(mcp.listTools());
+    await expect(failure).rejects.toBeInstanceOf(McpServerGoneError);
+    await expect(failure).rejects.toMatchObject({ exitCode: 2, stdoutHead: 'hello', stderrTail: 'no config' });
+    await expect(failure).rejects.toThrow('the server exited with code 2 without sending an MCP message; it wrote on stdout: "hello"; its last words: "no config"');
+    await mcp.close();
+  });
+
+  it('fails once a line that is not MCP has had its grace without an MCP message after it, and ends the program', async () => {
+    const transport = new StdioTransport({ command: process.execPath, args: ['-e', 'console.log("listening on 3000"); setInterval(() => {}, 1000)'], bannerGraceMs: 200 });
+    const mcp = new McpClient({ transport });
+    const failure = firstValueFrom(mcp.listTools());
+    await expect(failure).rejects.toMatchObject({ exitCode: null, stdoutHead: 'listening on 3000' });
+    await expect(failure).rejects.toThrow('the server wrote a line on stdout that is not MCP and no MCP message within 200 ms (is it an MCP server?); it wrote on stdout: "listening on 3000"');
+    await eventually(() => !isAlive(transport.pid as number));
+    await mcp.close();
+  });
+
+  it('keeps at most 200 characters of what it wrote, and stops waiting after 20 such lines', async () => {
+    const mcp = McpClient.connectStdio({ command: process.execPath, args: ['-e', 'for (let i = 0; i < 30; i++) console.log("x".repeat(50)); setInterval(() => {}, 1000)'] });
+    const failure = firstValueFrom(mcp.listTools());
+    await expect(failure).rejects.toThrow('the server wrote 21 lines on stdout that are not MCP before any MCP message');
+    expect(((await failure.catch((error: unknown) => error)) as McpServerGoneError).stdoutHead).toHaveLength(200);
+    await mcp.close();
+  });
+
+  it('still serves a server that prints a banner before it speaks MCP, and one that waits after it within the grace', async () => {
+    for (const wait of ['0', '300']) {
+      const warnings: string[] = [];
+      const mcp = McpClient.connectStdio({ ...fixture('banner-server.mjs', wait), onWarn: (warning) => warnings.push(warning) });
+      expect((await firstValueFrom(mcp.listTools())).map((tool) => tool.name)).toContain('echo');
+      expect(warnings.filter((warning) => warning.includes('not JSON-RPC'))).toHaveLength(2);
+      await mcp.close();
+    }
+  });
+
+  it('ends a server that prints a banner at the first such line with bannerGraceMs 0', async () => {
+    const mcp = McpClient.connectStdio({ ...fixture('banner-server.mjs'), bannerGraceMs: 0 });
+    await expect(firstValueFrom(mcp.listTools())).rejects.toThrow('the server wrote a line on stdout that is not MCP before any MCP message');
     await mcp.close();
   });
 });

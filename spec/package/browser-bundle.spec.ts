@@ -60,7 +60,7 @@ describe('the browser bundle of the root entry', () => {
       platform: 'browser',
       target: 'es2022',
       metafile: true,
-      external: ['node:*', 'rxjs', 'zod', 'cross-fetch', 'eventsource-parser', '@cfworker/json-schema', 'smol-toml', 'jose'],
+      external: ['node:*', 'rxjs', 'zod', 'eventsource-parser', '@cfworker/json-schema', 'smol-toml', 'jose'],
       logLevel: 'silent',
     });
     const outputs = Object.entries(result.metafile.outputs).filter(([name]) => name.endsWith('.js'));

@@ -6,7 +6,7 @@ import { Pins, type PinReport } from '../providers/pins/pins.js';
 import { Toolkit } from '../providers/toolkit.js';
 import { messageOf } from '../util/values.js';
 import { type CliRequest, UsageError } from './args.js';
-import { type ConfigFile, aimedAt, configFiles, startable } from './configured-server.js';
+import { type ConfigFile, aimedAt, configFiles, sayWarnings, startable } from './configured-server.js';
 import { type CliIo, connect } from './connect.js';
 import { askToApproveDrift } from './drift-question.js';
 import { jsonText } from './json-text.js';
@@ -47,6 +47,7 @@ interface Candidate {
 export async function approveTool(request: CliRequest, io: CliIo): Promise<number> {
   const tool = request.approve as string;
   const files = await configFiles(request, io);
+  for (const file of files) sayWarnings(file, io);
   for (const file of files) if (file.error) io.stderr.write(`rxmcp: cannot read ${terminalLine(file.path)}: ${terminalLine(messageOf(file.error))}\n`);
   const candidates = files
     .filter((file) => startable(file))

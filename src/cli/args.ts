@@ -61,6 +61,8 @@ Options:
   --cwd DIR                the working directory of a stdio server
   --root DIR               offer the server DIR as a root, a folder it may work in (repeatable)
   --arg key=value          a tool or prompt argument (repeatable)
+  --no-check               call, prompt: send the arguments unchecked (call and prompt check them
+                           against the tool's input schema or the prompt's declared arguments first)
   --json                   machine-readable output on stdout, for every command
   --timeout MS             the budget of each call in milliseconds (default 60000; servers
                            gives each server this long in all, default 15000; serve: each
@@ -95,8 +97,8 @@ Options:
   --version                rxmcp's version
 
 Exit codes: 0 success; 1 the tool reported an error (isError: call and task, whose
---json output is the result all the same), or servers --approve was not approved; 2 usage (an unknown server name, a
-key=value that does not fit the tool's schema); 3 connection, protocol or timeout
+--json output is the result all the same), or servers --approve was not approved; 2 usage (an unknown server name, JSON
+arguments that do not parse, arguments that do not fit the tool's schema); 3 connection, protocol or timeout
 error, a config file that cannot be read, or any other failure; 130 interrupted.
 servers exits 0 when it read a config, even if every server in it failed.
 
@@ -172,6 +174,8 @@ export interface CliRequest {
   noOpen: boolean;
   /** `--version`: print rxmcp's version, and nothing else. */
   version: boolean;
+  /** call's and prompt's `--no-check`: send the arguments without checking them against the schema. */
+  noCheck: boolean;
 }
 
 // What --http-transport takes: the values of connectHttp's httpTransport.
@@ -245,6 +249,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
         'no-open': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
+        'no-check': { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -273,6 +278,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
     yes: values.yes === true,
     noOpen: values['no-open'] === true,
     version: values.version === true,
+    noCheck: values['no-check'] === true,
   };
   if (help || request.version) return request;
   const shape = COMMANDS[command];
@@ -301,6 +307,7 @@ export function parseCommandLine(argv: readonly string[]): CliRequest {
   }
   if (request.yes && request.approve === undefined) throw new UsageError('--yes goes with servers --approve TOOL');
   if (request.noOpen && command !== 'inspect') throw new UsageError('--no-open goes with inspect');
+  if (request.noCheck && command !== 'call' && command !== 'prompt') throw new UsageError('--no-check goes with call and prompt');
   if (values['client-id'] !== undefined) request.clientId = values['client-id'];
   if (values.scope !== undefined) request.scope = values.scope;
   if (values.url !== undefined) {

@@ -4,6 +4,7 @@ import { type FoundConfig, findServerConfigs, readServerConfig } from '../node/i
 import { type CliRequest, UsageError } from './args.js';
 import { askConfigInput } from './config-input.js';
 import type { CliIo } from './connect.js';
+import { terminalLine } from './terminal-text.js';
 
 /** A server picked from a config file, and the file it came from. */
 export interface ConfiguredServer {
@@ -44,13 +45,22 @@ export async function configFiles(request: CliRequest, io: CliIo): Promise<Confi
     // listing), and none of its inputs is asked (a cloned file's question).
     const listedOnly = file.found?.scope === 'project';
     try {
-      files.push({ ...file, config: await readServerConfig(file.path, listedOnly ? { env: {}, inputs: notAsked(file.path) } : { inputs }) });
+      // Nor is its envFile read or its headersHelper run: scope 'project' fails those servers instead.
+      files.push({ ...file, config: await readServerConfig(file.path, listedOnly ? { env: {}, inputs: notAsked(file.path), scope: 'project' } : { inputs }) });
     } catch (error) {
       if (!(error instanceof McpConfigError)) throw error;
       files.push({ ...file, error });
     }
   }
   return files;
+}
+
+/**
+ * Says a file's warnings (keys rxmcp read past, entries it cannot run) on
+ * stderr, one line each, safe for the terminal.
+ */
+export function sayWarnings(file: ConfigFile, io: CliIo): void {
+  for (const warning of file.config?.warnings ?? []) io.stderr.write(`rxmcp: warning: ${terminalLine(warning.message)}\n`);
 }
 
 function notAsked(path: string) {
@@ -87,6 +97,7 @@ export async function configuredServer(request: CliRequest, io: CliIo): Promise<
   if (name === undefined) {
     const [file] = files as [ConfigFile];
     if (file.error) throw file.error;
+    sayWarnings(file, io);
     const enabled = (file.config as ServerConfig).servers.filter((entry) => !entry.disabled);
     if (enabled.length !== 1) {
       throw new UsageError(`${JSON.stringify(file.path)} holds ${enabled.length} enabled servers: pick one with --server NAME${namesIn(enabled)}`);
@@ -104,6 +115,7 @@ export async function configuredServer(request: CliRequest, io: CliIo): Promise<
         `server ${JSON.stringify(name)} comes from the project's ${JSON.stringify(file.path)}; rxmcp runs a project's servers only when you name the file: --config ${JSON.stringify(file.path)}`,
       );
     }
+    sayWarnings(file, io);
     // A variable missing for this server (and this server alone): exit 3, naming it.
     if (entry.error) throw entry.error;
     return { entry, source: file.path };

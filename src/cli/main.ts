@@ -16,6 +16,7 @@ import { FileTokenStore } from '../node/file-token-store.js';
 import { loopbackSignIn } from '../node/loopback-sign-in.js';
 import { VERSION } from '../version.js';
 import { approveTool } from './approve-command.js';
+import { promptArguments, toolArguments } from './call-arguments.js';
 import { type CliRequest, parseCommandLine, USAGE, UsageError } from './args.js';
 import { aimedAt, configuredServer } from './configured-server.js';
 import { type CliIo, connect, NeedsLogin } from './connect.js';
@@ -23,7 +24,6 @@ import { jsonText } from './json-text.js';
 import { ProgressView } from './progress-view.js';
 import { listServers } from './servers-command.js';
 import { terminalLine, terminalMessage, terminalText } from './terminal-text.js';
-import { typedArguments } from './typed-arguments.js';
 
 /** Exit codes (USAGE and docs/cli.md list them too). */
 const OK = 0;
@@ -203,7 +203,7 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
       return listing(mcp.listPrompts(options), (prompt) => [prompt.name, described(prompt), marks(prompt)], print);
     case 'call': {
       const tool = operands[0] as string;
-      const args = { ...(await argumentsFrom(request.argumentsJson, io)), ...(await pairArguments(mcp, tool, request.pairs, options)), ...request.args };
+      const args = await toolArguments(mcp, request, io, options);
       const view = new ProgressView(io.stderr);
       const watching = mcp.progress$.subscribe((event) => view.update(event));
       try {
@@ -247,8 +247,7 @@ async function run(request: CliRequest, mcp: McpClient, io: CliIo, signal: Abort
     }
     case 'prompt': {
       const name = operands[0] as string;
-      // A prompt's arguments are strings: key=value gives its value as written.
-      const args = { ...(await argumentsFrom(request.argumentsJson, io)), ...Object.fromEntries(request.pairs), ...request.args } as Record<string, string>;
+      const args = await promptArguments(mcp, request, io, options);
       const result = await firstValueFrom(mcp.getPrompt(name, args, options));
       print(result, () => terminalText(result.messages.map((message) => `${message.role}: ${flattenContent([message.content as ContentBlock])}`).join('\n')) + '\n');
       return OK;
@@ -335,31 +334,3 @@ function marks(item: { icons?: unknown[]; annotations?: Record<string, unknown> 
   ).flatMap(([hint, word]) => (said[hint] === true ? [word] : []));
   return [...(item.icons?.length ? ['[icon]'] : []), ...(hints.length ? [`[server says: ${hints.join(', ')}]`] : [])].join(' ');
 }
-
-// key=value pairs typed by the tool's input schema, which costs a tools/list
-// (from the client's cache when it has one).
-async function pairArguments(mcp: McpClient, tool: string, pairs: CliRequest['pairs'], options: { signal: AbortSignal }): Promise<Record<string, unknown>> {
-  if (pairs.length === 0) return {};
-  const found = (await firstValueFrom(mcp.listTools(options))).find((candidate) => candidate.name === tool);
-  if (found === undefined) throw new UsageError(`the server has no tool ${JSON.stringify(tool)} to type key=value arguments by`);
-  return typedArguments(tool, found.inputSchema, pairs);
-}
-
-async function argumentsFrom(raw: string | undefined, io: CliIo): Promise<Record<string, unknown>> {
-  if (raw === undefined) return {};
-  let text = raw;
-  if (raw === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-    text = Buffer.concat(chunks).toString('utf8');
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new UsageError('the arguments are not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('the arguments must be a JSON object');
-  return value as Record<string, unknown>;
-}
-

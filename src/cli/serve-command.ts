@@ -61,6 +61,7 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
       throw new McpConfigError({ source: configPath }, `input ${JSON.stringify(id)} is not asked by rxmcp serve: set the value in the file or the environment`);
     },
   });
+  for (const warning of config.warnings ?? []) say(`warning: ${warning.message}`);
   const policy = request.policyPath === undefined ? undefined : await readPolicyFile(request.policyPath);
   const restoreConsole = http ? () => undefined : consoleToStderr(io);
   const stack = await buildServeStack({

@@ -8,7 +8,7 @@ import { pinsPathFor } from './pins-path.js';
 import { McpAuthError } from '../errors/auth-errors.js';
 import { McpCapabilityError } from '../errors/capability-errors.js';
 import type { CliRequest } from './args.js';
-import { type ConfigFile, aimedAt, configFiles, startable } from './configured-server.js';
+import { type ConfigFile, aimedAt, configFiles, sayWarnings, startable } from './configured-server.js';
 import { type CliIo, connect, NeedsLogin } from './connect.js';
 import { jsonText } from './json-text.js';
 import { terminalLine } from './terminal-text.js';
@@ -68,12 +68,14 @@ export async function listServers(request: CliRequest, io: CliIo): Promise<numbe
       path: file.path,
       ...(file.found ? { app: file.found.app, scope: file.found.scope } : {}),
       ...(file.config ? { format: file.config.format, servers: file.config.servers.length } : {}),
+      ...(file.config?.warnings ? { warnings: file.config.warnings.map((warning) => warning.message) } : {}),
       ...(file.error ? { error: oneLine(file.error.message) } : {}),
     }));
     io.stdout.write(`${jsonText({ configs, servers: rows.map(({ entry: _entry, ...row }) => row) })}\n`);
   } else {
     io.stdout.write(table(rows));
   }
+  for (const file of files) sayWarnings(file, io);
   for (const file of files) if (file.error) io.stderr.write(`rxmcp: cannot read ${terminalLine(file.path)}: ${terminalLine(oneLine(file.error.message))}\n`);
   if (files.length === 0) io.stderr.write('rxmcp: found no MCP config file here or in your home directory; name one with --config FILE\n');
   return files.some((file) => file.config) ? 0 : 3;

@@ -1,4 +1,5 @@
 import { UsageError } from './args.js';
+import { jsonText } from './json-text.js';
 
 // The JSON Schema types a key=value pair can be read as, tried in this order
 // when a property allows several: the narrow readings first, string last
@@ -35,7 +36,7 @@ export function typedArguments(tool: string, schema: unknown, pairs: ReadonlyArr
     if (property === undefined && !open) {
       // A server chooses its schema: a million property names must not become a million-name message.
       const known = Object.keys(properties);
-      const listed = known.slice(0, MAX_NAMES).map((name) => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name));
+      const listed = known.slice(0, MAX_NAMES).map(shortName);
       const more = known.length > MAX_NAMES ? ` and ${known.length - MAX_NAMES} more` : '';
       throw new UsageError(`tool ${JSON.stringify(tool)} has no argument ${JSON.stringify(key)}; ${known.length ? `it takes ${listed.join(', ')}${more}` : 'it takes none'}`);
     }
@@ -58,6 +59,89 @@ function valueFor(tool: string, key: string, text: string, property: unknown): u
 }
 
 const NO_FIT = Symbol('no fit');
+
+/**
+ * Checks a tool's arguments, however they were given (JSON, key=value,
+ * `--arg`), against what its input schema proves: every name in its
+ * top-level `required` is there, and every value whose property names its
+ * types has one of them (an integer is a number too). Anything the schema
+ * does not say at its top level (nested shapes, ranges, patterns) is left to
+ * the server, which is the authority on its own arguments.
+ *
+ * @param tool the tool's name, for the messages.
+ * @param schema the tool's `inputSchema`, as the server sent it.
+ * @throws UsageError naming the missing arguments with their types, or the
+ *   first value of a type the schema does not allow.
+ */
+export function checkArguments(tool: string, schema: unknown, args: Readonly<Record<string, unknown>>): void {
+  const properties = propertiesOf(schema);
+  const required = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
+  const missing = required.filter((name): name is string => typeof name === 'string' && !Object.hasOwn(args, name));
+  if (missing.length > 0) {
+    const listed = missing.slice(0, MAX_NAMES).map((name) => {
+      const types = typesOf(Object.hasOwn(properties, name) ? properties[name] : undefined);
+      return `${shortName(name)}${types.length ? ` (${types.join(' or ')})` : ''}`;
+    });
+    const more = missing.length > MAX_NAMES ? ` and ${missing.length - MAX_NAMES} more` : '';
+    const plural = missing.length > 1;
+    throw new UsageError(`tool ${JSON.stringify(tool)} needs argument${plural ? 's' : ''} ${listed.join(', ')}${more}, which ${plural ? 'were' : 'was'} not given`);
+  }
+  for (const [key, value] of Object.entries(args)) {
+    const types = typesOf(Object.hasOwn(properties, key) ? properties[key] : undefined);
+    if (types.length === 0 || types.includes(jsonTypeOf(value)) || (jsonTypeOf(value) === 'integer' && types.includes('number'))) continue;
+    throw new UsageError(`tool ${JSON.stringify(tool)} wants ${JSON.stringify(key)} as ${types.join(' or ')}, got ${shortJson(value)}`);
+  }
+}
+
+/**
+ * Checks a prompt's arguments against the arguments its listing declares:
+ * every required one given, no name it does not declare, every value a
+ * string (as prompts take them).
+ *
+ * @param prompt the prompt's name, for the messages.
+ * @param declared the prompt's `arguments`, as the server listed them.
+ * @throws UsageError naming what is missing, unknown or not a string.
+ */
+export function checkPromptArguments(prompt: string, declared: unknown, args: Readonly<Record<string, unknown>>): void {
+  const entries = (Array.isArray(declared) ? declared : []).filter((entry): entry is { name: string; required?: unknown } => isRecord(entry) && typeof entry.name === 'string');
+  const names = new Set(entries.map((entry) => entry.name));
+  const missing = entries.filter((entry) => entry.required === true && !Object.hasOwn(args, entry.name)).map((entry) => entry.name);
+  if (missing.length > 0) {
+    const more = missing.length > MAX_NAMES ? ` and ${missing.length - MAX_NAMES} more` : '';
+    const plural = missing.length > 1;
+    throw new UsageError(`prompt ${JSON.stringify(prompt)} needs argument${plural ? 's' : ''} ${missing.slice(0, MAX_NAMES).map(shortName).join(', ')}${more}, which ${plural ? 'were' : 'was'} not given`);
+  }
+  for (const [key, value] of Object.entries(args)) {
+    if (!names.has(key)) {
+      const known = [...names];
+      const listed = known.slice(0, MAX_NAMES).map(shortName).join(', ');
+      const more = known.length > MAX_NAMES ? ` and ${known.length - MAX_NAMES} more` : '';
+      throw new UsageError(`prompt ${JSON.stringify(prompt)} has no argument ${JSON.stringify(key)}; ${known.length ? `it takes ${listed}${more}` : 'it takes none'}`);
+    }
+    if (typeof value !== 'string') throw new UsageError(`prompt ${JSON.stringify(prompt)} wants ${JSON.stringify(key)} as a string (prompts take text), got ${shortJson(value)}`);
+  }
+}
+
+// The JSON type of a value as JSON Schema names it (a whole number is an integer).
+function jsonTypeOf(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'string') return 'string';
+  return 'object';
+}
+
+// A name a server chose, quoted and cut: a message is one line, not a page.
+function shortName(name: string): string {
+  return JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+}
+
+// A given value as JSON, cut after 100 characters (jsonText does not recurse: the value may nest deep).
+function shortJson(value: unknown): string {
+  const text = jsonText(value, 0);
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
 
 function readAs(type: JsonType, text: string): unknown {
   switch (type) {

@@ -1,7 +1,7 @@
 import type { ConfigPlace } from '../errors/config-errors.js';
 import { isObject } from '../util/values.js';
-import { EntryReader, serverPairs } from './entry-reader.js';
-import type { ServerEntry } from './server-config.js';
+import { EntryReader, readEntries, serverPairs } from './entry-reader.js';
+import type { ConfigWarning, ServerEntry } from './server-config.js';
 import { withToolFilters } from './tool-filters.js';
 
 // The keys Codex reads in a `[mcp_servers.NAME]` table. The ones rxmcp acts on
@@ -32,12 +32,13 @@ const KNOWN = new Set([...USED, ...APP_ONLY, 'bearer_token']);
  * `bearer_token_env_var`, which name variables to read when the server
  * starts.
  */
-export function readCodex(top: Record<string, unknown>, source: string | undefined): ServerEntry[] {
-  return serverPairs({ source }, top['mcp_servers'], 'mcp_servers').map(([name, value]) => readEntry({ source, server: name }, name, value));
+export function readCodex(top: Record<string, unknown>, source: string | undefined, warnings: ConfigWarning[]): ServerEntry[] {
+  const pairs = serverPairs({ source }, top['mcp_servers'], 'mcp_servers');
+  return readEntries({ source }, pairs, (place, name, value) => readEntry(place, name, value, warnings), { key: 'enabled', when: false });
 }
 
-function readEntry(place: ConfigPlace, name: string, value: unknown): ServerEntry {
-  const entry = EntryReader.of(place, value, 'a server table');
+function readEntry(place: ConfigPlace, name: string, value: unknown, warnings: ConfigWarning[]): ServerEntry {
+  const entry = EntryReader.of(place, value, 'a server table', warnings);
   entry.onlyKnown(KNOWN, 'Codex');
   // Codex refuses a token written into the file; so does rxmcp.
   if (entry.has('bearer_token')) entry.fail('bearer_token', 'is refused: name an environment variable in bearer_token_env_var instead');

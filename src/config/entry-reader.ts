@@ -1,6 +1,7 @@
 import { McpConfigError, type ConfigPlace } from '../errors/config-errors.js';
 import { isObject } from '../util/values.js';
-import type { StdioServerEntry } from './server-config.js';
+import { keyHint } from './key-hint.js';
+import type { ConfigWarning, HttpServerEntry, ServerEntry, StdioServerEntry } from './server-config.js';
 
 /** The most servers one file may define. */
 export const MAX_SERVERS = 1000;
@@ -17,27 +18,46 @@ export class EntryReader {
   constructor(
     readonly place: ConfigPlace,
     readonly value: Record<string, unknown>,
+    private readonly warnings: ConfigWarning[] = [],
+    /** What the keys of this object are named after in messages (`command.` for an object at `command`). */
+    private readonly prefix = '',
   ) {}
 
-  /** A reader for the object at `key` of this one, or `undefined` when the key is absent. */
-  static of(place: ConfigPlace, value: unknown, what: string): EntryReader {
+  /** A reader for `value`, which must be an object; what it warns of goes to `warnings`. */
+  static of(place: ConfigPlace, value: unknown, what: string, warnings?: ConfigWarning[], prefix?: string): EntryReader {
     if (!isObject(value)) throw new McpConfigError(place, `${what} must be an object`);
-    return new EntryReader(place, value);
+    return new EntryReader(place, value, warnings, prefix);
   }
 
   fail(key: string | undefined, reason: string): never {
-    throw new McpConfigError(key === undefined ? this.place : { ...this.place, key }, reason);
+    throw new McpConfigError(this.at(key), reason);
+  }
+
+  private at(key: string | undefined): ConfigPlace {
+    if (key === undefined) return this.prefix === '' ? this.place : { ...this.place, key: this.prefix.slice(0, -1) };
+    return { ...this.place, key: this.prefix + key };
   }
 
   has(key: string): boolean {
     return Object.hasOwn(this.value, key) && this.value[key] !== undefined;
   }
 
-  /** Refuses every key outside `known`, naming it: a typo must not pass silently. */
+  /**
+   * Warns of every key outside `known`, naming it and the known key it most
+   * likely stands for: another app's key must not cost the file, and a typo
+   * must not pass silently. The key is not read.
+   */
   onlyKnown(known: ReadonlySet<string>, format: string): void {
-    for (const key of Object.keys(this.value)) {
-      if (!known.has(key)) this.fail(key, `is not a key of a ${format} server entry`);
+    const keys = Object.keys(this.value);
+    for (const key of keys.slice(0, MAX_WARNINGS)) {
+      if (!known.has(key)) this.warn(key, `is not a key of a ${format} server entry, and is ignored${keyHint(key, known)}`);
     }
+  }
+
+  /** Adds a warning at `key` of this entry (or the entry itself). */
+  warn(key: string | undefined, reason: string): void {
+    const place = this.at(key);
+    this.warnings.push({ ...place, message: new McpConfigError(place, reason).message });
   }
 
   string(key: string): string | undefined {
@@ -112,6 +132,45 @@ export class EntryReader {
     }
     return map;
   }
+}
+
+/** The most warnings one entry gives: a hostile entry with a million keys must not make a million lines. */
+const MAX_WARNINGS = 100;
+
+/**
+ * Reads every server of a file with `read`; an entry `read` refuses (a key
+ * of the wrong type, neither a command nor a url) fails alone: it is kept,
+ * with `error`, as far as it can be told apart (its name, its transport,
+ * whether it is switched off), and is never started. A file with one
+ * broken server still gives the others.
+ */
+export function readEntries(
+  place: ConfigPlace,
+  pairs: Array<[string, unknown]>,
+  read: (place: ConfigPlace, name: string, value: unknown) => ServerEntry | undefined,
+  disabledKey: { key: string; when: boolean } = { key: 'disabled', when: true },
+): ServerEntry[] {
+  const servers: ServerEntry[] = [];
+  for (const [name, value] of pairs) {
+    const at = { ...place, server: name };
+    try {
+      const entry = read(at, name, value);
+      if (entry) servers.push(entry);
+    } catch (error) {
+      if (!(error instanceof McpConfigError)) throw error;
+      servers.push(brokenEntry(name, at, value, error, disabledKey));
+    }
+  }
+  return servers;
+}
+
+function brokenEntry(name: string, place: ConfigPlace, value: unknown, error: McpConfigError, disabledKey: { key: string; when: boolean }): ServerEntry {
+  const fields = isObject(value) ? value : {};
+  const base = { name, disabled: fields[disabledKey.key] === disabledKey.when, error, ...(place.source === undefined ? {} : { source: place.source }) };
+  // Only its shape is guessed, for a listing: nothing of a broken entry is ever run.
+  const http = !(Object.hasOwn(fields, 'command') || Object.hasOwn(fields, 'cmd')) && ['url', 'httpUrl', 'serverUrl', 'uri'].some((key) => typeof fields[key] === 'string');
+  if (http) return { ...base, transport: 'http', url: '', headers: Object.create(null) as Record<string, string>, httpTransport: 'auto' } satisfies HttpServerEntry;
+  return { ...base, transport: 'stdio', command: '', args: [], env: Object.create(null) as Record<string, string> } satisfies StdioServerEntry;
 }
 
 /** The servers map of a file, as [name, entry] pairs in file order, bounded. */

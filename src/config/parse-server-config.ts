@@ -8,6 +8,8 @@ import type { ServerConfig } from './server-config.js';
 export const MAX_CONFIG_CHARS = 16 * 1024 * 1024;
 /** How deep TOML may nest inline tables and arrays; a server table needs four levels. */
 const TOML_MAX_DEPTH = 32;
+/** How many times YAML may name an anchor: a real Goose file names none; a "billion laughs" file names thousands. */
+const YAML_MAX_ALIASES = 100;
 
 /** Options of `parseServerConfig`. */
 export interface ParseServerConfigOptions extends ServerConfigOptions {
@@ -17,12 +19,18 @@ export interface ParseServerConfigOptions extends ServerConfigOptions {
 
 /**
  * Parses the text of a config file: JSON (comments and trailing commas
- * allowed, as VS Code and Cursor allow them) or, for Codex, TOML. TOML is
- * chosen by `format: 'codex'`, a path ending in `.toml`, or (with no path)
- * text with an `[mcp_servers…]` heading; its parser is loaded only then. Browser-safe: reading files is `readServerConfig`'s job,
- * in `rxmcp/node`.
+ * allowed, as VS Code, Cursor and Zed allow them), TOML for Codex, or YAML
+ * for Goose. TOML is chosen by `format: 'codex'`, a path ending in `.toml`,
+ * or (with no path) text with an `[mcp_servers…]` heading; YAML by
+ * `format: 'goose'`, a path ending in `.yaml` or `.yml`, or (with no path)
+ * text with an `extensions:` line. Each parser is loaded only then; YAML's
+ * is the optional package `yaml` (`npm install yaml`). Browser-safe:
+ * reading files is `readServerConfig`'s job, in `rxmcp/node`.
  *
- * @throws McpConfigError (as a rejection) for text too long, malformed or of no known format, or an entry a format does not allow.
+ * Unknown keys in an entry come back as `warnings`, and a broken entry as a
+ * server with `error` set (see `normalizeServerConfig`).
+ *
+ * @throws McpConfigError (as a rejection) for text too long, malformed or of no known format, or YAML without the `yaml` package.
  * @example
  * ```ts
  * const config = await parseServerConfig(text, { path: 'claude_desktop_config.json' });
@@ -37,8 +45,32 @@ export async function parseServerConfig(text: string, options: ParseServerConfig
   // TOML by the format, the extension, or (for text with neither) a Codex table heading where JSON cannot start.
   const toml =
     rest.format === 'codex' || (rest.format === undefined && (source === undefined ? /^\s*\[mcp_servers[.\]]/m.test(text) && !/^\s*[{[]\s*"/.test(text) : /\.toml$/i.test(source)));
-  const value = toml ? await parseToml(text, source) : parseJson(text, source);
-  return normalizeServerConfig(value, toml ? { ...rest, format: 'codex' } : rest);
+  const yaml =
+    !toml &&
+    (rest.format === 'goose' || (rest.format === undefined && (source === undefined ? /^extensions:/m.test(text) && !/^\s*[{[]/.test(text) : /\.ya?ml$/i.test(source))));
+  const value = toml ? await parseToml(text, source) : yaml ? await parseYaml(text, source) : parseJson(text, source);
+  return normalizeServerConfig(value, toml ? { ...rest, format: 'codex' } : yaml ? { ...rest, format: rest.format ?? 'goose' } : rest);
+}
+
+async function parseYaml(text: string, source: string | undefined): Promise<unknown> {
+  let yaml: typeof import('yaml');
+  try {
+    yaml = await import('yaml');
+  } catch (error) {
+    throw new McpConfigError({ source }, 'is YAML, which needs the optional package yaml: npm install yaml', { cause: error });
+  }
+  // Core schema: no custom tags, no `<<` merge keys, plain data only.
+  // prettyErrors gives each fault its line and column; its message (which quotes the text) is never used.
+  const document = yaml.parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: true });
+  const [fault] = document.errors;
+  // The parser's message quotes the text around the fault, which may be a secret: only the position is kept.
+  if (fault) throw new McpConfigError({ source }, `is not valid YAML${fault.linePos ? ` (line ${fault.linePos[0].line}, column ${fault.linePos[0].col})` : ''}`);
+  try {
+    return document.toJS({ maxAliasCount: YAML_MAX_ALIASES });
+  } catch (error) {
+    const reason = /alias/i.test(error instanceof Error ? error.message : '') ? `it uses aliases more than ${YAML_MAX_ALIASES} times, as a file built to exhaust memory does` : 'it cannot be turned into data';
+    throw new McpConfigError({ source }, `is not valid YAML: ${reason}`);
+  }
 }
 
 function parseJson(text: string, source: string | undefined): unknown {

@@ -1,12 +1,31 @@
-import type { McpConfigError } from '../errors/config-errors.js';
+import type { ConfigPlace, McpConfigError } from '../errors/config-errors.js';
 
 /**
- * The shapes of config file rxmcp reads: `mcp-servers` is the `mcpServers`
- * map of Claude Desktop, Claude Code (`.mcp.json`), Cursor and Windsurf;
- * `vscode` is VS Code's `mcp.json` (`servers` and `inputs`); `codex` is
- * Codex's `config.toml` (`[mcp_servers.NAME]` tables).
+ * The shapes of config file rxmcp reads:
+ *
+ * - `mcp-servers`: the `mcpServers` map of Claude Desktop, Claude Code
+ *   (`.mcp.json`, and `~/.claude.json` with its per-project servers), Cursor,
+ *   Windsurf, Copilot CLI, Cline and Roo;
+ * - `vscode`: VS Code's `mcp.json` (`servers` and `inputs`);
+ * - `codex`: Codex's `config.toml` (`[mcp_servers.NAME]` tables);
+ * - `gemini`: Gemini CLI's `settings.json` (`mcpServers`, where `url` means
+ *   HTTP+SSE and `httpUrl` Streamable HTTP);
+ * - `goose`: Goose's `config.yaml` (`extensions`), read with the optional
+ *   `yaml` package;
+ * - `zed`: Zed's `settings.json` (`context_servers`).
  */
-export type ConfigFormat = 'mcp-servers' | 'vscode' | 'codex';
+export type ConfigFormat = 'mcp-servers' | 'vscode' | 'codex' | 'gemini' | 'goose' | 'zed';
+
+/**
+ * Something in a config file rxmcp read past without using: a key it does
+ * not know (with the known key it most likely stands for, when one is
+ * close), or an entry it cannot run (a Zed extension's). The file and its
+ * servers load; the warning says what was left aside. `message` names the
+ * place (quoted, escaped as `McpConfigError`'s are) and never a value.
+ */
+export interface ConfigWarning extends ConfigPlace {
+  message: string;
+}
 
 /** What every server entry has, whatever its transport. */
 interface ServerEntryBase {
@@ -27,9 +46,12 @@ interface ServerEntryBase {
    */
   alwaysLoad?: boolean;
   /**
-   * Set by `resolvePlaceholders` when this server's placeholders could not be
-   * filled in (a variable not set, an input not answered): the entry is kept
-   * as written and is never started; the other servers are unaffected.
+   * Why this server cannot be used: its entry is broken (a key of the wrong
+   * type, neither a command nor a url), a placeholder could not be filled
+   * in (`resolvePlaceholders`: a variable not set, an input not answered),
+   * or its `envFile` or `headersHelper` failed (`readServerConfig`). Such an
+   * entry is kept (as written, as far as it reads) and is never started; the
+   * other servers are unaffected.
    */
   error?: McpConfigError;
 }
@@ -42,6 +64,12 @@ export interface StdioServerEntry extends ServerEntryBase {
   /** Entries layered over the environment of the process that starts the server. */
   env: Record<string, string>;
   cwd?: string;
+  /**
+   * A file of `KEY=VALUE` lines whose variables the server gets under its
+   * `env` (VS Code's, Cursor's and Claude Code's `envFile`), as written.
+   * `readServerConfig` reads it, in a file the user chose; see docs/config.md.
+   */
+  envFile?: string;
 }
 
 /** A server reached over HTTP. */
@@ -51,6 +79,12 @@ export interface HttpServerEntry extends ServerEntryBase {
   headers: Record<string, string>;
   /** Which HTTP transport to speak: as `connectHttp`'s `httpTransport`. */
   httpTransport: 'auto' | 'streamable-http' | 'sse';
+  /**
+   * A command (run through a shell, as Claude Code runs it) whose output is
+   * a JSON object of HTTP headers (Claude Code's `headersHelper`), as
+   * written. `readServerConfig` runs it, in a file the user chose.
+   */
+  headersHelper?: string;
 }
 
 /** One server of a config file, in one shape whatever the file's format. */
@@ -73,4 +107,6 @@ export interface ServerConfig {
   servers: ServerEntry[];
   /** VS Code's declared inputs, for the hook that answers `${input:ID}`. */
   inputs?: ConfigInput[];
+  /** What was read past without being used (unknown keys, entries rxmcp cannot run), when anything was. */
+  warnings?: ConfigWarning[];
 }

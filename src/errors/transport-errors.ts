@@ -24,9 +24,12 @@ export class McpSpawnFailedError extends McpClientError {
 }
 
 /**
- * The server process exited while the connection was open. Every call pending
- * at that moment, and every call made later, fails with this error.
- * `stderrTail` usually holds the server's own account of what went wrong.
+ * The server process exited while the connection was open, or the
+ * connection to it ended for good (it closed its stdout, or it wrote only
+ * lines that are not MCP). Every call pending at that moment, and every call
+ * made later, fails with this error. `stderrTail` usually holds the server's
+ * own account of what went wrong; `stdoutHead`, for a program that never
+ * spoke MCP, what it wrote instead.
  */
 export class McpServerGoneError extends McpClientError {
   override name = 'McpServerGoneError' as const;
@@ -44,9 +47,16 @@ export class McpServerGoneError extends McpClientError {
     readonly stderrTail: string,
     /** What happened, when it was not an exit (default: how the process exited). */
     what?: string,
+    /**
+     * The first lines (at most 200 characters, joined with newlines) the
+     * server wrote on stdout that were not JSON-RPC, when it never sent a
+     * JSON-RPC message: what a program that is not an MCP server printed.
+     * The server's text, unescaped: quote it before showing it.
+     */
+    readonly stdoutHead?: string,
   ) {
     const how = what ?? (signal === null ? `the server exited with code ${exitCode}` : `the server exited on signal ${signal}`);
-    super(how + (stderrTail ? `; its last words: ${JSON.stringify(stderrTail)}` : ''));
+    super(how + (stdoutHead ? `; it wrote on stdout: ${JSON.stringify(stdoutHead)}` : '') + (stderrTail ? `; its last words: ${JSON.stringify(stderrTail)}` : ''));
   }
 }
 

@@ -1,6 +1,6 @@
 // Reading a response body within a limit, whatever fetch produced it: a web
-// ReadableStream (browsers, undici), a Node stream (node-fetch, under
-// cross-fetch), or any async iterable of chunks (rxmcp's own node:http
+// ReadableStream (browsers, undici), a Node stream (node-fetch, given
+// as the fetch option), or any async iterable of chunks (rxmcp's own node:http
 // requests).
 import type { FetchResponse } from './fetch-like.js';
 import { utf8Length } from '../util/utf8-length.js';

@@ -1,5 +1,5 @@
 // The part of fetch rxmcp uses, whichever fetch it is: a browser's, undici's,
-// node-fetch under cross-fetch, or rxmcp's own node:http requests. The
+// node-fetch, or rxmcp's own node:http requests. The
 // transports and the sign-in code both talk to servers through it.
 
 /** The part of a fetch Response rxmcp reads. */

@@ -2,7 +2,7 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import { CONNECT_STDIO_KEYS, McpClient } from '../client/mcp-client.js';
 import { HTTP_OPTION_KEYS } from '../transport/http-options.js';
 import { normalizeServerConfig } from '../config/normalize-server-config.js';
-import { firstPlaceholder } from '../config/placeholders.js';
+import { firstPlaceholder, resolveFromProcess } from '../config/placeholders.js';
 import { checkHeaders } from '../config/header-check.js';
 import type { ServerConfig, ServerEntry } from '../config/server-config.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
@@ -52,17 +52,27 @@ export interface ConfigServers {
 
 /**
  * Builds one provider per enabled server of a config, and the status map a
- * user interface watches.
+ * user interface watches. A config given as an object (not a
+ * `ServerConfig`) has its warnings said through `onWarn`; one that still
+ * holds placeholders has them filled in from `process.env` in Node.
  *
- * @throws McpConfigError for a config that does not read, or one whose placeholders were never resolved.
+ * @throws McpConfigError for a config that does not read, or (outside Node) one whose placeholders were never resolved.
  * @throws McpClientError for options naming a server the config lacks, or setting what the config says.
  */
 export function configServers(config: unknown, options: FromConfigOptions = {}): ConfigServers {
-  const read = isServerConfig(config) ? config : normalizeServerConfig(config);
+  const given = isServerConfig(config);
+  let read = given ? config : normalizeServerConfig(config);
+  // A ServerConfig's warnings are its reader's to show; an object's have nobody else to say them.
+  if (!given) for (const warning of read.warnings ?? []) options.onWarn?.(warning.message);
   const unresolved = firstPlaceholder(read);
   if (unresolved) {
-    const { source, server, key } = unresolved;
-    throw new McpConfigError({ source, server, key }, 'holds a placeholder: resolve it first (resolvePlaceholders, or readServerConfig from rxmcp/node)');
+    // In Node the environment is at hand; in a browser there is none to read, and the caller must say where values come from.
+    const resolved = resolveFromProcess(read);
+    if (resolved === undefined) {
+      const { source, server, key } = unresolved;
+      throw new McpConfigError({ source, server, key }, 'holds a placeholder: resolve it first (resolvePlaceholders, or readServerConfig from rxmcp/node)');
+    }
+    read = resolved;
   }
   const perServer = options.servers ?? {};
   for (const name of Object.keys(perServer)) {
@@ -70,8 +80,10 @@ export function configServers(config: unknown, options: FromConfigOptions = {}):
   }
   const catalogue = checkCatalogue(options.catalogue);
   const statuses = new Map<string, ServerStatus>();
+  const errors = new Map(read.servers.map((entry) => [entry, entry.error ?? unhonoured(entry, read.source)]));
   for (const entry of read.servers) {
-    statuses.set(entry.name, entry.disabled ? { state: 'disabled' } : entry.error ? { state: 'failed', error: entry.error } : { state: 'starting' });
+    const error = errors.get(entry);
+    statuses.set(entry.name, entry.disabled ? { state: 'disabled' } : error ? { state: 'failed', error } : { state: 'starting' });
   }
   // Replayed to each subscriber: a UI that subscribes late sees where every server stands.
   const status = new BehaviorSubject<ReadonlyMap<string, ServerStatus>>(new Map(statuses));
@@ -87,16 +99,25 @@ export function configServers(config: unknown, options: FromConfigOptions = {}):
       const given = { ...options.client, ...(Object.hasOwn(perServer, entry.name) ? perServer[entry.name] : {}) };
       for (const key of FROM_CONFIG) if (Object.hasOwn(given, key)) throw new McpClientError(`option ${key} comes from the config, for server ${JSON.stringify(entry.name)}`);
       // A server whose placeholders could not be filled in fails every read with that reason; the others start.
+      const error = errors.get(entry);
       const start = (): McpClient => {
-        if (entry.error) throw entry.error;
+        if (error) throw error;
         checkHeaders(entry, { source: entry.source ?? read.source, server: entry.name });
         return connect(entry, given, options.onWarn);
       };
       const trustAnnotations = given['trustAnnotations'] === true;
-      const stored = catalogue && !entry.alwaysLoad && !entry.error ? storedTools(entry, catalogue, options.onWarn) : undefined;
+      const stored = catalogue && !entry.alwaysLoad && !error ? storedTools(entry, catalogue, options.onWarn) : undefined;
       return { name: entry.name, provider: new ConfigServer(entry, start, report(entry.name), { trustAnnotations, ...(stored ? { stored } : {}) }) };
     });
   return { servers, status$: status.asObservable(), end: () => status.complete() };
+}
+
+// An envFile or headersHelper still in an entry was never honoured (that is
+// readServerConfig's work, in Node): the server would start without them.
+function unhonoured(entry: ServerEntry, source: string | undefined): McpConfigError | undefined {
+  const key = entry.transport === 'stdio' ? (entry.envFile === undefined ? undefined : 'envFile') : entry.headersHelper === undefined ? undefined : 'headersHelper';
+  if (key === undefined) return undefined;
+  return new McpConfigError({ source: entry.source ?? source, server: entry.name, key }, 'is honoured by readServerConfig (rxmcp/node), which reads the file; the server does not start without it');
 }
 
 function connect(entry: ServerEntry, given: Record<string, unknown>, onWarn: ((message: string) => void) | undefined): McpClient {

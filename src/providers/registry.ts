@@ -57,9 +57,15 @@ export interface RegistryOptions {
 export class Registry implements ToolProvider {
   /**
    * A registry of the servers of a config file, each under its name as
-   * prefix: Claude Desktop's, Claude Code's, Cursor's, Windsurf's, VS Code's
-   * or Codex's format, as an object already parsed or as `ServerConfig`
-   * (from `parseServerConfig`, or `readServerConfig` in `rxmcp/node`).
+   * prefix: any format `normalizeServerConfig` reads (Claude, Cursor,
+   * Windsurf, VS Code, Codex, Gemini CLI, Goose, Zed, Copilot CLI, Cline,
+   * Roo), as an object already parsed or as `ServerConfig` (from
+   * `parseServerConfig`, or `readServerConfig` in `rxmcp/node`). An object's
+   * warnings (unknown keys) are said through `onWarn`. Placeholders left in
+   * it are filled in from `process.env` in Node; in a browser, resolve them
+   * first (`resolvePlaceholders`). A broken entry (a key of the wrong type,
+   * a variable not set, an `envFile` or `headersHelper` not honoured) is
+   * shown `failed` and never started; the others are.
    *
    * Nothing starts here. The first catalogue read starts every enabled
    * server at once; one that fails to start or answer is left out of that
@@ -72,7 +78,7 @@ export class Registry implements ToolProvider {
    * are always shown by a `ToolSearch` over the registry (or over a `Policy`,
    * `Reasons`… on it).
    *
-   * @throws McpConfigError for a config that does not read, or holds placeholders never resolved.
+   * @throws McpConfigError for a config that does not read, or (outside Node) holds placeholders never resolved.
    * @throws McpClientError for options that name a server the config lacks.
    * @example
    * ```ts

@@ -18,8 +18,8 @@ export interface HttpTransportOptions {
   headers?: Readonly<Record<string, string>>;
   /**
    * A fetch implementation (a browser's, undici's, a test double); by default
-   * rxmcp's own requests over node:http on Node, cross-fetch elsewhere, loaded
-   * on first use. It is called with `redirect: 'manual'` and must hand
+   * rxmcp's own requests over node:http on Node (loaded on first use), the
+   * platform's global `fetch` elsewhere. It is called with `redirect: 'manual'` and must hand
    * redirects back rather than follow them.
    */
   fetch?: FetchLike;

@@ -33,8 +33,9 @@ const NOT_STREAMABLE = new Set([400, 404, 405]);
  * first event names where to POST), and that is kept once it answers.
  * `httpTransport` pins one of the two.
  *
- * Nothing is sent until the first message; what sends (node:http on Node,
- * cross-fetch elsewhere) and eventsource-parser are loaded only then.
+ * Nothing is sent until the first message; what sends (node:http on Node;
+ * elsewhere the platform's global fetch) and eventsource-parser are loaded
+ * only then.
  *
  * @throws McpClientError at construction for a bad URL, an unknown option, or
  *   a header that would replace one of the protocol's.

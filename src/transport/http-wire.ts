@@ -77,8 +77,8 @@ export interface HttpSink {
  * What both eras of Streamable HTTP share: reaching the endpoint within the
  * connect timeout, keep-alive agents, and reading a response as the JSON-RPC
  * messages it carries, whether a JSON body or an SSE stream, within
- * `maxMessageBytes`. What it sends with (node:http on Node, cross-fetch
- * elsewhere) and eventsource-parser load on first use.
+ * `maxMessageBytes`. What it sends with (node:http on Node, the global
+ * fetch elsewhere) and eventsource-parser load on first use.
  */
 export class HttpWire {
   /** The endpoint's origin: redirects are followed only within it. */
@@ -381,7 +381,10 @@ export class HttpWire {
 
   // The caller's fetch; on Node, requests sent with node:http itself (a
   // fetch's Request and Headers objects and body streams cost more CPU than
-  // the exchange); elsewhere cross-fetch, which hands over the platform's fetch.
+  // the exchange); elsewhere the platform's own. Every platform rxmcp runs on
+  // has one (browsers, Deno, Bun, workers; Node too, unused), so no polyfill
+  // is carried: one would only replace a browser's streaming fetch, which
+  // follows no redirect it is told not to, with an XHR-based one.
   private loadFetch(): Promise<FetchLike> {
     this.fetchImpl ??= (async () => {
       if (this.options.fetch) return this.options.fetch;
@@ -391,8 +394,9 @@ export class HttpWire {
         this.node = node;
         return node.fetch;
       }
-      const module = await import('cross-fetch');
-      return (module.default ?? module) as unknown as FetchLike;
+      if (typeof globalThis.fetch !== 'function') throw new McpClientError('this platform has no global fetch: pass the fetch option (connectHttp({ url, fetch }))');
+      // Called through globalThis: a browser's fetch refuses any other `this`.
+      return ((url, init) => globalThis.fetch(url, init as RequestInit)) as FetchLike;
     })().then((fetchImpl) => (this.loaded = fetchImpl));
     return this.fetchImpl;
   }

@@ -36,6 +36,14 @@ export interface StdioTransportOptions {
   onWarn?: (message: string) => void;
   /** The largest message the server may send, in bytes (default 64 MiB); a longer one ends the connection with McpProtocolError. */
   maxMessageBytes?: number;
+  /**
+   * How long a server whose first stdout lines are not JSON-RPC (a banner)
+   * has, from the first such line, to send a JSON-RPC message before the
+   * connection ends with `McpServerGoneError` naming what it wrote (default
+   * 2000; 0 ends it at the first such line). After its first JSON-RPC
+   * message, a line that is not one is skipped with a warning.
+   */
+  bannerGraceMs?: number;
 }
 
 /** The option names `StdioTransport` understands. */
@@ -50,6 +58,7 @@ export const STDIO_OPTION_KEYS = keysOf<StdioTransportOptions>({
   stderrLines: true,
   onWarn: true,
   maxMessageBytes: true,
+  bannerGraceMs: true,
 });
 
 const MAX_STDERR_LINE = 2000;
@@ -57,6 +66,20 @@ const MAX_STDERR_LINE = 2000;
 const STDERR_LINE_BYTES = 64 * 1024;
 const RESOLVED = Promise.resolve();
 const KILL_GRACE_MS = 2000;
+// The stdio spec says a server MUST NOT write anything but MCP messages on
+// stdout; yet the official SDK's client skips lines that do not parse, and
+// some servers print a line or two ("listening…") before they speak, so a
+// client that failed at the first stray line would refuse servers other
+// hosts run. A server does not print its banner long before reading stdin,
+// where the initialize request already waits, so it answers within
+// milliseconds of it. Two seconds of grace keep such servers working, while
+// a program that is not an MCP server at all (echo, a web server, a shell
+// script) is told within two seconds, naming what it printed, not after the
+// whole request budget. Past 20 such lines nothing is waited for.
+const BANNER_GRACE_MS = 2000;
+const BANNER_LINES = 20;
+/** How much of a non-MCP program's stdout `McpServerGoneError.stdoutHead` keeps, in characters. */
+const STDOUT_HEAD_CHARS = 200;
 
 // Servers still running, for the one exit hook that ends them with this process.
 const live = new Set<ChildProcessWithoutNullStreams>();
@@ -89,6 +112,11 @@ export class StdioTransport implements Transport {
   private readonly queued: string[] = [];
   private closing: Promise<void> | undefined;
   private ended = false;
+  /** Whether the server has sent a JSON-RPC message yet: until it has, lines that are not one are a banner at best. */
+  private spoken = false;
+  private stdoutHead = '';
+  private strayLines = 0;
+  private bannerTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** The child's process id, once it has started. */
   pid: number | undefined;
@@ -113,6 +141,7 @@ export class StdioTransport implements Transport {
     }
     refuseNul(options);
     checkTimerDuration('killGraceMs', options.killGraceMs, KILL_GRACE_MS);
+    checkTimerDuration('bannerGraceMs', options.bannerGraceMs, BANNER_GRACE_MS);
     checkSize('maxMessageBytes', options.maxMessageBytes, DEFAULT_MAX_MESSAGE);
     this.options = options;
   }
@@ -234,7 +263,7 @@ export class StdioTransport implements Transport {
       const check = setTimeout(() => {
         if (exit || this.closing || this.ended) return;
         stdout.end().forEach((line) => this.receive(line));
-        this.end(new McpServerGoneError(null, null, this.stderrTail.join('\n'), 'the server closed its stdout but kept running'));
+        this.end(this.gone(null, null, 'the server closed its stdout but kept running'));
       }, 250);
       check.unref();
     });
@@ -244,7 +273,7 @@ export class StdioTransport implements Transport {
       stdout.end().forEach((line) => this.receive(line));
       stderr.end().forEach((line) => this.keepStderr(line, onStderr));
       if (this.closing) this.end();
-      else this.end(new McpServerGoneError(exit?.code ?? null, exit?.signal ?? null, this.stderrTail.join('\n')));
+      else this.end(this.gone(exit?.code ?? null, exit?.signal ?? null));
     };
     child.on('exit', (code, signal) => {
       exit = { code, signal };
@@ -267,6 +296,13 @@ export class StdioTransport implements Transport {
   private receive(line: string): void {
     if (this.ended) return;
     const decoded = decodeLine(line);
+    if (decoded.kind === 'invalid' && !this.spoken) {
+      this.stray(line);
+      if (this.ended) return;
+    } else if (!this.spoken) {
+      this.spoken = true;
+      clearTimeout(this.bannerTimer);
+    }
     if (decoded.kind === 'invalid') {
       this.warn(`skipped a stdout line that is not JSON-RPC (${decoded.reason}): ${JSON.stringify(line.slice(0, 200))}`);
       // A malformed answer still names its request: that call fails now instead of waiting out its budget.
@@ -276,6 +312,33 @@ export class StdioTransport implements Transport {
       return;
     }
     this.inboundSubject.next(decoded.message);
+  }
+
+  // A line that is not JSON-RPC before any that is: kept for the error, and
+  // the banner's grace started (or, past its lines or with no grace, the end).
+  private stray(line: string): void {
+    if (this.stdoutHead.length < STDOUT_HEAD_CHARS) this.stdoutHead = `${this.stdoutHead}${this.stdoutHead ? '\n' : ''}${line}`.slice(0, STDOUT_HEAD_CHARS);
+    const grace = this.options.bannerGraceMs ?? BANNER_GRACE_MS;
+    if (++this.strayLines > BANNER_LINES || grace === 0) return this.notMcp(grace);
+    if (this.bannerTimer === undefined) {
+      this.bannerTimer = setTimeout(() => this.notMcp(grace), grace);
+      this.bannerTimer.unref();
+    }
+  }
+
+  // The server wrote only lines that are not MCP: it never will, so the connection ends and the process with it.
+  private notMcp(grace: number): void {
+    if (this.ended || this.closing) return;
+    const lines = this.strayLines === 1 ? 'a line on stdout that is not MCP' : `${this.strayLines} lines on stdout that are not MCP`;
+    const waited = grace === 0 || this.strayLines > BANNER_LINES ? 'before any MCP message' : `and no MCP message within ${grace} ms`;
+    this.end(this.gone(null, null, `the server wrote ${lines} ${waited} (is it an MCP server?)`));
+    void this.close();
+  }
+
+  // The error for a connection that ended for good; for a server that never spoke MCP, what it wrote instead.
+  private gone(code: number | null, signal: string | null, what?: string): McpServerGoneError {
+    const how = what ?? (this.spoken ? undefined : `${signal === null ? `the server exited with code ${code}` : `the server exited on signal ${signal}`} without sending an MCP message`);
+    return new McpServerGoneError(code, signal, this.stderrTail.join('\n'), how, this.spoken || this.stdoutHead === '' ? undefined : this.stdoutHead);
   }
 
   private keepStderr(line: string, onStderr: ((line: string) => void) | undefined): void {
@@ -293,6 +356,7 @@ export class StdioTransport implements Transport {
   private end(error?: Error): void {
     if (this.ended) return;
     this.ended = true;
+    clearTimeout(this.bannerTimer);
     if (error) this.inboundSubject.error(error);
     else this.inboundSubject.complete();
   }
