@@ -9,7 +9,7 @@ const config: Config = {
   transform: {
     '^.+\\.ts$': [
       'ts-jest',
-      { tsconfig: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' }, diagnostics: false },
+      { tsconfig: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0', isolatedModules: true }, diagnostics: false },
     ],
   },
   moduleNameMapper: {

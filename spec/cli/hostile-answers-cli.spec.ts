@@ -4,17 +4,16 @@ import { hostileCases, type HostileCase, hostileServer } from '../support/hostil
 import { RAW_IN_BLOCK } from '../support/unsafe-text.js';
 
 // The hostile-answer corpus (spec/fixtures/hostile-corpus.cjs) through the
-// built CLI, as a user runs it: `rxmcp COMMAND -- node hostile-server.mjs
-// --case NAME`, one process each. Spawning costs most of the time here, so a
-// case is run only through one or two commands that send a method it
+// built CLI's command line, as a user runs it: `rxmcp COMMAND -- node
+// hostile-server.mjs --case NAME`, each run with its own server process.
+// A case is run only through one or two commands that send a method it
 // answers. Needs `npm run build`.
 
-const bin = join(__dirname, '..', '..', 'bin', 'rxmcp.mjs');
 // A run that takes longer hangs: the slowest case (a 100,000-level result
 // written out as JSON) takes a few seconds on a loaded machine.
 const RUN_BOUND_MS = 45_000;
-// The whole corpus: about 190 runs, two at a time, take 150 s on a 2-core
-// machine under a load of 6; runs not started by then are reported, not run.
+// The whole corpus: about 190 runs, two at a time; runs not started by then
+// are reported, not run.
 const TOTAL_BOUND_MS = 420_000;
 const CONCURRENCY = 2;
 // The exit codes docs/cli.md lists for a command that reached a server: 0
@@ -72,26 +71,60 @@ interface Outcome {
   stderr: string;
 }
 
-// The runs under way, for afterAll to end (its server ends with its stdin).
-const live = new Set<ChildProcess>();
+// The CLI's main(), loaded once per runner process (spec/fixtures/cli-runner.mjs)
+// and handed each run's own stdin, stdout and stderr as bin/rxmcp.mjs hands
+// it the process's: loading the CLI costs more than most runs, and there are
+// about two hundred. A runner takes one run at a time; one whose run outlives
+// the bound is killed (and so is one that dies), and the next run starts a
+// fresh one.
+const runner = join(__dirname, '..', 'fixtures', 'cli-runner.mjs');
 
-// One run of the built CLI, killed if it outlives the bound. Output is
-// decoded whole, so that no character is split between two chunks.
-function runCli(args: string[]): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    live.add(child);
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    const killer = setTimeout(() => child.kill('SIGKILL'), RUN_BOUND_MS);
-    child.on('close', (code, signal) => {
-      live.delete(child);
-      clearTimeout(killer);
-      resolve({ code, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+class CliRunner {
+  private child: ChildProcess | undefined;
+  private next = 0;
+
+  run(args: string[]): Promise<Outcome> {
+    const child = (this.child ??= this.start());
+    const id = this.next++;
+    // What the process wrote on its own streams during this run: written past the io the CLI was handed.
+    const stray: Buffer[] = [];
+    const onStray = (chunk: Buffer): number => stray.push(chunk);
+    child.stdout?.on('data', onStray);
+    child.stderr?.on('data', onStray);
+    return new Promise((resolve) => {
+      const finish = (outcome: Outcome): void => {
+        clearTimeout(killer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        child.stdout?.off('data', onStray);
+        child.stderr?.off('data', onStray);
+        const past = Buffer.concat(stray).toString('utf8');
+        resolve(past === '' ? outcome : { ...outcome, stderr: `${outcome.stderr}${past}` });
+      };
+      const onMessage = (message: { id: number; code: number; stdout: string; stderr: string }): void => {
+        if (message.id === id) finish({ code: message.code, signal: null, stdout: message.stdout, stderr: message.stderr });
+      };
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+        if (this.child === child) this.child = undefined;
+        finish({ code: null, signal: signal ?? 'SIGABRT', stdout: '', stderr: `the CLI's process ended mid-run (exit ${code})\n` });
+      };
+      const killer = setTimeout(() => child.kill('SIGKILL'), RUN_BOUND_MS);
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      child.send({ id, args });
     });
-  });
+  }
+
+  stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGKILL')));
+  }
+
+  private start(): ChildProcess {
+    return spawn(process.execPath, [runner], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  }
 }
 
 // What is wrong with one run, if anything, as sentences.
@@ -129,6 +162,7 @@ describe('the hostile-answer corpus, through the built CLI over stdio', () => {
   // Every run, queued in beforeAll and taken CONCURRENCY at a time; each
   // case's test waits for its own.
   const outcomes = new Map<string, Promise<string[]>>();
+  const runners = Array.from({ length: CONCURRENCY }, () => new CliRunner());
   let stopped = false;
   beforeAll(() => {
     const deadline = Date.now() + TOTAL_BOUND_MS;
@@ -141,22 +175,22 @@ describe('the hostile-answer corpus, through the built CLI over stdio', () => {
       remaining.set(entry.name, plans.length);
       outcomes.set(entry.name, new Promise((resolve) => done.set(entry.name, () => resolve(problems.get(entry.name) as string[]))));
     }
-    const worker = async (): Promise<void> => {
+    const worker = async (cli: CliRunner): Promise<void> => {
       for (let next = queue.shift(); next && !stopped; next = queue.shift()) {
         const { entry, plan } = next;
-        const found = Date.now() > deadline ? [`${plan.label}: not run, the corpus took longer than ${TOTAL_BOUND_MS} ms`] : problemsOf(plan, await runCli(plan.args));
+        const found = Date.now() > deadline ? [`${plan.label}: not run, the corpus took longer than ${TOTAL_BOUND_MS} ms`] : problemsOf(plan, await cli.run(plan.args));
         (problems.get(entry.name) as string[]).push(...found);
         remaining.set(entry.name, (remaining.get(entry.name) as number) - 1);
         if (remaining.get(entry.name) === 0) (done.get(entry.name) as () => void)();
       }
     };
-    for (let n = 0; n < CONCURRENCY; n++) void worker();
+    for (const cli of runners) void worker(cli);
   });
 
   // When only some tests run (-t), the rest of the queue is dropped.
   afterAll(async () => {
     stopped = true;
-    await Promise.all([...live].map((child) => new Promise((resolve) => (child.once('close', resolve), child.kill('SIGKILL')))));
+    await Promise.all(runners.map((cli) => cli.stop()));
   });
 
   it('reaches every case but those the CLI has no command for (completion/complete)', () => {

@@ -11,6 +11,11 @@ import { capabilitiesOf } from '../../../src/client/questions/input-hooks.js';
 const sampled = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' };
 const question = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 };
 
+// Every serving started by a test, ended after it: a task's ttl timer would
+// otherwise hold the process up to an hour after the last test.
+const serving: Array<{ unsubscribe(): void }> = [];
+afterEach(() => serving.splice(0).forEach((subscription) => subscription.unsubscribe()));
+
 function serve(hooks: InputHooks, withTasks = true) {
   const requests$ = new Subject<JsonRpcRequest>();
   const notifications$ = new Subject<JsonRpcNotification>();
@@ -20,6 +25,7 @@ function serve(hooks: InputHooks, withTasks = true) {
   const capabilities = capabilitiesOf(hooks);
   const declared = withTasks ? { ...capabilities, tasks: clientTasksCapability(hooks) } : capabilities;
   const subscription = serveServerRequests({ requests$, notifications$, send: (message) => sent.push(message), hooksFor: () => hooks, declared, warn: (message) => warnings.push(message), restarts$ });
+  serving.push(subscription);
   let next = 0;
   const ask = (method: string, params?: Record<string, unknown>) => {
     const id = `r${next++}`;
