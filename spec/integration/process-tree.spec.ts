@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { McpClient, McpServerGoneError, StdioTransport } from '../../src/index.js';
 import { eventually, fixture, isAlive } from '../support/servers.js';
@@ -30,4 +32,15 @@ describe('the server\'s process tree', () => {
     await mcp.close();
     await eventually(() => !isAlive(grandchild), 3000);
   });
+
+  it('is cleaned up when this process exits without close(), after the server itself exited and left a child behind', async () => {
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', join(__dirname, '..', 'support', 'exit-unclosed-run.ts')], { cwd: join(__dirname, '..', '..'), timeout: 30_000 }, (error, out) =>
+        error ? reject(error) : resolve(out),
+      ),
+    );
+    const grandchild = Number(/grandchild (\d+)/.exec(stdout)?.[1]);
+    expect(grandchild).toBeGreaterThan(0);
+    await eventually(() => !isAlive(grandchild), 3000);
+  }, 40_000);
 });

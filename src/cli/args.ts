@@ -7,7 +7,7 @@ import { LONGEST_TIMER_MS } from '../util/checks.js';
 export const USAGE = `Usage: rxmcp [options] COMMAND [ARGS] (--url URL | --server NAME | --config FILE | -- SERVER-COMMAND [SERVER-ARGS...])
        rxmcp [--config FILE] [--json] servers
        rxmcp [--config FILE] servers --approve TOOL [--yes]
-       rxmcp serve --config FILE [--policy FILE] [--http PORT [--host H]] [--token-env NAME] [--no-prefix] [--tool-search]
+       rxmcp serve --config FILE [--policy FILE] [--http PORT [--host H]] [--token-env NAME] [--no-prefix] [--tool-search] [--verbose]
        rxmcp inspect [--no-open] [--url URL | --config FILE --server NAME | -- SERVER-COMMAND [SERVER-ARGS...]]
 
 Talks to one MCP server: over stdio (the command after --) or HTTP (--url), where
@@ -76,7 +76,8 @@ Options:
   --no-browser             login (and a server's request to open a page) prints the URL
                            without opening a browser
   --verbose                print the server's stderr, the client's warnings and the data
-                           of a server's error on stderr
+                           of a server's error on stderr (serve: the upstream servers' stderr
+                           and their clients' warnings)
   --policy FILE            serve: the policy file (rules, roots, leases, redis, grantsFile)
   --http PORT              serve: Streamable HTTP on PORT (0 picks a free one) instead of stdio
   --host H                 serve --http: the address to listen on (default 127.0.0.1); any other

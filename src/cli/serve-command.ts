@@ -22,7 +22,9 @@ const WILDCARDS = ['0.0.0.0', '::', '[::]'];
  * the `--policy FILE` rules (and with `--tool-search`, a `ToolSearch` per
  * host in front of it all), over stdio (the host that started this process)
  * or Streamable HTTP (`--http PORT`). Runs until the host closes stdin (stdio),
- * or SIGINT or SIGTERM; then every upstream server is closed.
+ * or SIGINT, SIGTERM or SIGHUP; then every upstream server is closed, its
+ * whole process group (stdin closed, then SIGTERM, then SIGKILL), and a
+ * further signal meanwhile ends the wait at once, the exit taking them down.
  *
  * Over HTTP a bearer token is always required, on loopback too (every account
  * on the machine can reach a loopback port): the one `--token-env` names, or
@@ -73,9 +75,12 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
     tokenStore: new FileTokenStore(),
     pinsPath: pinsPathFor(configPath),
     onWarn: say,
-    ...(request.verbose ? { onStderr: (server: string, line: string) => say(`${server}: ${line}`) } : {}),
+    // What only someone reading the wire can use: under --verbose alone.
+    ...(request.verbose ? { onStderr: (server: string, line: string) => say(`${server}: ${line}`), onDetail: say } : {}),
   });
-  const { stopped, release } = stopSignals();
+  stack.startServers();
+  const signals = stopSignals();
+  const { stopped } = signals;
   try {
     if (!http) {
       return await Promise.race([stack.gateway.serveStdio({ input: io.stdin, output: io.stdout }).then(() => OK), stopped]);
@@ -92,8 +97,11 @@ export async function serve(request: CliRequest, io: CliIo): Promise<number> {
     if (madeToken !== undefined) for (const line of tokenInstructions(served.url, madeToken)) say(line);
     return await stopped;
   } finally {
-    release();
-    await stack.close();
+    // Each upstream server is given a moment to exit (stdin closed, then
+    // SIGTERM); a signal meanwhile stops the wait, and the exit that follows
+    // kills what still runs (StdioTransport's exit hook).
+    await Promise.race([stack.close(), signals.next()]);
+    signals.release();
     restoreConsole();
   }
 }

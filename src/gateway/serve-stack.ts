@@ -23,6 +23,9 @@ import { Registry } from '../providers/registry.js';
 import { Gateway, type GatewayTimeouts } from './gateway.js';
 import type { PolicyFile } from '../providers/policy/policy-file.js';
 
+/** How long an upstream stdio server is given to exit after its stdin is closed, and again after SIGTERM, when the gateway stops. */
+const UPSTREAM_KILL_GRACE_MS = 500;
+
 /** What `buildServeStack` is given. */
 export interface ServeStackOptions {
   /** The servers, read and resolved (`readServerConfig`). */
@@ -43,6 +46,13 @@ export interface ServeStackOptions {
   onWarn: (message: string) => void;
   /** Told each upstream stdio server's stderr lines (by server name); not given, they are dropped. */
   onStderr?: (server: string, line: string) => void;
+  /**
+   * Told what each upstream client papered over (an answer no request waits
+   * for, a question no host's call claims, a stdout line that is no
+   * JSON-RPC), one line each after the server's name: what `rxmcp serve
+   * --verbose` adds. Not given, it is dropped: nobody can act on it.
+   */
+  onDetail?: (message: string) => void;
   /** How long each host's call may run upstream (`GatewayOptions.timeouts`; `rxmcp serve --timeout`). */
   timeouts?: GatewayTimeouts;
   /** The file the tools' pins are kept in (`FilePins`) when the policy file names neither `pinsFile` nor `redis`; without it, pins last as long as the process. */
@@ -53,6 +63,13 @@ export interface ServeStackOptions {
 export interface ServeStack {
   gateway: Gateway;
   policy: Policy;
+  /**
+   * Starts every upstream server and reads its tools now, rather than at the
+   * host's first tool list, so that their start overlaps the host's own
+   * opening. Says nothing: a server that fails is reported, and started
+   * afresh, when the host lists the tools.
+   */
+  startServers(): void;
   /** Stops serving, then closes every upstream server and the shared stores. Idempotent. */
   close(): Promise<void>;
 }
@@ -69,7 +86,7 @@ export interface ServeStack {
  * @throws McpClientError for `noPrefix` with other than one enabled server, or a config the Registry refuses.
  */
 export async function buildServeStack(options: ServeStackOptions): Promise<ServeStack> {
-  const { config, policy: file, noPrefix = false, toolSearch = false, tokenStore, onWarn, onStderr, timeouts, pinsPath } = options;
+  const { config, policy: file, noPrefix = false, toolSearch = false, tokenStore, onWarn, onStderr, onDetail, timeouts, pinsPath } = options;
   // The gateway is made last, over the stack; the hooks below are only called
   // once servers run and calls are made, by which time it exists.
   let gateway: Gateway | undefined;
@@ -93,6 +110,10 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     // No authorize hook: nobody is at a browser, so a server with no kept
     // tokens fails alone, its error saying to sign in with rxmcp login.
     auth: { tokenStore },
+    // The host that started the gateway waits only so long for it to exit
+    // (rxmcp's own client 2 s after closing stdin), and each stdio server
+    // must be gone before then: stdin closed, SIGTERM, SIGKILL, this apart.
+    killGraceMs: UPSTREAM_KILL_GRACE_MS,
   };
   // Keyed by the config's server names: `__proto__` is one like any other.
   const servers: Record<string, ServerClientOptions> = Object.create(null) as Record<string, ServerClientOptions>;
@@ -102,18 +123,19 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
   }
   for (const entry of config.servers) {
     if (entry.disabled) continue;
-    const own: ServerClientOptions = {};
+    const own: ServerClientOptions = { onWarn: (message: string) => onDetail?.(`server ${JSON.stringify(entry.name)}: ${message}`) };
     // Only a server the policy file names has its tools' hints count (readOnly rules, overlapping batches).
     if (trusted.has(entry.name)) own.trustAnnotations = true;
     // A server given its own credentials, or one a token must not travel to in the clear, gets no sign-in.
     if (entry.transport === 'http' && !signsIn(entry)) own.auth = undefined;
     if (entry.transport === 'stdio' && onStderr) own.onStderr = (line: string) => onStderr(entry.name, line);
-    if (Object.keys(own).length > 0) servers[entry.name] = own;
+    servers[entry.name] = own;
   }
 
   let tools: ToolProvider;
   let upstreams: Record<string, () => McpClient>;
   let closeServers: () => Promise<void>;
+  let servedByConfig: ToolProvider[];
   let roots: Record<string, string> = { ...file?.roots };
   if (noPrefix) {
     const enabled = config.servers.filter((entry) => !entry.disabled);
@@ -121,6 +143,7 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
     const built = configServers(config, { client, servers, onWarn });
     const only = (built.servers[0] as { name: string; provider: ConfigServer }).provider;
     tools = only;
+    servedByConfig = [only];
     upstreams = { '': () => only.client() };
     closeServers = async () => {
       await only.close();
@@ -132,6 +155,7 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
   } else {
     const registry = Registry.fromConfig(config, { client, servers, onWarn });
     tools = registry;
+    servedByConfig = registry.providers.map(({ provider }) => provider);
     upstreams = Object.fromEntries(registry.providers.map(({ prefix, provider }) => [prefix, () => (provider as ConfigServer).client()]));
     // A root written under a server's name is that server's alone: read as a
     // bare tool-name prefix, "fs" would also give server "fsx" its folder, and
@@ -180,7 +204,10 @@ export async function buildServeStack(options: ServeStackOptions): Promise<Serve
       await closeServers().catch(() => undefined);
       await shared.close();
     })());
-  return { gateway, policy, close };
+  const startServers = (): void => {
+    for (const server of servedByConfig) void server.toolsForLlm({ names: 'real' }).catch(() => undefined);
+  };
+  return { gateway, policy, startServers, close };
 
   // The leases this process holds go with it; the table and the book stay for the fleet.
   async function sharedStores(policyFile: PolicyFile | undefined): Promise<{ grants?: GrantsStore; leases?: LeaseStore; pins?: PinsStore; close(): Promise<void> }> {

@@ -81,7 +81,7 @@ const BANNER_LINES = 20;
 /** How much of a non-MCP program's stdout `McpServerGoneError.stdoutHead` keeps, in characters. */
 const STDOUT_HEAD_CHARS = 200;
 
-// Servers still running, for the one exit hook that ends them with this process.
+// Servers not yet closed, for the one exit hook that ends their process groups with this process.
 const live = new Set<ChildProcessWithoutNullStreams>();
 let exitHookInstalled = false;
 
@@ -214,9 +214,9 @@ export class StdioTransport implements Transport {
     }
     this.pid = child.pid;
     this.attach(child);
-    // If this process exits with the server still running, take its group along.
+    // If this process exits before close() is done, take the group along: the
+    // server, or what it started and left behind when it exited by itself.
     live.add(child);
-    child.once('exit', () => live.delete(child));
     if (!exitHookInstalled) {
       exitHookInstalled = true;
       process.once('exit', () => live.forEach((running) => signalGroup(running, 'SIGKILL')));
@@ -386,6 +386,7 @@ export class StdioTransport implements Transport {
     }
     // The server may be gone while something it started lives on in its group.
     signalGroup(child, 'SIGKILL');
+    live.delete(child);
     this.end();
   }
 
