@@ -279,7 +279,7 @@ describe('an attacker holding, breaking or flooding the body of an answer (no fe
       const before = connections();
       await expect(firstValueFrom(mcp.callTool('wide-text', { chars: 5000 }))).rejects.toThrow(/longer than maxMessageBytes \(1000\)/);
       // What is left of the body is let go of, and its connection goes back to be used again.
-      await settle(100);
+      await settle(1000);
       expect((await firstValueFrom(mcp.callTool('gzipped'))).content).toEqual([{ type: 'text', text: 'inflated ✓' }]);
       expect(connections()).toBe(before);
     } finally {
