@@ -17,6 +17,14 @@ describe('typedArguments with a hostile schema', () => {
     expect((error as Error).message).toContain('and 99980 more');
   });
 
+  it('reads a property of 500,000 anyOf branches and an enum member nested 100,000 levels without overflowing the stack', () => {
+    const anyOf = Array.from({ length: 500_000 }, () => ({}));
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    const schema = { type: 'object', properties: { text: { anyOf: [...anyOf, { type: 'string' }] }, mode: { enum: [deep, 'x'] } } };
+    expect(typedArguments('t', schema, [['mode', 'x'], ['text', '5']])).toEqual({ mode: 'x', text: 5 });
+    expect(() => checkArguments('t', schema, { text: 'hi' })).not.toThrow();
+  });
+
   it('keeps __proto__ and constructor keys as arguments and pollutes nothing', () => {
     const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"object"},"constructor":{"type":"number"}}}') as unknown;
     const args = typedArguments('t', schema, [

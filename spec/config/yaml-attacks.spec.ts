@@ -39,6 +39,21 @@ describe('a hostile Goose config.yaml', () => {
     expect((await failure('extensions:\n  a: { type: stdio, cmd: x }\n  a: { type: stdio, cmd: y }\n')).message).toMatch(/is not valid YAML \(line 3, column 3\)/);
   });
 
+  it('reads an entry of 200,000 keys (each warned of, the warnings bounded) within a bound, and still refuses a key given twice', async () => {
+    // The yaml package's own check of keys given twice compares every key with
+    // every other: minutes for this file. Run in a process of its own, so that a
+    // parse that blocks is ended by the bound rather than blocking the runner.
+    const program = `
+      const { parseServerConfig } = await import(${JSON.stringify(join(root, 'dist', 'esm', 'index.js'))});
+      const keys = Array.from({ length: 200000 }, (_, n) => '    k' + n + ': 1\\n').join('');
+      const config = await parseServerConfig('extensions:\\n  a:\\n    type: stdio\\n    cmd: node\\n' + keys, { path: 'config.yaml' });
+      console.log(JSON.stringify({ servers: config.servers.map((entry) => [entry.name, entry.error?.message ?? null]), warnings: config.warnings.length }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', program], { timeout: 20_000 });
+    expect(JSON.parse(stdout)).toEqual({ servers: [['a', null]], warnings: 98 });
+    // In a nested map too, at the second one's place.
+    expect((await failure('extensions:\n  a:\n    type: stdio\n    envs: { X: 1, Y: 2, X: 3 }\n')).message).toBe('"config.yaml": is not valid YAML (line 4, column 25)');
+  });
+
   it('keeps __proto__ an ordinary name, and reads no custom tag or merge key as code or data', async () => {
     const config = await parseServerConfig('extensions:\n  __proto__:\n    type: stdio\n    cmd: node\n    envs: { __proto__: x, polluted: y }\n  tagged:\n    type: stdio\n    cmd: !!js/function "f"\n', { path: 'config.yaml' });
     expect(config.servers.map((entry) => entry.name)).toEqual(['__proto__', 'tagged']);

@@ -171,7 +171,8 @@ function readAs(type: JsonType, text: string): unknown {
 // An enum without a type: the member whose JSON or text reads as given.
 function enumValue(property: unknown, text: string): unknown {
   if (!isRecord(property) || !Array.isArray(property.enum)) return undefined;
-  return property.enum.find((member) => (typeof member === 'string' ? member === text : JSON.stringify(member) === text));
+  // jsonText, not JSON.stringify: a member may nest past the call stack.
+  return property.enum.find((member) => (typeof member === 'string' ? member === text : jsonText(member, 0) === text));
 }
 
 function propertiesOf(schema: unknown): Record<string, unknown> {
@@ -184,12 +185,16 @@ function propertiesOf(schema: unknown): Record<string, unknown> {
 function typesOf(property: unknown): JsonType[] {
   const found = new Set<JsonType>();
   const queue: unknown[] = [property];
-  for (let seen = 0; queue.length > 0 && seen < MAX_SCHEMAS; seen++) {
-    const schema = queue.shift();
+  for (let seen = 0; seen < queue.length; seen++) {
+    const schema = queue[seen];
     if (!isRecord(schema)) continue;
     for (const type of [schema.type].flat()) if (typeof type === 'string' && (ORDER as readonly string[]).includes(type)) found.add(type as JsonType);
     if (schema.const === null || (Array.isArray(schema.enum) && schema.enum.includes(null))) found.add('null');
-    for (const branch of ['anyOf', 'oneOf'] as const) if (Array.isArray(schema[branch])) queue.push(...(schema[branch] as unknown[]));
+    // Only as many branches as are ever looked at: spreading a list of a million into push() overflows the stack.
+    for (const branch of ['anyOf', 'oneOf'] as const) {
+      const branches = schema[branch];
+      if (Array.isArray(branches)) for (const item of branches.slice(0, MAX_SCHEMAS - queue.length)) queue.push(item);
+    }
   }
   return [...found];
 }

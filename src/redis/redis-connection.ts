@@ -113,15 +113,21 @@ export class RedisConnection {
   private async make(url: string): Promise<RedisClientLike> {
     const { createClient } = await loadOptionalPeer('rxmcp/redis', 'redis', () => import('redis'));
     if (this.closed) throw new McpClientError(`${this.store}: the store is closed`);
-    const client = this.own(
-      createClient({
+    let made: RedisClientLike;
+    try {
+      made = createClient({
         url,
         // Fail fast while the server is known to be down (see run), rather
         // than queue commands that might run long after their caller gave up.
         disableOfflineQueue: true,
         socket: { connectTimeout: this.timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) },
-      }) as unknown as RedisClientLike,
-    );
+      }) as unknown as RedisClientLike;
+    } catch (error) {
+      // Node's URL error keeps the whole URL, password and all, as `input`,
+      // which a logged error shows through its cause: only the message is kept.
+      throw new McpClientError(`the url cannot be used: ${messageOf(error)}`);
+    }
+    const client = this.own(made);
     this.client = client;
     return client;
   }
