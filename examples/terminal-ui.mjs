@@ -10,7 +10,7 @@ import { McpClient } from 'rxmcp';
 
 // What a server sends is not yours: keep its control characters (colours,
 // cursor moves, a line rewritten in place) off the terminal; keep its line breaks.
-const printable = (text) => String(text).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
+const printable = (text) => String(text).replace(/(?![\n\t])[\p{Cc}\p{Cf}\u2028\u2029]/gu, '?');
 
 const terminal = createInterface({ input: process.stdin, output: process.stdout });
 const lines = terminal[Symbol.asyncIterator]();

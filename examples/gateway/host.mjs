@@ -7,14 +7,19 @@
 //        (@modelcontextprotocol/server is the official server SDK, which rxmcp serve serves through)
 // Run:   node host.mjs
 // The same from a terminal: npx rxmcp tools -- npx rxmcp serve --config servers.json --policy policy.json
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstValueFrom } from 'rxjs';
 import { McpClient } from 'rxmcp';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+// The rxmcp this folder installed, started by path: `npx rxmcp` would fetch
+// whatever the registry holds under that name where none is installed.
+const rxmcp = join(dirname(createRequire(import.meta.url).resolve('rxmcp/package.json')), 'bin', 'rxmcp.mjs');
 const gateway = McpClient.connectStdio({
-  command: 'npx',
-  args: ['rxmcp', 'serve', '--config', here('servers.json'), '--policy', here('policy.json')],
+  command: process.execPath,
+  args: [rxmcp, 'serve', '--config', here('servers.json'), '--policy', here('policy.json')],
 });
 const text = (result) => result.content.map((block) => block.text ?? `[${block.type}]`).join('');
 

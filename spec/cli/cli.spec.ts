@@ -182,7 +182,7 @@ describe('rxmcp, the command line', () => {
       [['node', '-e', 'process.stdout.write("\\x1b]0;pwned\\x07hi\\n"); console.error("usage: thing FILE"); process.exit(64)'],
         'rxmcp: the server exited with code 64 without sending an MCP message; it wrote on stdout: "\\u001b]0;pwned\\u0007hi"; its last words: "usage: thing FILE"'],
       [['node', '-e', 'console.log("listening on 3000"); setInterval(() => {}, 1000)'],
-        'rxmcp: the server wrote a line on stdout that is not MCP and no MCP message within 2000 ms (is it an MCP server?); it wrote on stdout: "listening on 3000"'],
+        'rxmcp: the server wrote a line on stdout that is not MCP and no MCP message within 10000 ms (is it an MCP server?); it wrote on stdout: "listening on 3000"'],
       [['true'], 'rxmcp: the server exited with code 0 without sending an MCP message'],
       [['rxmcp-no-such-command'], 'rxmcp: cannot start "rxmcp-no-such-command": spawn rxmcp-no-such-command ENOENT'],
     ])('fails with exit 3 in one line naming what it wrote: %j', async (command, line) => {

@@ -131,12 +131,12 @@ describe('findServerConfigs', () => {
     ]);
   });
 
-  it('lists ~/.claude.json only when it holds mcpServers, and a path once when the project is the home', async () => {
+  it("lists ~/.claude.json only when it holds mcpServers, and a path once, as the user's own, when the project is the home", async () => {
     put(join('home', '.claude.json'), JSON.stringify({ numStartups: 3, projects: {} }));
     put(join('home', '.codex', 'config.toml'), '');
     const home = join(scratch, 'home');
     const found = await findServerConfigs({ cwd: home, home, platform: 'linux', env: {} });
-    expect(found.map(({ scope, app }) => [scope, app])).toEqual([['project', 'codex']]);
+    expect(found.map(({ scope, app }) => [scope, app])).toEqual([['user', 'codex']]);
   });
 
   it("finds Gemini CLI's, Zed's, Roo's, Copilot CLI's, Goose's and Cline's files, the settings files only when they name servers", async () => {

@@ -123,20 +123,20 @@ describe('a program that is not an MCP server', () => {
     await mcp.close();
   });
 
-  it('keeps at most 200 characters of what it wrote, and stops waiting after 20 such lines', async () => {
-    const mcp = McpClient.connectStdio({ command: process.execPath, args: ['-e', 'for (let i = 0; i < 30; i++) console.log("x".repeat(50)); setInterval(() => {}, 1000)'] });
+  it('keeps at most 200 characters of what it wrote, and stops waiting past 16 KiB of such lines', async () => {
+    const mcp = McpClient.connectStdio({ command: process.execPath, args: ['-e', 'for (let i = 0; i < 400; i++) console.log("x".repeat(50)); setInterval(() => {}, 1000)'] });
     const failure = firstValueFrom(mcp.listTools());
-    await expect(failure).rejects.toThrow('the server wrote 21 lines on stdout that are not MCP before any MCP message');
+    await expect(failure).rejects.toThrow('the server wrote 322 lines on stdout that are not MCP before any MCP message');
     expect(((await failure.catch((error: unknown) => error)) as McpServerGoneError).stdoutHead).toHaveLength(200);
     await mcp.close();
   });
 
-  it('still serves a server that prints a banner before it speaks MCP, and one that waits after it within the grace', async () => {
-    for (const wait of ['0', '300']) {
+  it('still serves a server that prints a banner before it speaks MCP, one that starts slowly after it, and one whose banner is a large logo', async () => {
+    for (const [wait, logo] of [['0', '0'], ['2500', '0'], ['0', '40']] as const) {
       const warnings: string[] = [];
-      const mcp = McpClient.connectStdio({ ...fixture('banner-server.mjs', wait), onWarn: (warning) => warnings.push(warning) });
+      const mcp = McpClient.connectStdio({ ...fixture('banner-server.mjs', wait, logo), onWarn: (warning) => warnings.push(warning) });
       expect((await firstValueFrom(mcp.listTools())).map((tool) => tool.name)).toContain('echo');
-      expect(warnings.filter((warning) => warning.includes('not JSON-RPC'))).toHaveLength(2);
+      expect(warnings.filter((warning) => warning.includes('not JSON-RPC'))).toHaveLength(2 + Number(logo));
       await mcp.close();
     }
   });

@@ -109,7 +109,7 @@ function candidates(options: FindServerConfigsOptions): Candidate[] {
     const own = isObject(projects) && Object.hasOwn(projects, cwd) ? projects[cwd] : undefined;
     return Object.hasOwn(top, 'mcpServers') || (isObject(own) && Object.hasOwn(own, 'mcpServers'));
   };
-  return [
+  const candidates: Candidate[] = [
     project(['.mcp.json'], 'claude-code', 'mcp-servers'),
     project(['.cursor', 'mcp.json'], 'cursor', 'mcp-servers'),
     project(['.vscode', 'mcp.json'], 'vscode', 'vscode'),
@@ -130,6 +130,10 @@ function candidates(options: FindServerConfigsOptions): Candidate[] {
     user(join(globalStorage, 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'), 'cline', 'mcp-servers'),
     user(join(globalStorage, 'rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'), 'roo', 'mcp-servers'),
   ];
+  // Run from the home folder, a project's file (~/.cursor/mcp.json) is the
+  // user's own file: listed once, as the user's.
+  const usersFiles = new Set(candidates.filter((candidate) => candidate.scope === 'user').map((candidate) => candidate.path));
+  return candidates.filter((candidate) => candidate.scope === 'user' || !usersFiles.has(candidate.path));
 }
 
 async function isFile(path: string): Promise<boolean> {

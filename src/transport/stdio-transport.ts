@@ -40,8 +40,9 @@ export interface StdioTransportOptions {
    * How long a server whose first stdout lines are not JSON-RPC (a banner)
    * has, from the first such line, to send a JSON-RPC message before the
    * connection ends with `McpServerGoneError` naming what it wrote (default
-   * 2000; 0 ends it at the first such line). After its first JSON-RPC
-   * message, a line that is not one is skipped with a warning.
+   * 10000; 0 ends it at the first such line; past 16 KiB of such text it ends
+   * at once). After its first JSON-RPC message, a line that is not one is
+   * skipped with a warning.
    */
   bannerGraceMs?: number;
 }
@@ -68,16 +69,16 @@ const RESOLVED = Promise.resolve();
 const KILL_GRACE_MS = 2000;
 // The stdio spec says a server MUST NOT write anything but MCP messages on
 // stdout; yet the official SDK's client skips lines that do not parse, and
-// some servers print a line or two ("listening…") before they speak, so a
-// client that failed at the first stray line would refuse servers other
-// hosts run. A server does not print its banner long before reading stdin,
-// where the initialize request already waits, so it answers within
-// milliseconds of it. Two seconds of grace keep such servers working, while
-// a program that is not an MCP server at all (echo, a web server, a shell
-// script) is told within two seconds, naming what it printed, not after the
-// whole request budget. Past 20 such lines nothing is waited for.
-const BANNER_GRACE_MS = 2000;
-const BANNER_LINES = 20;
+// some servers print a banner ("listening…", a logo) before they speak, so
+// a client that failed at the first stray line would refuse servers other
+// hosts run. Some print it before a slow start (loading a model, a
+// database), so the grace is ten seconds from the banner's first line: a
+// program that is not an MCP server at all (a web server, a shell script)
+// is told then, naming what it printed, not after the whole request budget
+// (one that exits is told at once). Past 16 KiB of such text, far beyond
+// any banner, nothing is waited for.
+const BANNER_GRACE_MS = 10_000;
+const BANNER_BYTES = 16 * 1024;
 /** How much of a non-MCP program's stdout `McpServerGoneError.stdoutHead` keeps, in characters. */
 const STDOUT_HEAD_CHARS = 200;
 
@@ -116,6 +117,7 @@ export class StdioTransport implements Transport {
   private spoken = false;
   private stdoutHead = '';
   private strayLines = 0;
+  private strayBytes = 0;
   private bannerTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** The child's process id, once it has started. */
@@ -319,7 +321,9 @@ export class StdioTransport implements Transport {
   private stray(line: string): void {
     if (this.stdoutHead.length < STDOUT_HEAD_CHARS) this.stdoutHead = `${this.stdoutHead}${this.stdoutHead ? '\n' : ''}${line}`.slice(0, STDOUT_HEAD_CHARS);
     const grace = this.options.bannerGraceMs ?? BANNER_GRACE_MS;
-    if (++this.strayLines > BANNER_LINES || grace === 0) return this.notMcp(grace);
+    this.strayLines += 1;
+    this.strayBytes += line.length + 1;
+    if (this.strayBytes > BANNER_BYTES || grace === 0) return this.notMcp(grace);
     if (this.bannerTimer === undefined) {
       this.bannerTimer = setTimeout(() => this.notMcp(grace), grace);
       this.bannerTimer.unref();
@@ -330,7 +334,7 @@ export class StdioTransport implements Transport {
   private notMcp(grace: number): void {
     if (this.ended || this.closing) return;
     const lines = this.strayLines === 1 ? 'a line on stdout that is not MCP' : `${this.strayLines} lines on stdout that are not MCP`;
-    const waited = grace === 0 || this.strayLines > BANNER_LINES ? 'before any MCP message' : `and no MCP message within ${grace} ms`;
+    const waited = grace === 0 || this.strayBytes > BANNER_BYTES ? 'before any MCP message' : `and no MCP message within ${grace} ms`;
     this.end(this.gone(null, null, `the server wrote ${lines} ${waited} (is it an MCP server?)`));
     void this.close();
   }
