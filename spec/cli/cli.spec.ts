@@ -5,6 +5,7 @@ import { McpClient } from '../../src/index.js';
 import { rxmcp } from '../support/cli.js';
 import { type RunningServer, startHttpServer } from '../support/http-servers.js';
 import { eventually, everythingServer, fixture, modernServer } from '../support/servers.js';
+import { hasEnded, processTree } from '../support/process-tree.js';
 
 const root = join(__dirname, '..', '..');
 const bin = join(root, 'bin', 'rxmcp.mjs');
@@ -165,6 +166,24 @@ describe('rxmcp, the command line', () => {
       const code = await new Promise((resolve) => child.on('close', resolve));
       expect(code).toBe(130);
       expect(stderr).toMatch(/server: cancelled \d+/);
+    });
+
+    it.each([
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const)('on %s, cancels the call, closes the server and every process under it, and exits %i', async (signal, exitCode) => {
+      const child = spawn(process.execPath, [bin, '--verbose', 'call', 'sleep', '{"ms":20000}', ...modern], { cwd: root });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdin.end();
+      await eventually(() => stderr.includes('server: started sleep'), 10000);
+      const tree = processTree(child.pid as number);
+      expect(tree.length).toBeGreaterThan(1);
+      child.kill(signal);
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code).toBe(exitCode);
+      expect(stderr).toMatch(/server: cancelled \d+/);
+      await eventually(() => tree.every(hasEnded), 10000);
     });
 
     it('exits 3 with the server\'s last words when it dies', async () => {

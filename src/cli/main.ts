@@ -31,6 +31,9 @@ const TOOL_ERROR = 1;
 const USAGE_ERROR = 2;
 const FAILURE = 3;
 const INTERRUPTED = 130;
+/** The signals that stop a command, and their numbers: it exits 128 + the number, as shells report it. */
+const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+const STOP_SIGNALS = Object.keys(SIGNAL_NUMBERS) as Array<keyof typeof SIGNAL_NUMBERS>;
 
 /**
  * Runs the `rxmcp` command line and resolves with its exit code: 0 success,
@@ -114,9 +117,16 @@ async function command(given: CliRequest, io: CliIo): Promise<number> {
     io.stderr.write(`rxmcp: will not sign in to ${terminalLine(request.url as string)}: a token must not travel in the clear to another machine (use https)\n`);
     return FAILURE;
   }
+  // Ctrl-C, a service manager's SIGTERM, a closed terminal's SIGHUP: each
+  // cancels the call and closes the server (its whole process group) before
+  // the exit, which Node's default handling of the signal would skip.
   const interrupted = new AbortController();
-  const onSigint = (): void => interrupted.abort();
-  process.on('SIGINT', onSigint);
+  let exitCode = INTERRUPTED;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    exitCode = 128 + (SIGNAL_NUMBERS[signal as keyof typeof SIGNAL_NUMBERS] ?? 2);
+    interrupted.abort();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   const signIn =
     request.command === 'login' ? await loopbackSignIn({ open: !request.noBrowser, print: (line) => io.stderr.write(`${terminalText(line)}\n`) }) : undefined;
   const mcp = connect(request, io, signIn);
@@ -129,7 +139,7 @@ async function command(given: CliRequest, io: CliIo): Promise<number> {
     }
     if (error instanceof McpCancelledError || interrupted.signal.aborted) {
       io.stderr.write('rxmcp: interrupted\n');
-      return INTERRUPTED;
+      return exitCode;
     }
     if (!(error instanceof McpClientError)) throw error;
     if (error instanceof McpAuthError && error.cause instanceof NeedsLogin) {
@@ -142,7 +152,7 @@ async function command(given: CliRequest, io: CliIo): Promise<number> {
     }
     return FAILURE;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     await mcp.close();
     await signIn?.close();
   }
