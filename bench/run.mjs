@@ -11,6 +11,7 @@
 //   npm run bench -- --only 'tool search'  (declaration size, recall@5 and latency of ToolSearch)
 //   npm run bench -- --only list-turns  (tools/list requests per model turn, bench/list-turns.mjs)
 //   npm run bench -- --only cold-start  (a ten-server config's start without and with a catalogue, bench/cold-start.mjs)
+//   npm run bench -- --only import-time  (a fresh process's import of rxmcp, ESM and CJS, and CLI process time, bench/import-time.mjs)
 //   npm run bench -- --drivers rxmcp  (raw and the drivers named; all by default)
 //   npm run bench -- --only curves    (only the curves, bench/curves.mjs; or part of one's name)
 //
@@ -28,6 +29,7 @@ import { curveTable, runCurves } from './curves.mjs';
 import { gatewayScenario, gatewayTable } from './gateway.mjs';
 import { listTurnsScenarios } from './list-turns.mjs';
 import { coldStartScenarios } from './cold-start.mjs';
+import { importTimeScenarios } from './import-time.mjs';
 import { scaleCurves, scaleScenarios } from './scale.mjs';
 import { toolSearchScenarios } from './tool-search.mjs';
 
@@ -46,6 +48,10 @@ const scenarios = [
   // `wide`: also 1,024 calls in flight.
   { name: 'minimal stdio, modern', target: { kind: 'stdio', command: node, args: [minimal], env: {} }, scale: 1, heap: true, wide: true },
   { name: 'minimal stdio, legacy', target: { kind: 'stdio', command: node, args: [minimal], env: { BENCH_LEGACY: '1' } }, scale: 1, wide: true },
+  // A one-tool catalogue, forced lists only: a list's fixed cost, which a
+  // larger catalogue hides (issue 50). BENCH_TOOLS=1 lists `echo` alone.
+  { name: 'minimal stdio, 1 tool, modern', target: { kind: 'stdio', command: node, args: [minimal], env: { BENCH_TOOLS: '1' } }, scale: 1, listOnly: true },
+  { name: 'minimal stdio, 1 tool, legacy', target: { kind: 'stdio', command: node, args: [minimal], env: { BENCH_TOOLS: '1', BENCH_LEGACY: '1' } }, scale: 1, listOnly: true },
   { name: 'SDK stdio, modern', target: { kind: 'stdio', command: node, args: [sdk], env: {} }, scale: 0.5 },
   { name: 'SDK HTTP, modern', http: { args: [sdk, '--http'], path: '/mcp', kind: 'http' }, scale: 0.15 },
   { name: 'SDK HTTP, legacy', http: { args: [sdk, '--http', '--legacy'], path: '/mcp', kind: 'http' }, scale: 0.15 },
@@ -61,6 +67,8 @@ const scenarios = [
   ...listTurnsScenarios(quick),
   // A ten-server config's start, without and with a stored catalogue (bench/cold-start.mjs).
   ...coldStartScenarios(quick),
+  // A fresh process loading rxmcp (ESM and CJS), and CLI commands' process time (bench/import-time.mjs).
+  ...importTimeScenarios(quick),
 ];
 
 // Per round; a scenario's `scale` shrinks them for the slower servers.
@@ -135,7 +143,7 @@ const MEASURES = [
   ['listForced', 'listTools forced to the wire, time per call'],
   ['listForcedCpu', 'listTools forced to the wire, client CPU per call'],
 ];
-const measuresOf = (scenario) => MEASURES.filter(([key]) => scenario.wide || !key.startsWith('wide'));
+const measuresOf = (scenario) => MEASURES.filter(([key]) => (scenario.wide || !key.startsWith('wide')) && (!scenario.listOnly || key.startsWith('list')));
 
 // A driver's process, asked one phase at a time.
 function startWorker(driver, target) {
@@ -199,14 +207,14 @@ async function runScenario(scenario) {
       const workers = await warmWorkers();
       try {
         for (let round = first; round < Math.min(size.rounds, first + sizes.roundsPerProcess); round++) {
-          for (const i of orderFor(round)) {
+          for (const i of scenario.listOnly ? [] : orderFor(round)) {
             const run = await workers[i].ask('sequential', { count: size.sequential });
             const [time, cpu] = perCall(run, size.sequential);
             rows[i].seq.push(time);
             rows[i].seqCpu.push(cpu);
             rows[i].latencies.push(...run.latencies);
           }
-          for (const i of orderFor(round + 1)) {
+          for (const i of scenario.listOnly ? [] : orderFor(round + 1)) {
             const run = await workers[i].ask('inflight', { count: size.inflight });
             const [time, cpu] = perCall(run, size.inflight);
             rows[i].inflight.push(time);
@@ -281,10 +289,12 @@ function table(name, { size, rows }) {
   const header = `| | ${rows.map((row) => (row.driver === 'raw' ? 'raw' : `${row.driver} | vs raw`)).join(' | ')} |`;
   const rule = `|---|${rows.map((row) => (row.driver === 'raw' ? '---' : '---|---')).join('|')}|`;
   const line = (label, cell) => `| ${label} | ${rows.map(cell).join(' | ')} |`;
+  // A list-only scenario times no calls.
+  const calls = 'seq' in rows[0].measures;
   const lines = [
     `### ${name}`,
     '',
-    `Per round: ${size.sequential} sequential calls, ${size.inflight} calls 64 in flight, ` +
+    `Per round: ${calls ? `${size.sequential} sequential calls, ${size.inflight} calls 64 in flight, ` : ''}` +
       `${size.wide ? `${size.wide} calls 1,024 in flight, ` : ''}${size.listForced} forced \`listTools\`; ` +
       `${size.rounds} rounds; ${size.cold} cold starts per driver. Each cell: median over rounds (mean); µs per call.`,
     '',
@@ -300,8 +310,8 @@ function table(name, { size, rows }) {
       }),
     );
   }
-  lines.push(line('sequential p50 / p99 µs', (row) => `${fmt(row.p50Us)} / ${fmt(row.p99Us)}${row.driver === 'raw' ? '' : ' |'}`));
-  lines.push(line('64 in flight p50 / p99 µs', (row) => `${fmt(row.inflightP50Us)} / ${fmt(row.inflightP99Us)}${row.driver === 'raw' ? '' : ' |'}`));
+  if (calls) lines.push(line('sequential p50 / p99 µs', (row) => `${fmt(row.p50Us)} / ${fmt(row.p99Us)}${row.driver === 'raw' ? '' : ' |'}`));
+  if (calls) lines.push(line('64 in flight p50 / p99 µs', (row) => `${fmt(row.inflightP50Us)} / ${fmt(row.inflightP99Us)}${row.driver === 'raw' ? '' : ' |'}`));
   lines.push(line('cold start ms', (row) => `${fmt(row.coldMs)}${row.driver === 'raw' ? '' : ` | ${row.coldRatio.toFixed(2)}x`}`));
   lines.push(line('listTools cached µs', (row) => `${fmt(row.listCachedUs)}${row.driver === 'raw' ? '' : ' |'}`));
   if (rows.some((row) => row.heapGrowthKb !== undefined)) {

@@ -6,7 +6,8 @@
 // BENCH_TOOLS=N (for the curves) lists N tools instead of the usual twenty:
 // echo, blob (answers `bytes` characters of text) and N - 2 tools with
 // schemas the size and shape of a real server's (several typed properties
-// with descriptions, enums, bounds, a nested object, required fields).
+// with descriptions, enums, bounds, a nested object, required fields);
+// BENCH_TOOLS=1 lists `echo` alone.
 import { createInterface } from 'node:readline';
 
 const legacy = process.env.BENCH_LEGACY === '1';
@@ -29,7 +30,7 @@ const tools =
           annotations: { readOnlyHint: true, idempotentHint: true },
         },
         ...Array.from({ length: Math.max(0, count - 2) }, (_, n) => realisticTool(n)),
-      ];
+      ].slice(0, count);
 
 function realisticTool(n) {
   const area = ['files', 'issues', 'calendar', 'search', 'billing', 'deploys'][n % 6];
