@@ -23,15 +23,25 @@ const esm = pathToFileURL(join(root, 'dist/esm/index.js')).href;
 const cjs = join(root, 'dist/cjs/index.js');
 const cli = join(root, 'bin/rxmcp.mjs');
 
-/** The official Inspector's CLI, where it is installed (it is no dependency of rxmcp). */
+/**
+ * The official Inspector's CLI, where it is installed (it is no dependency of
+ * rxmcp; RXMCP_BENCH_INSPECTOR names a folder holding the package instead,
+ * for a copy installed elsewhere), and the arguments that list a stdio
+ * server's tools with it: version 2 has its CLI in clients/cli, 0.x and 1.x
+ * in cli/ behind --cli.
+ */
 function inspectorCli() {
+  let folder;
   try {
-    const manifest = createRequire(join(root, 'package.json')).resolve('@modelcontextprotocol/inspector/package.json');
-    const path = join(dirname(manifest), 'cli/build/cli.js');
-    return existsSync(path) ? path : undefined;
+    folder = process.env.RXMCP_BENCH_INSPECTOR ?? dirname(createRequire(join(root, 'package.json')).resolve('@modelcontextprotocol/inspector/package.json'));
   } catch {
     return undefined;
   }
+  const v2 = join(folder, 'clients/cli/build/index.js');
+  if (existsSync(v2)) return { path: v2, list: (server) => [v2, '--method', 'tools/list', ...server] };
+  const v1 = join(folder, 'cli/build/cli.js');
+  if (existsSync(v1)) return { path: v1, list: (server) => [v1, '--cli', ...server, '--method', 'tools/list'] };
+  return undefined;
 }
 
 /** The rows: a label and the node arguments that make the process. */
@@ -41,12 +51,16 @@ export function importRows() {
     { label: 'bare `node -e ""`', args: ['-e', ''] },
     { label: "`import('rxjs')`", args: ['-e', "import('rxjs')"] },
     { label: "`import('zod')`", args: ['-e', "import('zod')"] },
+    // What rxmcp's root entry costs at least while it loads both when imported.
+    { label: "`import('rxjs')` and `import('zod')`", args: ['-e', "import('rxjs'); import('zod')"] },
+    { label: "`require('rxjs')` and `require('zod')`", args: ['-e', "require('rxjs'); require('zod')"] },
     { label: "`import('rxmcp')` (ESM, dist/esm)", args: ['-e', `import(${JSON.stringify(esm)})`] },
     { label: "`require('rxmcp')` (CJS, dist/cjs)", args: ['-e', `require(${JSON.stringify(cjs)})`] },
     { label: "`import('@modelcontextprotocol/client')`", args: ['-e', "import('@modelcontextprotocol/client')"] },
     { label: '`rxmcp --version`', args: [cli, '--version'] },
     { label: '`rxmcp tools -- node minimal-server.mjs`', args: [cli, 'tools', '--', node, minimal] },
-    ...(inspector ? [{ label: 'Inspector CLI `--method tools/list`', args: [inspector, '--cli', node, minimal, '--method', 'tools/list'] }] : []),
+    ...(inspector ? [{ label: 'Inspector CLI `--version`', args: [inspector.path, '--version'] }] : []),
+    ...(inspector ? [{ label: 'Inspector CLI `--method tools/list node minimal-server.mjs`', args: inspector.list([node, minimal]) }] : []),
   ];
 }
 

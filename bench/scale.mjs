@@ -33,6 +33,18 @@ const MINIMAL_TOOLS = 20;
 // /proc counts CPU in clock ticks, which Linux reports to user space at 100 a second.
 const TICKS_PER_SECOND = 100;
 
+/**
+ * One of rxmcp's internal modules, bundled from src/ for this bench alone
+ * (dist/ holds the public entries' bundles, not a file per module), into
+ * test-artifacts/, where its packages resolve from node_modules.
+ */
+async function internalModule(source) {
+  const { build } = await import('esbuild');
+  const outfile = join(here, '..', 'test-artifacts', 'bench-internal', source.replace(/\.ts$/, '.mjs'));
+  await build({ entryPoints: [join(here, '..', 'src', source)], outfile, bundle: true, format: 'esm', platform: 'node', packages: 'external', target: 'es2022', logLevel: 'warning' });
+  return import(pathToFileURL(outfile).href);
+}
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -420,9 +432,10 @@ async function checksChild(sizes) {
   for (const [run, count] of Object.values(variants)) for (let i = 0; i < Math.min(count, 200); i++) await run();
   const names = (await checked.toolsForLlm({ names: 'real' })).map((tool) => tool.function.name);
   const long = names.map((name) => LONG_PREFIX + name);
-  // The check alone, as the client compiles it (an internal module: this
-  // isolates what the call-level difference above can only bound).
-  const { compileOutputSchema, loadValidator } = await import('../dist/esm/tools/output-check.js');
+  // The check alone, as the client compiles it (an internal module, built
+  // from src/ by internalModule: this isolates what the call-level
+  // difference above can only bound).
+  const { compileOutputSchema, loadValidator } = await internalModule('tools/output-check.ts');
   const schema = (await firstValueFrom(checked.listTools())).find((tool) => tool.name === STRUCTURED).outputSchema;
   const checker = compileOutputSchema(await loadValidator(), schema);
   const { structuredContent } = await firstValueFrom(checked.callTool(STRUCTURED, args));
@@ -430,7 +443,7 @@ async function checksChild(sizes) {
   // What toolsForLlm does with names once it has the catalogue, on this
   // catalogue: the toolsForLlm rows above go to the server each time (it
   // gives no ttlMs), so their difference is a round trip's noise.
-  const { NameMapper } = await import('../dist/esm/tools/tool-names.js');
+  const { NameMapper } = await internalModule('tools/tool-names.ts');
   const mapper = new NameMapper();
   const declared = await checked.toolsForLlm({ names: 'real' });
   const mappings = {

@@ -1,8 +1,14 @@
-// Builds dist/: ESM (with type declarations) by tsc, CommonJS by esbuild from
-// the same sources, file for file, so a dynamic import stays a separate load
-// in both and the root entry never pulls in node-only modules.
+// Builds dist/: type declarations by tsc; the JavaScript by esbuild, one
+// bundle per public entry (package.json `exports`, and the command line's
+// entry), with the code two entries share in shared chunks, so each class
+// and each module-level table exists once however many entries a program
+// imports. Every package (dependencies and optional peers) stays outside,
+// and every import() stays an import(): what an entry loads on demand is a
+// chunk of its own, so the root entry still never loads node-only code.
+// The CommonJS build is the ESM build's files, each turned into CommonJS:
+// the same chunks under the same names, so it shares classes the same way.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -21,27 +27,46 @@ for (const tool of ['esbuild', 'typescript']) {
 const { build } = await import('esbuild');
 
 const dist = 'dist';
+const esm = join(dist, 'esm');
+const cjs = join(dist, 'cjs');
 rmSync(dist, { recursive: true, force: true });
 
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--emitDeclarationOnly'], { stdio: 'inherit' });
 
-// The inspector's page is browser code, bundled on its own below.
-const PAGE = join('src', 'cli', 'inspect', 'page');
+// Each public entry's source, read from where package.json sends `import`
+// (./dist/esm/X.js is built from src/X.ts), and the command line's.
+const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+const entries = Object.values(manifest.exports)
+  .filter((target) => typeof target === 'object')
+  .map((target) => target.import.default.replace(/^\.\/dist\/esm\//, 'src/').replace(/\.js$/, '.ts'));
+entries.push(join('src', 'cli', 'main.ts'));
 
-const sources = [];
-(function walk(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (path === PAGE) continue;
-    if (entry.isDirectory()) walk(path);
-    else if (entry.name.endsWith('.ts')) sources.push(path);
-  }
-})('src');
+const built = await build({
+  entryPoints: entries,
+  outdir: esm,
+  outbase: 'src',
+  // Chunks sit one folder down, as deep as cli/main.js: the inspector finds
+  // its page from import.meta.url (src/cli/inspect-command.ts), wherever
+  // the bundler put that code.
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'neutral',
+  packages: 'external',
+  external: ['node:*'],
+  target: 'es2022',
+  // A class keeps its own name (McpClient.name), which esbuild would
+  // otherwise change where two files' names meet in one chunk.
+  keepNames: true,
+  metafile: true,
+  logLevel: 'warning',
+});
 
 await build({
-  entryPoints: sources,
-  outdir: join(dist, 'cjs'),
-  outbase: 'src',
+  entryPoints: Object.keys(built.metafile.outputs).filter((file) => file.endsWith('.js')),
+  outdir: cjs,
+  outbase: esm,
   format: 'cjs',
   // 'node' makes esbuild write each file's export names where Node looks for
   // them: the CommonJS build loads some of its own files with import()
@@ -55,17 +80,18 @@ await build({
 });
 
 // The declarations serve both builds; each folder says which module kind it holds.
-for (const entry of readdirSync(join(dist, 'esm'), { recursive: true })) {
-  if (String(entry).endsWith('.d.ts')) cpSync(join(dist, 'esm', String(entry)), join(dist, 'cjs', String(entry)));
+for (const entry of readdirSync(esm, { recursive: true })) {
+  if (String(entry).endsWith('.d.ts')) cpSync(join(esm, String(entry)), join(cjs, String(entry)));
 }
-mkdirSync(join(dist, 'cjs'), { recursive: true });
-writeFileSync(join(dist, 'esm', 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
-writeFileSync(join(dist, 'cjs', 'package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
+mkdirSync(cjs, { recursive: true });
+writeFileSync(join(esm, 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
+writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
 
 // The page of rxmcp inspect, for browsers: bundled from the built root entry
 // (browser-safe: node-only code is loaded on demand, and never here) into
 // dist/inspect/, which the package ships.
 // signed-in.js is the sign-in window's redirect page's script (rxmcp/browser's finishSignIn).
+const PAGE = join('src', 'cli', 'inspect', 'page');
 await build({
   entryPoints: { page: join(PAGE, 'inspect-page.ts'), 'signed-in': join(PAGE, 'signed-in.ts') },
   outdir: join(dist, 'inspect'),

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
+import { sourcesOf } from '../support/built-sources.js';
 
 const root = join(__dirname, '..', '..');
 const NODE_ONLY = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
@@ -16,9 +17,9 @@ describe('the browser bundle of the web demo', () => {
     const script = "import('./demos/web/serve.mjs').then((m) => m.bundlePage()).then((r) => process.stdout.write(JSON.stringify(r.metafile)))";
     const metafile = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })) as Metafile;
     const bundled = Object.keys(metafile.inputs);
-    expect(bundled.some((input) => input.endsWith('dist/esm/client/mcp-client.js'))).toBe(true);
+    expect(sourcesOf(bundled)).toContain('src/client/mcp-client.ts');
     // The HTTP+SSE reader is in the page too: a browser reaches such servers with its own fetch.
-    expect(bundled.some((input) => input.endsWith('dist/esm/transport/http-sse.js'))).toBe(true);
+    expect(sourcesOf(bundled)).toContain('src/transport/http-sse.ts');
     expect(bundled.filter((input) => NODE_ONLY.has(input) || /node_modules\/(node-fetch|whatwg-url)\//.test(input))).toEqual([]);
     const nodeOnly = Object.values(metafile.outputs)
       .flatMap((output) => output.imports)
@@ -41,8 +42,9 @@ describe('the browser bundle of rxmcp/browser', () => {
       logLevel: 'silent',
     });
     const bundled = Object.keys(result.metafile.inputs);
-    expect(bundled.some((input) => input.endsWith('dist/esm/browser/popup-sign-in.js'))).toBe(true);
-    expect(bundled.filter((input) => NODE_ONLY.has(input) || input.includes('dist/esm/transport/') || input.includes('dist/esm/client/'))).toEqual([]);
+    expect(sourcesOf(bundled)).toContain('src/browser/popup-sign-in.ts');
+    expect(bundled.filter((input) => NODE_ONLY.has(input))).toEqual([]);
+    expect([...sourcesOf(bundled)].filter((source) => source.startsWith('src/transport/') || source.startsWith('src/client/'))).toEqual([]);
     const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports);
     expect(imports.map((entry) => entry.path)).toEqual([]);
   });
@@ -65,11 +67,11 @@ describe('the browser bundle of the root entry', () => {
     });
     const outputs = Object.entries(result.metafile.outputs).filter(([name]) => name.endsWith('.js'));
     const entry = outputs.find(([name]) => name.endsWith('/index.js'))?.[1] as { inputs: Record<string, unknown> };
-    const loaded = Object.keys(entry.inputs).map((input) => input.replace(/^.*dist\/esm\//, ''));
-    expect(loaded).toContain('client/mcp-client.js');
-    expect(loaded).toContain('transport/http-wire.js');
-    expect(loaded.filter((input) => /^auth\/(authorized-fetch|oauth-session|discovery|token-request|client-identity)\.js$/.test(input))).toEqual([]);
+    const loaded = [...sourcesOf(Object.keys(entry.inputs))];
+    expect(loaded).toContain('src/client/mcp-client.ts');
+    expect(loaded).toContain('src/transport/http-wire.ts');
+    expect(loaded.filter((source) => /^src\/auth\/(authorized-fetch|oauth-session|discovery|token-request|client-identity)\.ts$/.test(source))).toEqual([]);
     const everything = outputs.flatMap(([, output]) => Object.keys((output as { inputs: Record<string, unknown> }).inputs));
-    expect(everything.some((input) => input.endsWith('dist/esm/auth/oauth-session.js'))).toBe(true);
+    expect(sourcesOf(everything)).toContain('src/auth/oauth-session.ts');
   });
 });

@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { sourcesOf } from '../support/built-sources.js';
 
 // These specs read the built package in dist/ (npm test builds it first), as
-// a user's bundler or Node would load it.
+// a user's bundler or Node would load it. dist/ holds bundles: which source
+// files a built file holds is read with sourcesOf (spec/support/built-sources.ts).
 
 const root = join(__dirname, '..', '..');
 const NODE_ONLY = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
@@ -147,7 +149,7 @@ describe('the built package', () => {
 
   it('keeps rxmcp/testing out of the root entry, and serves it from both builds', () => {
     const graph = staticGraph(join(root, 'dist/esm/index.js'));
-    expect([...graph.keys()].filter((file) => file.includes('/testing/'))).toEqual([]);
+    expect([...sourcesOf(graph.keys())].filter((source) => source.startsWith('src/testing/'))).toEqual([]);
     const names = "console.log(Object.keys(m).sort().join(','))";
     expect(node(['--input-type=module', '-e', `import * as m from 'rxmcp/testing'; ${names}`]).trim()).toBe('FakeTransport,InProcessTransport,ProgressKit,testKit');
     expect(node(['-e', `const m = require('rxmcp/testing'); ${names}`]).trim()).toBe('FakeTransport,InProcessTransport,ProgressKit,testKit');
@@ -157,7 +159,9 @@ describe('the built package', () => {
     for (const format of ['esm', 'cjs']) {
       const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
       expect(loadable.length).toBeGreaterThan(5);
-      expect(loadable.filter((file) => file.includes(`${sep}node${sep}`) || file.endsWith('rxmcp/node'))).toEqual([]);
+      expect(sourcesOf(loadable)).toContain('src/client/mcp-client.ts');
+      expect([...sourcesOf(loadable)].filter((source) => source.startsWith('src/node/'))).toEqual([]);
+      expect(loadable.filter((file) => file.endsWith('rxmcp/node'))).toEqual([]);
     }
   });
 
@@ -186,7 +190,8 @@ describe('the built package', () => {
     for (const format of ['esm', 'cjs']) {
       const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
       expect(loadable.length).toBeGreaterThan(5);
-      expect(loadable.filter((file) => file.includes(`${sep}redis${sep}`) || file === 'redis' || file.startsWith('@redis/') || file.endsWith('rxmcp/redis'))).toEqual([]);
+      expect([...sourcesOf(loadable)].filter((source) => source.startsWith('src/redis/'))).toEqual([]);
+      expect(loadable.filter((file) => file === 'redis' || file.startsWith('@redis/') || file.endsWith('rxmcp/redis'))).toEqual([]);
     }
     const probe = "console.log(Object.keys(require.cache).some((file) => file.includes('node_modules/redis') || file.includes('node_modules/@redis')))";
     expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('false');
@@ -196,7 +201,8 @@ describe('the built package', () => {
     for (const format of ['esm', 'cjs']) {
       const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
       expect(loadable.length).toBeGreaterThan(5);
-      expect(loadable.filter((file) => file.includes(`${sep}apps${sep}`) || file.endsWith('rxmcp/apps'))).toEqual([]);
+      expect([...sourcesOf(loadable)].filter((source) => source.startsWith('src/apps/'))).toEqual([]);
+      expect(loadable.filter((file) => file.endsWith('rxmcp/apps'))).toEqual([]);
     }
   });
 
@@ -204,7 +210,7 @@ describe('the built package', () => {
     for (const format of ['esm', 'cjs']) {
       for (const file of ['index.js', 'index.d.ts']) expect(existsSync(join(root, 'dist', format, 'apps', file))).toBe(true);
       const loadable = [...everyLoad(join(root, 'dist', format, 'apps', 'index.js'))];
-      expect(loadable.some((file) => file.endsWith(`apps${sep}render-app.js`))).toBe(true);
+      expect(sourcesOf(loadable)).toContain('src/apps/render-app.ts');
       expect(loadable.filter((file) => NODE_ONLY.has(file))).toEqual([]);
     }
     const use = (load: string) => `${load}
@@ -220,7 +226,8 @@ describe('the built package', () => {
     for (const format of ['esm', 'cjs']) {
       const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
       expect(loadable.length).toBeGreaterThan(5);
-      expect(loadable.filter((file) => file.includes(`${sep}browser${sep}`) || file.endsWith('rxmcp/browser'))).toEqual([]);
+      expect([...sourcesOf(loadable)].filter((source) => source.startsWith('src/browser/'))).toEqual([]);
+      expect(loadable.filter((file) => file.endsWith('rxmcp/browser'))).toEqual([]);
     }
   });
 
@@ -228,7 +235,7 @@ describe('the built package', () => {
     for (const format of ['esm', 'cjs']) {
       for (const file of ['index.js', 'index.d.ts']) expect(existsSync(join(root, 'dist', format, 'browser', file))).toBe(true);
       const loadable = [...everyLoad(join(root, 'dist', format, 'browser', 'index.js'))];
-      expect(loadable.some((file) => file.endsWith(`browser${sep}popup-sign-in.js`))).toBe(true);
+      expect(sourcesOf(loadable)).toContain('src/browser/popup-sign-in.ts');
       expect(loadable.filter((file) => NODE_ONLY.has(file))).toEqual([]);
     }
     const names = "console.log(Object.keys(m).sort().join(','))";
@@ -241,7 +248,8 @@ describe('the built package', () => {
     for (const format of ['esm', 'cjs']) {
       const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
       expect(loadable.length).toBeGreaterThan(5);
-      expect(loadable.filter((file) => file.includes(`${sep}gateway${sep}`) || file.startsWith('@modelcontextprotocol/server') || file.endsWith('rxmcp/gateway'))).toEqual([]);
+      expect([...sourcesOf(loadable)].filter((source) => source.startsWith('src/gateway/'))).toEqual([]);
+      expect(loadable.filter((file) => file.startsWith('@modelcontextprotocol/server') || file.endsWith('rxmcp/gateway'))).toEqual([]);
     }
   });
 
@@ -275,8 +283,9 @@ describe('the built package', () => {
       const built = join(root, 'dist', format);
       const loadable = [...everyLoad(join(built, 'protocol', 'index.js'))];
       expect(loadable.filter((file) => NODE_ONLY.has(file))).toEqual([]);
-      const layers = ['protocol', 'errors', 'util'].map((layer) => join(built, layer) + sep);
-      expect(loadable.filter((file) => file.startsWith(built) && !layers.some((layer) => file.startsWith(layer)))).toEqual([]);
+      const sources = [...sourcesOf(loadable)];
+      expect(sources).toContain('src/protocol/jsonrpc.ts');
+      expect(sources.filter((source) => !/^src\/(protocol|errors|util)\//.test(source))).toEqual([]);
       expect(readFileSync(join(built, 'index.d.ts'), 'utf8')).toMatch(/@deprecated Import from 'rxmcp\/protocol'.*\n\s*classify,/);
     }
     const use = "console.log(Object.keys(p).sort().join(','), p.classify === m.classify, p.MODERN_VERSIONS === m.MODERN_VERSIONS)";
@@ -291,8 +300,10 @@ describe('the built package', () => {
       const built = join(root, 'dist', format);
       // everyLoad reads imports by pattern, and an error's text ("… from 'the code around it went wrong'") reads like one: no module name has a space.
       const loadable = [...everyLoad(join(built, 'formats', 'sampling', 'index.js'))].filter((file) => !/\s/.test(file));
-      const layers = ['formats', 'protocol', 'errors', 'util'].map((layer) => join(built, layer) + sep);
-      expect(loadable.filter((file) => !file.startsWith(built) || !layers.some((layer) => file.startsWith(layer)))).toEqual([]);
+      expect(loadable.filter((file) => !file.startsWith(built))).toEqual([]);
+      const sources = [...sourcesOf(loadable)];
+      expect(sources).toContain('src/formats/sampling/openai-chat.ts');
+      expect(sources.filter((source) => !/^src\/(formats|protocol|errors|util)\//.test(source))).toEqual([]);
     }
     const names = "console.log(Object.keys(m).sort().join(','))";
     const expected =
@@ -315,7 +326,8 @@ describe('the built package', () => {
     for (const format of ['esm', 'cjs']) {
       const loadable = [...everyLoad(join(root, 'dist', format, 'index.js'))];
       expect(loadable.length).toBeGreaterThan(5);
-      expect(loadable.filter((file) => foreign.test(file) || file.includes(`${sep}ai-sdk${sep}`) || file.includes(`${sep}langchain${sep}`))).toEqual([]);
+      expect(loadable.filter((file) => foreign.test(file))).toEqual([]);
+      expect([...sourcesOf(loadable)].filter((source) => source.startsWith('src/ai-sdk/') || source.startsWith('src/langchain/'))).toEqual([]);
     }
     const probe = "console.log(Object.keys(require.cache).filter((file) => /node_modules[\\\\/](ai|@ai-sdk|@langchain|openai|@anthropic-ai|@google)[\\\\/]/.test(file)).length)";
     expect(node(['-e', `require('rxmcp'); ${probe}`]).trim()).toBe('0');
@@ -351,6 +363,26 @@ describe('the built package', () => {
     const cjs = JSON.parse(node(['-e', "console.log(JSON.stringify(Object.keys(require('rxmcp')).sort()))"]));
     expect(cjs).toEqual(esm);
     expect(esm).toEqual(expect.arrayContaining(CONTRACT));
+  });
+
+  it('shares one copy of each class among its entries, in both builds: what rxmcp/node or rxmcp/gateway throws is the root entry’s own class', () => {
+    const use = (load: string) => `
+      ${load}
+      (async () => {
+        const config = await n.readServerConfig('/nonexistent/mcp.json').catch((error) => error);
+        let gateway;
+        try { new g.Gateway({}); } catch (error) { gateway = error; }
+        console.log(config.constructor === m.McpConfigError, gateway.constructor === m.McpClientError, m.McpClient.name, m.McpClientError.name);
+      })();`;
+    const expected = 'true true McpClient McpClientError';
+    expect(node(['--input-type=module', '-e', use("import * as m from 'rxmcp'; import * as n from 'rxmcp/node'; import * as g from 'rxmcp/gateway';")]).trim()).toBe(expected);
+    expect(node(['-e', use("const m = require('rxmcp'); const n = require('rxmcp/node'); const g = require('rxmcp/gateway');")]).trim()).toBe(expected);
+  });
+
+  it('makes its CommonJS build of the same files as its ESM build, so both share classes among their entries alike', () => {
+    const files = (format: string) => readdirSync(join(root, 'dist', format), { recursive: true }).map(String).filter((file) => file.endsWith('.js')).sort();
+    expect(files('esm').length).toBeGreaterThan(10);
+    expect(files('cjs')).toEqual(files('esm'));
   });
 
   it('recognises its errors across the two builds', () => {
