@@ -8,7 +8,7 @@
 //
 //   npm run bench -- --only import-time
 //   npm run build && node bench/import-time.mjs [runs]     (this alone, printed)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -30,18 +30,42 @@ const cli = join(root, 'bin/rxmcp.mjs');
  * server's tools with it: version 2 has its CLI in clients/cli, 0.x and 1.x
  * in cli/ behind --cli.
  */
+let inspectorFound;
 function inspectorCli() {
+  if (inspectorFound === undefined) inspectorFound = { cli: findInspectorCli() };
+  return inspectorFound.cli;
+}
+function findInspectorCli() {
   let folder;
   try {
     folder = process.env.RXMCP_BENCH_INSPECTOR ?? dirname(createRequire(join(root, 'package.json')).resolve('@modelcontextprotocol/inspector/package.json'));
   } catch {
-    return undefined;
+    folder = installedInspector();
+    if (folder === undefined) return undefined;
   }
   const v2 = join(folder, 'clients/cli/build/index.js');
   if (existsSync(v2)) return { path: v2, list: (server) => [v2, '--method', 'tools/list', ...server] };
   const v1 = join(folder, 'cli/build/cli.js');
   if (existsSync(v1)) return { path: v1, list: (server) => [v1, '--cli', ...server, '--method', 'tools/list'] };
   return undefined;
+}
+
+/**
+ * The Inspector is no devDependency (120 packages, 112 MB, for two bench
+ * rows), so the bench installs one pinned version into bench/.inspector
+ * (ignored by git) the first time it runs, from the npm registry; offline,
+ * or with RXMCP_BENCH_NO_INSTALL set, the rows are left out.
+ */
+const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
+function installedInspector() {
+  const prefix = join(here, '.inspector');
+  const folder = join(prefix, 'node_modules/@modelcontextprotocol/inspector');
+  if (!existsSync(join(folder, 'package.json')) && !process.env.RXMCP_BENCH_NO_INSTALL) {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const made = spawnSync(npm, ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', INSPECTOR], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 });
+    if (made.status !== 0) process.stderr.write(`import-time: could not install ${INSPECTOR} (${String(made.stderr ?? '').trim().split('\n').pop() || made.error?.message}); its rows are left out\n`);
+  }
+  return existsSync(join(folder, 'package.json')) ? folder : undefined;
 }
 
 /** The rows: a label and the node arguments that make the process. */
