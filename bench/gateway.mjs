@@ -23,6 +23,9 @@ const node = process.execPath;
 const cli = join(here, '../bin/rxmcp.mjs');
 const sdk = join(here, 'servers/sdk-server.mjs');
 const ALLOW_ALL = { rules: [{ tool: '*', decision: 'allow' }] };
+// Node options for the gateway process alone, for profiling it under the bench's load:
+//   BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node --expose-gc bench/run.mjs --only gateway
+const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const percentile = (values, p) => {
   const sorted = Float64Array.from(values).sort();
@@ -102,7 +105,7 @@ async function startSdkHttp() {
 async function startHttpGateway(config, policy) {
   const port = await freePort();
   const token = randomBytes(32).toString('base64url');
-  const child = spawn(node, [cli, 'serve', '--config', config, '--policy', policy, '--http', String(port), '--no-prefix', '--token-env', 'RXMCP_BENCH_TOKEN'], {
+  const child = spawn(node, [...GATEWAY_NODE_ARGS, cli, 'serve', '--config', config, '--policy', policy, '--http', String(port), '--no-prefix', '--token-env', 'RXMCP_BENCH_TOKEN'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, RXMCP_BENCH_TOKEN: token },
   });
@@ -137,7 +140,7 @@ export async function gatewayScenario(transport, sizes) {
     if (transport === 'stdio') {
       writeFileSync(config, JSON.stringify({ mcpServers: { sdk: { command: node, args: [sdk] } } }));
       direct = { kind: 'stdio', command: node, args: [sdk], env: {} };
-      through = { kind: 'stdio', command: node, args: [cli, 'serve', '--config', config, '--policy', policy, '--no-prefix'], env: {} };
+      through = { kind: 'stdio', command: node, args: [...GATEWAY_NODE_ARGS, cli, 'serve', '--config', config, '--policy', policy, '--no-prefix'], env: {} };
     } else {
       const server = await startSdkHttp();
       stops.push(server.stop);

@@ -191,7 +191,7 @@ describe('rxmcp as the host over HTTP', () => {
   });
 });
 
-/** A raw POST to the gateway with the given headers; the status, headers and body. */
+/** A raw POST to the gateway with the given headers (a Buffer body goes as it is, anything else as JSON); the status, headers and body. */
 function post(headers: Record<string, string>, body: unknown, at = served.url): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const url = new URL(at);
   return new Promise((resolve, reject) => {
@@ -205,7 +205,7 @@ function post(headers: Record<string, string>, body: unknown, at = served.url): 
       },
     );
     request.on('error', reject);
-    request.end(JSON.stringify(body));
+    request.end(Buffer.isBuffer(body) ? body : JSON.stringify(body));
   });
 }
 
@@ -271,6 +271,24 @@ describe('hostile hosts', () => {
   it('refuses a forged requestState with a clear error, running nothing', async () => {
     const forged = await post({ authorization: `Bearer ${TOKEN}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'fx_echo' }, modernCall({ name: 'fx_echo', arguments: { text: 'x' }, requestState: 'rxgw1.AAAAAAAAAAAAAAAAAAAAAAAA.zzzzzz.forged' }));
     expect(forged.body).toContain('The requestState was not issued for this request');
+  });
+
+  it('reads a body as the SDK reads it: a UTF-8 BOM dropped, one that is no JSON answered with a parse error, one past 4 MiB with 413', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const modernHeaders = { ...auth, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'fx_echo' };
+    const withBom = (message: unknown): Buffer => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(message))]);
+    const opened = await post(auth, withBom(initialize));
+    expect(opened.status).toBe(200);
+    expect(opened.body).toContain('rxmcp-gateway');
+    const called = await post(modernHeaders, withBom(modernCall({ name: 'fx_echo', arguments: { text: 'after a BOM' } })));
+    expect(called.status).toBe(200);
+    expect(called.body).toContain('after a BOM');
+    const cut = await post(auth, Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initi'));
+    expect(cut.status).toBe(400);
+    expect(cut.body).toMatch(/Parse error/);
+    const padding = 'x'.repeat(4 * 1024 * 1024);
+    const huge = await post(modernHeaders, Buffer.from(JSON.stringify(modernCall({ name: 'fx_echo', arguments: { text: padding } }))));
+    expect(huge.status).toBe(413);
   });
 
   it('refuses arguments nested past the bound, before any layer reads them', async () => {

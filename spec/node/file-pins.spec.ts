@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpClient, McpStoreError, Pins, Registry, type Pin } from '../../src/index.js';
@@ -93,4 +93,35 @@ describe('FilePins', () => {
     await writeFile(path, JSON.stringify(file), { mode: 0o600 });
     await expect(new FilePins({ path }).read([])).rejects.toThrow('holds two pins of "docs_search_docs"');
   });
+
+  // Each check stats the file and reads it again only when it changed: a file
+  // old enough is not read at every call, and none of these changes may be missed.
+  it('sees every change of a file it read at an earlier check: an edit in place that keeps its size and time, a rename over it, a mode others may write', async () => {
+    const path = join(dir, 'pins.json');
+    const first: Pin = { tool: 'docs_echo', fingerprint: `sha256:${'a'.repeat(64)}`, definition: { name: 'echo' }, pinnedAt: '2026-01-01T00:00:00.000Z' };
+    const document = (pin: Pin): string => JSON.stringify({ format: 'rxmcp-pins', version: 1, pins: [pin] });
+    await writeFile(path, document(first), { mode: 0o600 });
+    // Old enough (by its ctime) for a read of it to be kept.
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
+    const pins = new FilePins({ path });
+    expect((await pins.read(['docs_echo'])).get('docs_echo')?.fingerprint).toBe(first.fingerprint);
+    expect((await pins.read(['docs_echo'])).get('docs_echo')?.fingerprint).toBe(first.fingerprint);
+
+    const before = await stat(path);
+    const edited: Pin = { ...first, fingerprint: `sha256:${'b'.repeat(64)}` };
+    await writeFile(path, document(edited));
+    await utimes(path, before.atime, before.mtime);
+    expect((await stat(path)).size).toBe(before.size);
+    expect((await pins.read(['docs_echo'])).get('docs_echo')?.fingerprint).toBe(edited.fingerprint);
+
+    const renamed: Pin = { ...first, fingerprint: `sha256:${'c'.repeat(64)}` };
+    await writeFile(`${path}.new`, document(renamed), { mode: 0o600 });
+    await rename(`${path}.new`, path);
+    expect((await pins.read(['docs_echo'])).get('docs_echo')?.fingerprint).toBe(renamed.fingerprint);
+
+    if (process.platform !== 'win32') {
+      await chmod(path, 0o666);
+      await expect(pins.read(['docs_echo'])).rejects.toThrow('may be written by others');
+    }
+  }, 15_000);
 });

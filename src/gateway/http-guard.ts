@@ -36,8 +36,8 @@ const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 /** The guard's checks, compiled once. */
 export interface HttpGuard {
-  /** The response that refuses the request, or `undefined` to let it through. */
-  refuse(request: Request): Response | undefined;
+  /** The response that refuses the request (read from its headers alone), or `undefined` to let it through. */
+  refuse(request: Pick<Request, 'headers'>): Response | undefined;
 }
 
 /** Whether a host to bind to is a loopback one. */

@@ -1,3 +1,4 @@
+import type { ParsedBody } from './node-http.js';
 import type { ServerSdk } from './server-sdk.js';
 
 /** How many 2025-era HTTP sessions may be open at once, and how long one may go without a request. */
@@ -5,7 +6,7 @@ export const MAX_LEGACY_SESSIONS = 256;
 export const LEGACY_IDLE_MS = 30 * 60_000;
 
 interface Session {
-  transport: { handleRequest(request: Request): Promise<Response> };
+  transport: { handleRequest(request: Request, options?: { parsedBody?: unknown }): Promise<Response> };
   server: { close(): Promise<void> };
   idle: ReturnType<typeof setTimeout>;
 }
@@ -33,14 +34,15 @@ export class LegacySessions {
     return this.sessions.size;
   }
 
-  /** Serves one 2025-era request: in its session, or opening one for an `initialize`. */
-  async handle(request: Request): Promise<Response> {
+  /** Serves one 2025-era request: in its session, or opening one for an `initialize`; `body`, when given, is its own, parsed. */
+  async handle(request: Request, body?: ParsedBody): Promise<Response> {
+    const options = body ? { parsedBody: body.json } : undefined;
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = this.sessions.get(id);
       if (!session) return jsonError(404, -32001, 'Session not found: it ended, expired, or was never opened here; initialize again');
       session.idle.refresh();
-      return session.transport.handleRequest(request);
+      return session.transport.handleRequest(request, options);
     }
     if (request.method !== 'POST') return jsonError(400, -32000, 'Bad Request: no Mcp-Session-Id; initialize first');
     if (this.sessions.size + this.opening >= this.limits.max) {
@@ -69,7 +71,7 @@ export class LegacySessions {
     };
     try {
       await server.connect(transport);
-      return await transport.handleRequest(request);
+      return await transport.handleRequest(request, options);
     } finally {
       this.opening--;
       // A first request that was no initialize opened nothing: its server goes.

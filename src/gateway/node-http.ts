@@ -1,21 +1,40 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { McpClientError } from '../errors/mcp-client-error.js';
 
-/** The largest request body read (the SDK's own bound is 4 MiB; this one stops a body that never ends). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024 + 1;
+/** The SDK's own bound on a request body, which it answers 413 past. */
+const SDK_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The largest request body read: one byte past the SDK's bound, so that the SDK still answers such a body; this one stops a body that never ends. */
+const MAX_BODY_BYTES = SDK_MAX_BODY_BYTES + 1;
+
+/**
+ * A POST body read as JSON once, as the SDK reads it (UTF-8, a BOM dropped,
+ * bad bytes replaced), for the handler to hand on (`parsedBody`) rather than
+ * have every step that looks at the request clone and parse it again.
+ */
+export interface ParsedBody {
+  json: unknown;
+}
+
+// A decode without `stream` keeps no state between calls: one decoder serves every request.
+const UTF8 = new TextDecoder();
+
+/** A fetch-style handler that may be handed the request's body already parsed. */
+export type NodeHandler = (request: Request, body?: ParsedBody) => Promise<Response>;
 
 /**
  * Serves a fetch-style handler on a Node HTTP listener, at one path: each
- * request becomes a `Request` (aborted when the client hangs up), each
- * `Response` is streamed back (SSE included). `refuse` is asked first, from
- * the request's head alone: a request it answers has its body never read.
+ * request becomes a `Request` (aborted when the client hangs up before its
+ * answer is written), each `Response` is streamed back (SSE included).
+ * `refuse` is asked first, from the request's head alone: a request it
+ * answers has its body never read. A POST body that is JSON within the
+ * SDK's bound is handed to `handle` parsed (`ParsedBody`).
  *
  * @throws McpClientError (as a rejection) when the port cannot be bound.
  */
 export async function serveNodeHttp(
   where: { port: number; host: string; path: string },
-  handle: (request: Request) => Promise<Response>,
-  refuse: (request: Request) => Response | undefined = () => undefined,
+  handle: NodeHandler,
+  refuse: (request: Pick<Request, 'headers'>) => Response | undefined = () => undefined,
 ): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const server = createServer((incoming, outgoing) => {
     answerNodeRequest(incoming, outgoing, where.path, handle, refuse).catch(() => {
@@ -51,8 +70,8 @@ export async function answerNodeRequest(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
   path: string,
-  handle: (request: Request) => Promise<Response>,
-  refuse: (request: Request) => Response | undefined,
+  handle: NodeHandler,
+  refuse: (request: Pick<Request, 'headers'>) => Response | undefined,
 ): Promise<void> {
   const url = new URL(incoming.url ?? '/', 'http://gateway.invalid');
   if (url.pathname !== path) {
@@ -60,7 +79,11 @@ export async function answerNodeRequest(
     return;
   }
   const hangUp = new AbortController();
-  outgoing.on('close', () => hangUp.abort());
+  // A response written to its end closes too: only a client gone before then has hung up (an abort
+  // is no free event: it makes an error with a stack, and the SDK tears down what listened).
+  outgoing.on('close', () => {
+    if (!outgoing.writableFinished) hangUp.abort();
+  });
   const method = incoming.method ?? 'GET';
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
@@ -69,7 +92,7 @@ export async function answerNodeRequest(
   }
   // Whoever may not be served is answered before a byte of the body is
   // buffered (up to 4 MiB a connection, otherwise), and the connection closed.
-  const refused = refuse(new Request(`http://gateway.invalid${url.pathname}`, { method: 'HEAD', headers }));
+  const refused = refuse({ headers });
   if (refused) {
     outgoing.writeHead(refused.status, { ...Object.fromEntries(refused.headers), connection: 'close' }).end(await refused.text());
     return;
@@ -89,7 +112,7 @@ export async function answerNodeRequest(
     signal: hangUp.signal,
     ...(body ? { body: new Uint8Array(body) } : {}),
   });
-  const response = await handle(request);
+  const response = await handle(request, method === 'POST' && body ? parsedJson(body) : undefined);
   outgoing.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) {
     outgoing.end();
@@ -103,6 +126,16 @@ export async function answerNodeRequest(
     outgoing.write(value);
   }
   outgoing.end();
+}
+
+// The body as JSON, read as the SDK reads it; `undefined` for one the SDK is left to answer (empty, not JSON, past its bound).
+function parsedJson(body: Buffer): ParsedBody | undefined {
+  if (body.length === 0 || body.length > SDK_MAX_BODY_BYTES) return undefined;
+  try {
+    return { json: JSON.parse(UTF8.decode(body)) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 // The body, or `undefined` when it passes the bound.

@@ -3,6 +3,7 @@
 // the kept input schemas that say which tools declare such headers, and the comparison of headers and body.
 import type { LlmTool, ToolProvider } from '../tools/bridge.js';
 import { isObject } from '../util/values.js';
+import type { ParsedBody } from './node-http.js';
 
 /** How deep into `properties` an `x-mcp-header` declaration is looked for; a schema is untrusted. */
 const MAX_DEPTH = 32;
@@ -43,8 +44,8 @@ export class ParamHeaders {
     this.schemas = undefined;
   }
 
-  /** The 400 (-32020) answer to a tools/call whose headers and body disagree, or `undefined` to serve it. */
-  async refuse(request: Request): Promise<Response | undefined> {
+  /** The 400 (-32020) answer to a tools/call whose headers and body disagree, or `undefined` to serve it; `body`, when given, is the request's own, parsed. */
+  async refuse(request: Request, body?: ParsedBody): Promise<Response | undefined> {
     if (request.method !== 'POST') return undefined;
     // The SDK refuses a request whose Mcp-Method or Mcp-Name header disagrees with its body, so these headers
     // may tell which requests have nothing to check: another method, or a kept tool that declares no headers.
@@ -53,11 +54,13 @@ export class ParamHeaders {
     if (method !== null && method !== 'tools/call') return undefined;
     const named = request.headers.get('mcp-name');
     if (method !== null && named !== null && !named.startsWith('=?base64?') && (await this.kept()).get(named) === null) return undefined;
-    let message: unknown;
-    try {
-      message = await request.clone().json();
-    } catch {
-      return undefined;
+    let message: unknown = body?.json;
+    if (!body) {
+      try {
+        message = await request.clone().json();
+      } catch {
+        return undefined;
+      }
     }
     if (!isObject(message) || message.method !== 'tools/call' || !isObject(message.params) || typeof message.params.name !== 'string') return undefined;
     const { name, arguments: args } = message.params;

@@ -16,7 +16,7 @@ import type { HostSearches } from './host-searches.js';
 import { inHostTrace } from './host-trace.js';
 import { httpGuard, isLoopbackHost, type HttpGuard, type HttpGuardOptions } from './http-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
-import { serveNodeHttp } from './node-http.js';
+import { type NodeHandler, serveNodeHttp } from './node-http.js';
 import type { ParamHeaders } from './param-headers.js';
 import type { HostRequest } from './running-call.js';
 import { loadServerSdk, type SdkContext, type SdkServer, type ServerSdk, type ServerStdio } from './server-sdk.js';
@@ -27,7 +27,7 @@ import { bounded, routeUpstreams } from './upstream-routes.js';
 const MAX_CLIENT_NAME_CHARS = 200;
 
 interface HttpHandler {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, options?: { parsedBody?: unknown }): Promise<Response>;
   close(): Promise<void>;
   notify: { toolsChanged(): void; promptsChanged(): void; resourcesChanged(): void; resourceUpdated(uri: string): void };
 }
@@ -112,15 +112,16 @@ export class Serving {
     const guard: HttpGuardOptions = bearerToken === false ? others : { ...others, bearerToken };
     httpGuard(guard);
     await this.sdk();
-    let handler: ((request: Request) => Promise<Response>) | undefined;
+    let handler: NodeHandler | undefined;
     let checks: HttpGuard | undefined;
     const served = await serveNodeHttp(
       { port, host, path },
-      (request) => (handler as (request: Request) => Promise<Response>)(request),
+      (request, body) => (handler as NodeHandler)(request, body),
       (request) => checks?.refuse(request),
     );
     checks = httpGuard(guard, served.port);
-    handler = this.guarded(checks);
+    // The listener has the guard refuse from each request's head, before its body is read: not asked twice.
+    handler = this.routed();
     const close = (): Promise<void> => served.close();
     this.closers.add(close);
     return {
@@ -132,12 +133,20 @@ export class Serving {
     };
   }
 
-  /** A fetch-style handler for both eras, `guard` checked first on every request (`Gateway#fetchHandler`). */
-  guarded(guard: HttpGuard): (request: Request) => Promise<Response> {
+  /**
+   * A fetch-style handler for both eras, `guard` checked first on every
+   * request (`Gateway#fetchHandler`). A body handed in parsed (`listen`'s)
+   * is read from there by every step, the SDK's included.
+   */
+  guarded(guard: HttpGuard): NodeHandler {
+    const routed = this.routed();
+    return async (request, body) => guard.refuse(request) ?? routed(request, body);
+  }
+
+  // Serves a request the guard let through: 2026-07-28 ones through the SDK's per-request handler, 2025-era ones in sessions.
+  private routed(): NodeHandler {
     let handler: Promise<{ sdk: ServerSdk; modern: HttpHandler; legacy: LegacySessions }> | undefined;
-    return async (request) => {
-      const refused = guard.refuse(request);
-      if (refused) return refused;
+    return async (request, body) => {
       handler ??= this.sdk().then(({ sdk }) => {
         this.watchUpstreams();
         // 2026-07-28 requests go to the SDK's per-request handler; 2025-era ones to sessions of their own.
@@ -150,11 +159,19 @@ export class Serving {
         this.closers.add(() => legacy.close());
         return { sdk, modern, legacy };
       });
-      handler.catch(() => (handler = undefined));
-      const { sdk, modern, legacy } = await handler;
-      if (await sdk.isLegacyRequest(request)) return legacy.handle(request);
+      const pending = handler;
+      let ready: { sdk: ServerSdk; modern: HttpHandler; legacy: LegacySessions };
+      try {
+        ready = await pending;
+      } catch (error) {
+        // The next request tries again.
+        if (handler === pending) handler = undefined;
+        throw error;
+      }
+      const { sdk, modern, legacy } = ready;
+      if (await sdk.isLegacyRequest(request, body?.json)) return legacy.handle(request, body);
       // A 2026-07-28 tools/call whose Mcp-Param-* headers disagree with its arguments is answered before it reaches the SDK.
-      return (await this.options.paramHeaders.refuse(request)) ?? modern.fetch(request);
+      return (await this.options.paramHeaders.refuse(request, body)) ?? modern.fetch(request, body ? { parsedBody: body.json } : undefined);
     };
   }
 

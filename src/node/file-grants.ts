@@ -25,8 +25,9 @@ const MAX_BYTES = 4 * 1024 * 1024;
  * A grant book (`GrantsStore`) kept in a JSON file, so that a human's
  * "always" outlives the process: give it to `Policy` as `grantsStore`.
  * Several processes may share one file; a grant added by any of them binds
- * the others from their next decision, since `current()` reads the file each
- * time (a decision reaches the book only when the rules said ask).
+ * the others from their next decision, since `current()` looks at the file
+ * each time (a stat, and a new read whenever the file changed; a decision
+ * reaches the book only when the rules said ask).
  *
  * Writes are atomic: the whole book goes to a temporary file of mode 0600
  * that then replaces the old one by rename, so a reader sees the old book or
@@ -71,7 +72,8 @@ export class FileGrants implements GrantsStore {
    * @throws McpStoreError when the file cannot be read as a grants file.
    */
   async current(): Promise<PolicyRule[]> {
-    this.book = await this.read('read');
+    // Every decision reads the book: the file is parsed again only when it changed.
+    this.book = await this.file.readKept('read', (document) => this.grantsIn(document, 'read'));
     return this.grants;
   }
 
@@ -97,7 +99,10 @@ export class FileGrants implements GrantsStore {
   }
 
   private async read(operation: string): Promise<PolicyRule[]> {
-    const document = await this.file.read(operation);
+    return this.grantsIn(await this.file.read(operation), operation);
+  }
+
+  private grantsIn(document: unknown, operation: string): PolicyRule[] {
     if (document === undefined) return [];
     if (!isObject(document) || document['format'] !== FORMAT) throw this.file.broken(operation, 'is not an rxmcp grants file');
     if (document['version'] !== VERSION) throw this.file.broken(operation, `is in grants file version ${JSON.stringify(document['version'])}, which this rxmcp does not read`);

@@ -22,8 +22,9 @@ const MAX_BYTES = 32 * 1024 * 1024;
 /**
  * Pins (`PinsStore`) kept in a JSON file, so that the definitions first seen
  * outlive the process: give it to `Pins` as `store`. Several processes may
- * share one file; each reads it at every check, so a change approved in one
- * binds the others from their next listing.
+ * share one file; each looks at it at every check (a stat, and a new read
+ * whenever the file changed), so a change approved in one binds the others
+ * from their next listing or call.
  *
  * Kept like `FileGrants`' file: written atomically (mode 0600, renamed over
  * the old one), writers of several processes taking turns through
@@ -61,7 +62,8 @@ export class FilePins implements PinsStore {
    * @throws McpStoreError when the file cannot be read as a pins file.
    */
   async read(tools: readonly string[]): Promise<Map<string, Pin>> {
-    const all = await this.all('read');
+    // Every tool call checks its pin: the file is parsed again only when it changed.
+    const all = await this.file.readKept('read', (document) => this.pinsIn(document, 'read'));
     const found = new Map<string, Pin>();
     for (const tool of tools) {
       const pin = all.get(tool);
@@ -92,7 +94,10 @@ export class FilePins implements PinsStore {
   }
 
   private async all(operation: string): Promise<Map<string, Pin>> {
-    const document = await this.file.read(operation);
+    return this.pinsIn(await this.file.read(operation), operation);
+  }
+
+  private pinsIn(document: unknown, operation: string): Map<string, Pin> {
     // A Map: a tool named `__proto__` is a key like any other.
     const pins = new Map<string, Pin>();
     if (document === undefined) return pins;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type BigIntStats, statSync } from 'node:fs';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { McpStoreError } from '../errors/store-errors.js';
@@ -8,6 +9,13 @@ const LOCK_WAIT_MS = 5000;
 /** A lock file older than this was left by a process that died while writing. */
 const STALE_LOCK_MS = 30_000;
 const POSIX = process.platform !== 'win32';
+/**
+ * How old (by its ctime) a file must have been when it was read for that
+ * read to be reused by `readKept`: every later change of the file (a write
+ * in place, a rename over it, a chmod) then gives it a later ctime, however
+ * coarse the file system's clock, so an unchanged stat means unchanged bytes.
+ */
+const SETTLED_MS = 3000;
 
 /**
  * One JSON document in a file that decides what is trusted (grants, pins),
@@ -19,12 +27,17 @@ const POSIX = process.platform !== 'win32';
  * store and the file. Not exported from the package.
  */
 export class JsonFile {
+  // What `readKept` made of the file's last full read, under the identity the file had then.
+  private kept: { identity: string; value: unknown } | undefined;
+
   constructor(
     /** The file, resolved. */
     readonly path: string,
     /** The store's name, for errors (`FileGrants`). */
     private readonly store: string,
     private readonly maxBytes: number,
+    /** `SETTLED_MS`; a spec makes it short. */
+    private readonly settledMs = SETTLED_MS,
   ) {}
 
   /**
@@ -32,30 +45,77 @@ export class JsonFile {
    * @throws McpStoreError when it cannot be read, or is not JSON.
    */
   async read(operation: string): Promise<unknown> {
+    return (await this.readWhole(operation)).document;
+  }
+
+  /**
+   * What `build` makes of the document (`undefined` when there is no file),
+   * as `read` would give it, for a store that reads the file at every check:
+   * the file is stat'ed each time (and refused as `read` refuses it), and
+   * read and parsed again only when it changed. `build`'s value is kept and
+   * handed out again, so it must not be changed by whoever gets it. Reused
+   * only when the file was already `SETTLED_MS` old when read (see there),
+   * and never on Windows, whose stat says less.
+   * @throws McpStoreError when it cannot be read, is not JSON, or `build` throws one.
+   */
+  async readKept<T>(operation: string, build: (document: unknown) => T): Promise<T> {
+    const kept = this.kept;
+    if (kept !== undefined) {
+      let info: BigIntStats | undefined;
+      try {
+        // One stat of a small local file, made at every tool call: synchronous, since a round trip through
+        // libuv's thread pool costs the call more (a thread woken, twice) than the stat itself.
+        info = statSync(this.path, { bigint: true, throwIfNoEntry: false });
+      } catch (error) {
+        this.kept = undefined;
+        throw this.broken(operation, `cannot be read (${codeOf(error) ?? 'failed'})`, error);
+      }
+      // Gone: read as `read` reads it, which says what is there now.
+      if (info !== undefined) {
+        this.refuse(operation, info);
+        if (identityOf(info) === kept.identity) return kept.value as T;
+      }
+    }
+    this.kept = undefined;
+    const started = Date.now();
+    const { document, info } = await this.readWhole(operation);
+    const value = build(document);
+    this.kept = info !== undefined && POSIX && Number(info.ctimeMs) < started - this.settledMs ? { identity: identityOf(info), value } : undefined;
+    return value;
+  }
+
+  // The document, with the stat of the very file it was read from (none when there is no file).
+  private async readWhole(operation: string): Promise<{ document: unknown; info?: BigIntStats }> {
     let text: string;
+    let info: BigIntStats;
     try {
       const handle = await open(this.path, 'r');
       try {
-        const info = await handle.stat();
-        if (!info.isFile()) throw this.broken(operation, 'is not a file');
-        if (POSIX && info.uid !== process.getuid?.()) throw this.broken(operation, `belongs to another user (uid ${info.uid})`);
-        // Whoever may write the file may trust themselves anything.
-        if (POSIX && (info.mode & 0o022) !== 0) throw this.broken(operation, 'may be written by others (its mode lets group or others write); make it 0600');
-        if (info.size > this.maxBytes) throw this.broken(operation, `is larger than ${this.maxBytes} bytes`);
+        info = await handle.stat({ bigint: true });
+        this.refuse(operation, info);
         text = await handle.readFile('utf8');
       } finally {
         await handle.close();
       }
     } catch (error) {
       if (error instanceof McpStoreError) throw error;
-      if (codeOf(error) === 'ENOENT') return undefined;
+      if (codeOf(error) === 'ENOENT') return { document: undefined };
       throw this.broken(operation, `cannot be read (${codeOf(error) ?? 'failed'})`, error);
     }
     try {
-      return JSON.parse(text);
+      return { document: JSON.parse(text), info };
     } catch {
       throw this.broken(operation, 'is not JSON');
     }
+  }
+
+  // A file that is not one to trust is refused, at every read, kept or not.
+  private refuse(operation: string, info: BigIntStats): void {
+    if (!info.isFile()) throw this.broken(operation, 'is not a file');
+    if (POSIX && Number(info.uid) !== process.getuid?.()) throw this.broken(operation, `belongs to another user (uid ${info.uid})`);
+    // Whoever may write the file may trust themselves anything.
+    if (POSIX && (info.mode & 0o022n) !== 0n) throw this.broken(operation, 'may be written by others (its mode lets group or others write); make it 0600');
+    if (info.size > BigInt(this.maxBytes)) throw this.broken(operation, `is larger than ${this.maxBytes} bytes`);
   }
 
   /**
@@ -117,6 +177,11 @@ export class JsonFile {
   broken(operation: string, reason: string, cause?: unknown): McpStoreError {
     return new McpStoreError(this.store, JSON.stringify(this.path), operation, `the file ${reason}`, cause === undefined ? undefined : { cause });
   }
+}
+
+// Which file this is and which version of it: another file (a rename over it), or any change to it, gives another.
+function identityOf(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.mode}:${info.uid}`;
 }
 
 function codeOf(error: unknown): string | undefined {
