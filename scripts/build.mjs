@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { rewriteRxjsImports, shareRxjsImports } from './rxjs-internal-imports.mjs';
 
 // npm runs this as `prepare` for a git or folder install too. A folder whose
 // development dependencies were never installed cannot build: say so, and
@@ -63,8 +64,15 @@ const built = await build({
   logLevel: 'warning',
 });
 
+// Each name imported from 'rxjs' is imported from the rxjs module that
+// defines it, which Node loads alone, not all of rxjs (why this is safe, and
+// the checks that keep it so: scripts/rxjs-internal-imports.mjs). Done
+// before the CommonJS build, which is made of these same files.
+const esmFiles = Object.keys(built.metafile.outputs).filter((file) => file.endsWith('.js'));
+const rxjsUses = await rewriteRxjsImports(esmFiles);
+
 await build({
-  entryPoints: Object.keys(built.metafile.outputs).filter((file) => file.endsWith('.js')),
+  entryPoints: esmFiles,
   outdir: cjs,
   outbase: esm,
   format: 'cjs',
@@ -84,7 +92,10 @@ for (const entry of readdirSync(esm, { recursive: true })) {
   if (String(entry).endsWith('.d.ts')) cpSync(join(esm, String(entry)), join(cjs, String(entry)));
 }
 mkdirSync(cjs, { recursive: true });
-writeFileSync(join(esm, 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
+// The ESM build then imports those rxjs modules through one module, '#rxjs',
+// which Node loads as one CommonJS file (why: scripts/rxjs-internal-imports.mjs).
+const imports = await shareRxjsImports(esm, esmFiles, rxjsUses);
+writeFileSync(join(esm, 'package.json'), JSON.stringify({ type: 'module', imports }) + '\n');
 writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
 
 // The page of rxmcp inspect, for browsers: bundled from the built root entry
