@@ -191,5 +191,7 @@ export async function shareRxjsImports(folder, files, uses) {
   for (const [name] of names) {
     if (shared[name] !== index[name]) fail(`${join(folder, 'rxjs.cjs')} does not give rxjs's own ${name} to an ES module`);
   }
-  return { '#rxjs': { node: './rxjs.cjs', default: './rxjs.mjs' } };
+  // `module` first: Node never sets it, bundlers do (esbuild, webpack), and a bundle of ES modules that leaves rxjs
+  // outside cannot run the .cjs file's requires (esbuild's output throws at the first one).
+  return { '#rxjs': { module: './rxjs.mjs', node: './rxjs.cjs', default: './rxjs.mjs' } };
 }

@@ -111,6 +111,38 @@ describe('the gateway over HTTP, 2026-07-28', () => {
     expect(await served.text()).toContain('in eu');
   });
 
+  it('takes nothing from a second argument a runtime hands a fetch handler (Next.js params, Deno info, a parsed-looking body)', async () => {
+    const input = z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) });
+    const tools = new Toolkit({ name: 'kit' }).tool('kit_where', { input }, ({ region }) => ({ content: [{ type: 'text', text: `in ${region}` }] }));
+    gateway = new Gateway({ provider: tools });
+    const handle = gateway.fetchHandler() as (request: Request, extra: unknown) => Promise<Response>;
+    const request = () =>
+      new Request('http://gateway.invalid/mcp', {
+        method: 'POST',
+        headers: {
+          host: 'localhost:1',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'kit_where',
+          'mcp-param-region': 'us',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'kit_where', arguments: { region: 'eu' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+        }),
+      });
+    const forged = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'kit_where', arguments: { region: 'us' } } };
+    for (const extra of [{ params: { slug: 'mcp' } }, { remoteAddr: { hostname: '127.0.0.1' } }, { json: forged }]) {
+      const answer = await handle(request(), extra);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ id: 7, error: { code: -32020 } });
+    }
+  });
+
   it('checks the headers of a tool added after calls were served (a name it has not kept is listed again)', async () => {
     const input = z.object({ region: z.string() });
     const tools = new Toolkit({ name: 'kit' }).tool('kit_plain', { input }, ({ region }) => ({ content: [{ type: 'text', text: `plain ${region}` }] }));

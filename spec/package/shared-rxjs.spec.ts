@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -105,6 +105,32 @@ describe("the built package's rxjs", () => {
       expect(report.unhandled).toBe('McpTransportClosedError');
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("runs in a Node bundle of ES modules that leaves rxjs outside, and is the user's own rxjs there", async () => {
+    // A bundler meets the build's '#rxjs' import with its own conditions: with `node` alone it would bundle rxjs.cjs,
+    // whose requires of an external rxjs an ES module bundle cannot run.
+    const result = await build({
+      stdin: { contents: program(join(root, 'dist/esm/index.js'), 'import'), resolveDir: root, loader: 'js' },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'es2022',
+      external: ['node:*', 'rxjs', 'rxjs/*'],
+      logLevel: 'silent',
+    });
+    // Inside the repository, so the bundle's own imports of rxjs find node_modules.
+    mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+    const bundle = join(root, 'test-artifacts', `shared-rxjs-${process.pid}.mjs`);
+    writeFileSync(bundle, result.outputFiles[0]?.text ?? '');
+    try {
+      const report = await run([bundle]);
+      expect(report.isUsersObservable).toBe(true);
+      expect(report.toolsListed).toBeGreaterThan(0);
+    } finally {
+      rmSync(bundle, { force: true });
     }
   });
 });

@@ -16,6 +16,14 @@ const POSIX = process.platform !== 'win32';
  * coarse the file system's clock, so an unchanged stat means unchanged bytes.
  */
 const SETTLED_MS = 3000;
+/**
+ * How long a kept read is reused at most, even with the stat unchanged: some
+ * writes change the bytes and not the stat (through a shared memory map; a
+ * network file system whose attribute cache answers the stat), and the full
+ * read opens the file, which makes such a system look again. A check
+ * therefore sees a change within this time, whoever made it, however.
+ */
+const KEPT_MS = 1000;
 
 /**
  * One JSON document in a file that decides what is trusted (grants, pins),
@@ -28,7 +36,7 @@ const SETTLED_MS = 3000;
  */
 export class JsonFile {
   // What `readKept` made of the file's last full read, under the identity the file had then.
-  private kept: { identity: string; value: unknown } | undefined;
+  private kept: { identity: string; value: unknown; until: number } | undefined;
 
   constructor(
     /** The file, resolved. */
@@ -55,12 +63,13 @@ export class JsonFile {
    * read and parsed again only when it changed. `build`'s value is kept and
    * handed out again, so it must not be changed by whoever gets it. Reused
    * only when the file was already `SETTLED_MS` old when read (see there),
-   * and never on Windows, whose stat says less.
+   * for at most `KEPT_MS` after that read, and never on Windows, whose stat
+   * says less.
    * @throws McpStoreError when it cannot be read, is not JSON, or `build` throws one.
    */
   async readKept<T>(operation: string, build: (document: unknown) => T): Promise<T> {
     const kept = this.kept;
-    if (kept !== undefined) {
+    if (kept !== undefined && Date.now() < kept.until) {
       let info: BigIntStats | undefined;
       try {
         // One stat of a small local file, made at every tool call: synchronous, since a round trip through
@@ -80,7 +89,7 @@ export class JsonFile {
     const started = Date.now();
     const { document, info } = await this.readWhole(operation);
     const value = build(document);
-    this.kept = info !== undefined && POSIX && Number(info.ctimeMs) < started - this.settledMs ? { identity: identityOf(info), value } : undefined;
+    this.kept = info !== undefined && POSIX && Number(info.ctimeMs) < started - this.settledMs ? { identity: identityOf(info), value, until: started + KEPT_MS } : undefined;
     return value;
   }
 
