@@ -3,6 +3,7 @@ import type * as Https from 'node:https';
 import type * as Url from 'node:url';
 import type { Readable } from 'node:stream';
 import type * as Zlib from 'node:zlib';
+import { Deadlines } from '../util/deadlines.js';
 import { VERSION } from '../version.js';
 import { MessageTooLongError } from './body.js';
 import { DeadlinePassed, type FetchLike, type FetchResponse } from './fetch-like.js';
@@ -42,16 +43,22 @@ const MIN_HELD = 16 * 1024;
  * connection, a reset socket), or the signal's reason once it aborted.
  *
  * `init.deadline` (a `Date.now()` time) bounds the wait for the response
- * itself, with one timer and no AbortController of its own: past it the
- * request is cut off (the server sees the hang-up) and the promise rejects
- * with DeadlinePassed. The clock stops once the response starts, except for
- * a redirect, whose body the caller reads before its next hop: that runs on
- * the same clock until it ends.
+ * itself, with no AbortController of its own: past it the request is cut
+ * off (the server sees the hang-up) and the promise rejects with
+ * DeadlinePassed. The clock stops once the response starts, except for a
+ * redirect, whose body the caller reads before its next hop: that runs on
+ * the same clock until it ends. Every request's clock, and every drain's,
+ * is kept on one `Deadlines` timer: a timer set and cleared per request
+ * cost a sequence of calls more than any other part of sending one (each
+ * made Node's timer list for its duration anew, once the one before was
+ * cleared).
  */
 export class NodeHttpFetch {
   /** The kept-alive agents, for http: and https:, each made when first needed (an idle connection keeps what is made). */
   private readonly agents: [Http.Agent | undefined, Https.Agent | undefined] = [undefined, undefined];
   private zlib: Promise<typeof Zlib> | undefined;
+  /** The wait for each response, and each body left to drain: one timer for all, which never holds the process open. */
+  private readonly clock = new Deadlines();
   /** The URL last asked for, parsed once (with its request options): every request goes to the same endpoint. */
   private last: { href: string; secure: boolean; options: Http.RequestOptions } | undefined;
 
@@ -88,9 +95,7 @@ export class NodeHttpFetch {
         else request.destroy();
       };
       const abort = (): void => cut(signal?.reason);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      if (left !== Infinity) timer = setTimeout(() => cut(new DeadlinePassed()), left);
-      const stopClock = (): void => clearTimeout(timer);
+      const stopClock = left === Infinity ? noClock : this.clock.add(left, () => cut(new DeadlinePassed()));
       const release = (): void => {
         stopClock();
         signal?.removeEventListener('abort', abort);
@@ -107,19 +112,16 @@ export class NodeHttpFetch {
         // Read to its end, the response let its socket go back to the pool: aborting now must not take it away.
         response.once('end', release);
         const status = response.statusCode ?? 0;
+        // A redirect's clock runs on while the caller reads its body (a redirect it refuses is never read, and the clock holds nothing open).
         if (status < 300 || status >= 400) stopClock();
-        else {
-          // A redirect the caller refuses is never read: its clock must not hold the process open.
-          timer?.unref();
-          response.once('close', stopClock);
-        }
+        else response.once('close', stopClock);
         const coding = codingOf(response);
         if (coding === undefined) {
-          body = new NodeBody(request, response, response);
+          body = new NodeBody(request, response, this.clock, response);
           return resolve(new NodeResponse(url, response, body));
         }
         this.inflated(response, coding).then((inflated) => {
-          body = new NodeBody(request, inflated);
+          body = new NodeBody(request, inflated, this.clock);
           if (signal?.aborted) body.abort(signal.reason);
           resolve(new NodeResponse(url, response, body));
         }, reject);
@@ -130,6 +132,7 @@ export class NodeHttpFetch {
   /** Lets go of the kept-alive connections, and of any still in use. */
   close(): void {
     for (const agent of this.agents) agent?.destroy();
+    this.clock.clear();
   }
 
   private agent(secure: boolean): Http.Agent {
@@ -167,6 +170,9 @@ export class NodeHttpFetch {
 
 type Coding = 'gzip' | 'deflate' | 'br';
 
+// The clock of a request with no deadline.
+const noClock = (): void => undefined;
+
 // The coding a response's body must be inflated from; undefined for a body
 // to read as it came (not compressed, no body, or a coding fetch would not
 // know either).
@@ -188,10 +194,11 @@ function codingOf(response: Http.IncomingMessage): Coding | undefined {
 class NodeBody implements AsyncIterable<string> {
   private left = false;
 
-  /** `plain`: the response itself, when the body is read as it came (not inflated). */
+  /** `clock`: where a drain's deadline is kept; `plain`: the response itself, when the body is read as it came (not inflated). */
   constructor(
     private readonly request: Http.ClientRequest,
     private readonly stream: Readable,
+    private readonly clock: Deadlines,
     private readonly plain?: Http.IncomingMessage,
   ) {}
 
@@ -285,10 +292,9 @@ class NodeBody implements AsyncIterable<string> {
       this.stream.resume();
       return;
     }
-    const timer = setTimeout(() => this.stream.destroy(), DRAIN_MS);
-    timer.unref();
-    this.stream.once('close', () => clearTimeout(timer));
-    this.stream.once('end', () => clearTimeout(timer));
+    const stop = this.clock.add(DRAIN_MS, () => this.stream.destroy());
+    this.stream.once('close', stop);
+    this.stream.once('end', stop);
     let drained = 0;
     // A 'data' listener sets the stream flowing: what comes is counted and dropped.
     this.stream.on('data', (chunk: Buffer | string) => {
