@@ -5,7 +5,8 @@ import type { Readable } from 'node:stream';
 import type * as Zlib from 'node:zlib';
 import { Deadlines } from '../util/deadlines.js';
 import { VERSION } from '../version.js';
-import { MessageTooLongError } from './body.js';
+import { MessageTooLongError, STREAMING } from './body.js';
+import { headerLines } from './header-lines.js';
 import { DeadlinePassed, type FetchLike, type FetchResponse } from './fetch-like.js';
 
 /** node:http, node:https and node:url, which the caller loads (by dynamic import, so that no browser bundle ever imports them). */
@@ -15,9 +16,8 @@ export interface NodeHttpModules {
   url: typeof Url;
 }
 
-const USER_AGENT = `rxmcp/${VERSION}`;
-/** The content codings asked for, as node-fetch (the fetch used before this one) asked for them. */
-const ACCEPT_ENCODING = 'gzip, deflate';
+/** The headers every request carries unless the caller gives its own: who asks, and the content codings asked for (as node-fetch, the fetch used before this one, asked for them). */
+const DEFAULT_HEADERS = ['User-Agent', `rxmcp/${VERSION}`, 'Accept-Encoding', 'gzip, deflate'];
 /**
  * How long, and how far, the rest of a body its reader left is read on (and
  * dropped): a 2025-11-25 server ends a request's stream just after the
@@ -60,7 +60,7 @@ export class NodeHttpFetch {
   /** The wait for each response, and each body left to drain: one timer for all, which never holds the process open. */
   private readonly clock = new Deadlines();
   /** The URL last asked for, parsed once (with its request options): every request goes to the same endpoint. */
-  private last: { href: string; secure: boolean; options: Http.RequestOptions } | undefined;
+  private last: Target | undefined;
 
   /** `keepAlive` false closes each connection after its response (`persistent: false`). */
   constructor(
@@ -76,13 +76,13 @@ export class NodeHttpFetch {
       const deadline = init.deadline as number | undefined;
       const left = deadline === undefined ? Infinity : deadline - Date.now();
       if (left <= 0) return reject(new DeadlinePassed());
+      const payload = init.body as string | undefined;
       let request: Http.ClientRequest;
       try {
-        const { secure, options: target } = this.parse(url);
-        // The caller's headers come after the defaults: node:http keeps the last of two names that differ only in case.
-        const headers = { 'User-Agent': USER_AGENT, 'Accept-Encoding': ACCEPT_ENCODING, ...(init.headers as Record<string, string>) };
-        const { protocol, hostname, port, path, auth } = target;
-        const options = { protocol, hostname, port, path, auth, method: init.method as string, headers, agent: this.agent(secure) };
+        const { secure, options: target, host, basic } = this.parse(url);
+        const headers = headerLines(DEFAULT_HEADERS, (init.headers ?? {}) as Record<string, string>, host, basic, payload);
+        const { protocol, hostname, port, path } = target;
+        const options = { protocol, hostname, port, path, method: init.method as string, headers, agent: this.agent(secure) };
         request = secure ? this.modules.https.request(options) : this.modules.http.request(options);
       } catch (error) {
         // A URL that does not parse, or a header node:http refuses.
@@ -110,7 +110,7 @@ export class NodeHttpFetch {
       });
       request.on('response', (response: Http.IncomingMessage) => {
         // Read to its end, the response let its socket go back to the pool: aborting now must not take it away.
-        response.once('end', release);
+        response.on('end', release);
         const status = response.statusCode ?? 0;
         // A redirect's clock runs on while the caller reads its body (a redirect it refuses is never read, and the clock holds nothing open).
         if (status < 300 || status >= 400) stopClock();
@@ -126,7 +126,7 @@ export class NodeHttpFetch {
           resolve(new NodeResponse(url, response, body));
         }, reject);
       });
-      request.end(init.body as string | undefined);
+      request.end(payload);
     });
 
   /** Lets go of the kept-alive connections, and of any still in use. */
@@ -141,13 +141,16 @@ export class NodeHttpFetch {
     return (this.agents[0] ??= new this.modules.http.Agent({ keepAlive }));
   }
 
-  // node:http's options for a URL (as it would make them from the URL itself, each request).
-  private parse(url: string): { secure: boolean; options: Http.RequestOptions } {
+  // node:http's options for a URL (as it would make them from the URL itself,
+  // each request), and the Host and Authorization headers it would add.
+  private parse(url: string): Target {
     if (this.last?.href === url) return this.last;
     const target = new URL(url);
     const secure = target.protocol === 'https:';
     if (!secure && target.protocol !== 'http:') throw new TypeError(`only http: and https: URLs can be fetched, not ${JSON.stringify(target.protocol)}`);
-    this.last = { href: url, secure, options: this.modules.url.urlToHttpOptions(target) };
+    const options = this.modules.url.urlToHttpOptions(target);
+    const basic = options.auth ? `Basic ${Buffer.from(options.auth).toString('base64')}` : undefined;
+    this.last = { href: url, secure, options, host: target.host, basic };
     return this.last;
   }
 
@@ -169,6 +172,15 @@ export class NodeHttpFetch {
 }
 
 type Coding = 'gzip' | 'deflate' | 'br';
+
+/** A URL as node:http is given it: its request options, its `Host` header, and the `Authorization` its credentials make. */
+interface Target {
+  href: string;
+  secure: boolean;
+  options: Http.RequestOptions;
+  host: string;
+  basic: string | undefined;
+}
 
 // The clock of a request with no deadline.
 const noClock = (): void => undefined;
@@ -202,9 +214,8 @@ class NodeBody implements AsyncIterable<string> {
     private readonly plain?: Http.IncomingMessage,
   ) {}
 
-  /** The chunks as text: node's own decoder is cheaper than a TextDecoder per chunk. */
+  /** The chunks as text. */
   [Symbol.asyncIterator](): AsyncIterator<string> {
-    this.stream.setEncoding('utf8');
     return new ChunkReader(this.stream, () => this.drain());
   }
 
@@ -292,9 +303,8 @@ class NodeBody implements AsyncIterable<string> {
       this.stream.resume();
       return;
     }
-    const stop = this.clock.add(DRAIN_MS, () => this.stream.destroy());
-    this.stream.once('close', stop);
-    this.stream.once('end', stop);
+    // 'close' follows 'end', and comes without it to a stream cut off.
+    this.stream.on('close', this.clock.add(DRAIN_MS, () => this.stream.destroy()));
     let drained = 0;
     // A 'data' listener sets the stream flowing: what comes is counted and dropped.
     this.stream.on('data', (chunk: Buffer | string) => {
@@ -311,9 +321,16 @@ class NodeBody implements AsyncIterable<string> {
  * The stream is paused while a chunk waits for its reader. An error ends the
  * reading with it; a stream that closes before its end ends it with an
  * error too. A reader that stops early calls `leave` (the rest is drained).
+ *
+ * A chunk that ends on a whole character (its last byte ASCII, as an SSE
+ * event's blank line is) is decoded by itself, as most are; from the first
+ * that does not, a decoder keeps what is unfinished for the chunk after. A
+ * stream's own decoder (`setEncoding`) cost a Buffer and a native call
+ * more for every response.
  */
 class ChunkReader implements AsyncIterator<string> {
   private readonly queue: string[] = [];
+  private decoder: TextDecoder | undefined;
   private ended = false;
   private failure: { error: unknown } | undefined;
   private waiting: { resolve(result: IteratorResult<string>): void; reject(error: unknown): void } | undefined;
@@ -354,22 +371,32 @@ class ChunkReader implements AsyncIterator<string> {
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  private readonly onData = (chunk: string): void => {
+  private readonly onData = (chunk: Buffer): void => {
+    // A byte order mark stays (the SSE reader drops one that begins the stream).
+    const text = this.decoder === undefined && (chunk[chunk.length - 1] ?? 0) < 0x80 ? chunk.toString('utf8') : (this.decoder ??= new TextDecoder('utf-8', { ignoreBOM: true })).decode(chunk, STREAMING);
     const { waiting } = this;
     if (waiting) {
       this.waiting = undefined;
-      waiting.resolve({ done: false, value: chunk });
+      waiting.resolve({ done: false, value: text });
       return;
     }
-    this.queue.push(chunk);
+    this.queue.push(text);
     this.stream.pause();
   };
 
   private readonly onEnd = (): void => {
     this.stop();
     this.ended = true;
-    this.waiting?.resolve({ done: true, value: undefined });
+    // A character the last bytes left unfinished, as the decoder ends it.
+    const rest = this.decoder?.decode();
+    const { waiting } = this;
     this.waiting = undefined;
+    if (rest) {
+      if (waiting) waiting.resolve({ done: false, value: rest });
+      else this.queue.push(rest);
+      return;
+    }
+    waiting?.resolve({ done: true, value: undefined });
   };
 
   private readonly onError = (error: unknown): void => this.fail(error);

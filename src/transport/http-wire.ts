@@ -9,7 +9,7 @@ import { type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../pr
 import type { HttpTransportOptions } from './http-options.js';
 import { MessageTooLongError, readText } from '../http/body.js';
 import { DeadlinePassed, type FetchLike, type FetchResponse } from '../http/fetch-like.js';
-import { readSse } from './sse.js';
+import { SseReader } from './sse.js';
 import { decodeMessage, SseMessages, type StreamCursor } from './sse-messages.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
@@ -297,7 +297,7 @@ export class HttpWire {
   messages(response: FetchResponse, signal: AbortLike, answering?: RequestId, cursor?: StreamCursor): AsyncIterableIterator<JsonRpcMessage> {
     if (!isEventStream(response)) return this.bodyMessage(response, answering);
     const onRetry = cursor ? (ms: number) => (cursor.retryMs = ms) : undefined;
-    return new SseMessages(readSse(response.body, { limit: this.maxMessageBytes, onRetry }), this, signal, cursor);
+    return new SseMessages(new SseReader(response.body, { limit: this.maxMessageBytes, onRetry }), this, signal, cursor);
   }
 
   // A JSON body's one message, read once iterated.

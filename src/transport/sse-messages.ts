@@ -2,7 +2,7 @@ import { McpNetworkError } from '../errors/transport-errors.js';
 import { MessageTooLongError } from '../http/body.js';
 import { decodeLine, type JsonRpcMessage } from '../protocol/jsonrpc.js';
 import type { AbortLike } from '../util/light-abort.js';
-import type { SseEvent } from './sse.js';
+import type { SseReader } from './sse.js';
 
 /** Where an SSE stream got to: the last event id and the server's `retry` advice, for resuming it. */
 export interface StreamCursor {
@@ -31,13 +31,14 @@ export function decodeMessage(text: string): JsonRpcMessage | undefined {
  * `tooLong()` for an event over the limit, McpNetworkError for a stream
  * that broke. `return` (a `for await` that stops early) lets go of the body.
  *
- * An iterator of its own over `readSse`'s rather than an async generator:
- * every 2025-11-25 request reads its answer through one, and two layers of
- * generators cost more per answer than reading the event.
+ * An iterator of its own, taking the reader's events a chunk at a time,
+ * rather than an async generator over `readSse`: every 2025-11-25 request
+ * reads its answer through one, and two layers of generators cost more per
+ * answer than reading the event.
  */
 export class SseMessages implements AsyncIterableIterator<JsonRpcMessage> {
   constructor(
-    private readonly events: AsyncIterableIterator<SseEvent>,
+    private readonly events: SseReader,
     private readonly wire: WireOfMessages,
     private readonly signal: AbortLike,
     private readonly cursor?: StreamCursor,
@@ -49,16 +50,19 @@ export class SseMessages implements AsyncIterableIterator<JsonRpcMessage> {
 
   async next(): Promise<IteratorResult<JsonRpcMessage>> {
     for (;;) {
-      let read: IteratorResult<SseEvent>;
-      try {
-        read = await this.events.next();
-      } catch (error) {
-        if (this.signal.aborted) throw this.signal.reason;
-        if (error instanceof MessageTooLongError) throw this.wire.tooLong();
-        throw new McpNetworkError(this.wire.url, `the response stream broke: ${(error as Error).message}`, { cause: error });
+      const event = this.events.shift();
+      if (event === undefined) {
+        let more: boolean;
+        try {
+          more = await this.events.more();
+        } catch (error) {
+          if (this.signal.aborted) throw this.signal.reason;
+          if (error instanceof MessageTooLongError) throw this.wire.tooLong();
+          throw new McpNetworkError(this.wire.url, `the response stream broke: ${(error as Error).message}`, { cause: error });
+        }
+        if (!more) return { done: true, value: undefined };
+        continue;
       }
-      if (read.done) return read;
-      const event = read.value;
       if (this.cursor && event.id !== undefined) this.cursor.lastEventId = event.id;
       // An event without data primes the client with an id to resume from.
       if (event.data === '') continue;

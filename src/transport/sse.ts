@@ -39,12 +39,13 @@ export function readSse(body: unknown, options: SseOptions = {}): AsyncIterableI
 const DONE: IteratorResult<never> = { done: true, value: undefined };
 
 /**
- * `readSse`'s iterator. A class rather than an async generator: every
- * HTTP request of the 2025-11-25 era reads its answer through one, and a
+ * `readSse`'s iterator, which also hands out its events a chunk at a time
+ * (`shift`, then `more`): every HTTP request of the 2025-11-25 era reads its
+ * answer through one, and a class costs less per answer than an async
  * generator's machinery (its request queue, an await on each value it
- * yields) cost more per answer than parsing the event.
+ * yields), which cost more than parsing the event.
  */
-class SseReader implements AsyncIterableIterator<SseEvent> {
+export class SseReader implements AsyncIterableIterator<SseEvent> {
   private readonly limit: number;
   private readonly ready: SseEvent[] = [];
   private chunks: AsyncIterator<Uint8Array | string> | undefined;
@@ -69,35 +70,53 @@ class SseReader implements AsyncIterableIterator<SseEvent> {
 
   async next(): Promise<IteratorResult<SseEvent>> {
     for (;;) {
-      const event = this.ready.shift();
+      const event = this.shift();
       if (event !== undefined) return { done: false, value: event };
-      if (this.ended) return DONE;
-      const chunks = this.chunks ?? (await this.open());
-      let read: IteratorResult<Uint8Array | string>;
-      try {
-        read = await chunks.next();
-      } catch (error) {
-        this.ended = true;
-        throw error;
-      }
-      if (read.done) {
-        this.ended = true;
-        // A character the last bytes left unfinished.
-        const rest = this.decoder?.decode();
-        if (rest) this.feed(rest);
-      } else {
-        this.feed(typeof read.value === 'string' ? read.value : (this.decoder ??= new TextDecoder()).decode(read.value, STREAMING));
-      }
-      if (this.tooLong) {
-        // Whatever the chunk held besides is dropped with it, and the rest of the body let go.
-        this.ready.length = 0;
-        if (!this.ended) {
-          this.ended = true;
-          await chunks.return?.();
-        }
-        throw new MessageTooLongError(this.limit);
-      }
+      if (!(await this.more())) return DONE;
     }
+  }
+
+  /** The next event of those read so far, if any. */
+  shift(): SseEvent | undefined {
+    return this.ready.shift();
+  }
+
+  /**
+   * Reads the body's next chunk, whose events `shift` then hands out; false
+   * once the body has ended (or was let go).
+   *
+   * @throws MessageTooLongError for an event over the limit (the rest of the
+   *   body is let go); whatever the body threw when it broke.
+   */
+  async more(): Promise<boolean> {
+    if (this.ended) return false;
+    // Taken without an await once the parser is loaded: a turn of the microtask queue per response.
+    const chunks = this.chunks ?? (parserLoaded ? this.open(parserLoaded) : this.open(await loadParser()));
+    let read: IteratorResult<Uint8Array | string>;
+    try {
+      read = await chunks.next();
+    } catch (error) {
+      this.ended = true;
+      throw error;
+    }
+    if (read.done) {
+      this.ended = true;
+      // A character the last bytes left unfinished.
+      const rest = this.decoder?.decode();
+      if (rest) this.feed(rest);
+    } else {
+      this.feed(typeof read.value === 'string' ? read.value : (this.decoder ??= new TextDecoder()).decode(read.value, STREAMING));
+    }
+    if (this.tooLong) {
+      // Whatever the chunk held besides is dropped with it, and the rest of the body let go.
+      this.ready.length = 0;
+      if (!this.ended) {
+        this.ended = true;
+        await chunks.return?.();
+      }
+      throw new MessageTooLongError(this.limit);
+    }
+    return true;
   }
 
   async return(): Promise<IteratorResult<SseEvent>> {
@@ -109,8 +128,7 @@ class SseReader implements AsyncIterableIterator<SseEvent> {
     return DONE;
   }
 
-  private async open(): Promise<AsyncIterator<Uint8Array | string>> {
-    const { createParser } = (parserLoaded ??= await (parserModule ??= import('eventsource-parser')));
+  private open({ createParser }: typeof import('eventsource-parser')): AsyncIterator<Uint8Array | string> {
     const { limit, ready, options } = this;
     // The parser measures what it holds for the event under way (its data so
     // far and the line not yet ended), comments and keep-alives left out, in
@@ -143,4 +161,9 @@ class SseReader implements AsyncIterableIterator<SseEvent> {
     }
     (this.parser as EventSourceParser).feed(text);
   }
+}
+
+async function loadParser(): Promise<typeof import('eventsource-parser')> {
+  parserLoaded = await (parserModule ??= import('eventsource-parser'));
+  return parserLoaded;
 }
