@@ -72,8 +72,8 @@ export class SseMessages implements AsyncIterableIterator<JsonRpcMessage> {
     }
   }
 
-  async return(): Promise<IteratorResult<JsonRpcMessage>> {
-    await this.events.return?.();
-    return { done: true, value: undefined };
+  return(): Promise<IteratorResult<JsonRpcMessage>> {
+    // The reader's own end, handed on: it holds no event by then.
+    return this.events.return() as Promise<IteratorResult<never>>;
   }
 }

@@ -119,13 +119,13 @@ export class SseReader implements AsyncIterableIterator<SseEvent> {
     return true;
   }
 
-  async return(): Promise<IteratorResult<SseEvent>> {
+  // Not an async function: every answer of the 2025-11-25 era ends its stream's reading here.
+  return(): Promise<IteratorResult<SseEvent>> {
     this.ready.length = 0;
-    if (!this.ended) {
-      this.ended = true;
-      await this.chunks?.return?.();
-    }
-    return DONE;
+    if (this.ended) return Promise.resolve(DONE);
+    this.ended = true;
+    const closing = this.chunks?.return?.();
+    return closing ? closing.then(() => DONE) : Promise.resolve(DONE);
   }
 
   private open({ createParser }: typeof import('eventsource-parser')): AsyncIterator<Uint8Array | string> {
