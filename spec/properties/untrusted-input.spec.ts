@@ -1,7 +1,9 @@
+import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { classify, Registry, Toolkit } from '../../src/index.js';
 import { DEFAULT_LOCATION_KEYS, inside, locationsOf } from '../../src/providers/policy/paths.js';
+import { ChunkReader } from '../../src/http/chunk-reader.js';
 import { encodeHeaderValue } from '../../src/transport/header-encoding.js';
 import { readSse, type SseEvent } from '../../src/transport/sse.js';
 
@@ -78,6 +80,30 @@ describe('SSE reading', () => {
         expect(await read([new TextEncoder().encode(text)])).toEqual(expected);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("the chunks of a body read by rxmcp's own requests", () => {
+  it('come back as the text sent, however its bytes are cut (characters split between chunks), a byte order mark kept', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 10 }), async (body, bom, rawCuts) => {
+        const text = `${bom ? '\uFEFF' : ''}${body}`;
+        const bytes = Buffer.from(text, 'utf8');
+        const cuts = [...new Set(rawCuts.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b);
+        const stream = new PassThrough();
+        const reader = new ChunkReader(stream, () => undefined);
+        let start = 0;
+        for (const cut of [...cuts, bytes.length]) {
+          stream.write(bytes.subarray(start, cut));
+          start = cut;
+        }
+        stream.end();
+        let read = '';
+        for (let next = await reader.next(); !next.done; next = await reader.next()) read += next.value;
+        expect(read).toBe(text);
+      }),
+      { numRuns: 300 },
     );
   });
 });

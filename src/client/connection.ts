@@ -3,7 +3,7 @@ import type { JsonRpcNotification } from '../protocol/jsonrpc.js';
 import type { Transport } from '../transport/transport.js';
 import type { ResultCache } from './cache.js';
 import type { CallInputs } from './calls/call-inputs.js';
-import type { Deadlines } from './calls/deadlines.js';
+import type { Deadlines } from '../util/deadlines.js';
 import type { OutputSchemas } from './calls/output-schemas.js';
 import type { Correlator } from './correlator.js';
 import type { LogLevel } from './log-level.js';

@@ -29,7 +29,7 @@ import { Connection, type ConnectionState } from './connection.js';
 import { CallInputs } from './calls/call-inputs.js';
 import { CallPipeline } from './calls/call-pipeline.js';
 import { CallStarter, NO_CALL_OPTIONS } from './calls/call-starter.js';
-import { Deadlines } from './calls/deadlines.js';
+import { Deadlines } from '../util/deadlines.js';
 import { OutputSchemas } from './calls/output-schemas.js';
 import { Correlator } from './correlator.js';
 import { Listener } from './listen.js';

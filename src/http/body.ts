@@ -10,14 +10,26 @@ import { utf8Length } from '../util/utf8-length.js';
  * counted as they come, before they are decoded; a body handed out as
  * strings is counted in their UTF-8 bytes, lazily (see `StringBytes`).
  */
-export async function readText(response: FetchResponse, limit: number): Promise<string> {
-  if (response.body === null || response.body === undefined || limit === Infinity) return response.text();
-  if (response.textWithin) return response.textWithin(limit);
+export function readText(response: FetchResponse, limit: number): Promise<string> {
+  // Handed on, not awaited (an async function that returns a promise costs
+  // turns of the microtask queue), and still a promise whatever the fetch's
+  // own methods do: one that throws is a rejection, as in an async function.
+  try {
+    if (response.body === null || response.body === undefined || limit === Infinity) return Promise.resolve(response.text());
+    if (response.textWithin) return Promise.resolve(response.textWithin(limit));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return readChunks(response.body, limit);
+}
+
+// A body read chunk by chunk, counting its bytes as they come.
+async function readChunks(body: unknown, limit: number): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
   let strings: StringBytes | undefined;
-  for await (const chunk of chunksOf(response.body)) {
+  for await (const chunk of chunksOf(body)) {
     if (typeof chunk === 'string') {
       text += chunk;
       strings ??= new StringBytes(text.length - chunk.length);
@@ -93,11 +105,4 @@ async function* webChunks(body: { getReader(): ReadableStreamDefaultReader<Uint8
 
 export const BOM = 0xfeff;
 /** How `decode` is told that more bytes follow: one object for every chunk rather than one each. */
-const STREAMING = { stream: true };
-
-// A chunk as text: a body may hand out strings already decoded (rxmcp's own
-// node:http bodies, node-fetch's once set to an encoding); bytes are decoded
-// with `decoder`, which keeps a character split across chunks for the next.
-export function textOf(chunk: Uint8Array | string, decoder: TextDecoder): string {
-  return typeof chunk === 'string' ? chunk : decoder.decode(chunk, STREAMING);
-}
+export const STREAMING = { stream: true };

@@ -3,8 +3,11 @@ import type * as Https from 'node:https';
 import type * as Url from 'node:url';
 import type { Readable } from 'node:stream';
 import type * as Zlib from 'node:zlib';
+import { Deadlines } from '../util/deadlines.js';
 import { VERSION } from '../version.js';
 import { MessageTooLongError } from './body.js';
+import { CLOSED_EARLY, ChunkReader } from './chunk-reader.js';
+import { headerLines } from './header-lines.js';
 import { DeadlinePassed, type FetchLike, type FetchResponse } from './fetch-like.js';
 
 /** node:http, node:https and node:url, which the caller loads (by dynamic import, so that no browser bundle ever imports them). */
@@ -14,9 +17,8 @@ export interface NodeHttpModules {
   url: typeof Url;
 }
 
-const USER_AGENT = `rxmcp/${VERSION}`;
-/** The content codings asked for, as node-fetch (the fetch used before this one) asked for them. */
-const ACCEPT_ENCODING = 'gzip, deflate';
+/** The headers every request carries unless the caller gives its own: who asks, and the content codings asked for (as node-fetch, the fetch used before this one, asked for them). */
+const DEFAULT_HEADERS = ['User-Agent', `rxmcp/${VERSION}`, 'Accept-Encoding', 'gzip, deflate'];
 /**
  * How long, and how far, the rest of a body its reader left is read on (and
  * dropped): a 2025-11-25 server ends a request's stream just after the
@@ -26,7 +28,6 @@ const ACCEPT_ENCODING = 'gzip, deflate';
  */
 export const DRAIN_MS = 1000;
 const DRAIN_BYTES = 64 * 1024;
-const CLOSED_EARLY = 'the response closed before its body ended';
 /** The least room a body of more than one chunk is given to grow in. */
 const MIN_HELD = 16 * 1024;
 
@@ -42,18 +43,24 @@ const MIN_HELD = 16 * 1024;
  * connection, a reset socket), or the signal's reason once it aborted.
  *
  * `init.deadline` (a `Date.now()` time) bounds the wait for the response
- * itself, with one timer and no AbortController of its own: past it the
- * request is cut off (the server sees the hang-up) and the promise rejects
- * with DeadlinePassed. The clock stops once the response starts, except for
- * a redirect, whose body the caller reads before its next hop: that runs on
- * the same clock until it ends.
+ * itself, with no AbortController of its own: past it the request is cut
+ * off (the server sees the hang-up) and the promise rejects with
+ * DeadlinePassed. The clock stops once the response starts, except for a
+ * redirect, whose body the caller reads before its next hop: that runs on
+ * the same clock until it ends. Every request's clock, and every drain's,
+ * is kept on one `Deadlines` timer: a timer set and cleared per request
+ * cost a sequence of calls more than any other part of sending one (each
+ * made Node's timer list for its duration anew, once the one before was
+ * cleared).
  */
 export class NodeHttpFetch {
   /** The kept-alive agents, for http: and https:, each made when first needed (an idle connection keeps what is made). */
   private readonly agents: [Http.Agent | undefined, Https.Agent | undefined] = [undefined, undefined];
   private zlib: Promise<typeof Zlib> | undefined;
+  /** The wait for each response, and each body left to drain: one timer for all, which never holds the process open. */
+  private readonly clock = new Deadlines();
   /** The URL last asked for, parsed once (with its request options): every request goes to the same endpoint. */
-  private last: { href: string; secure: boolean; options: Http.RequestOptions } | undefined;
+  private last: Target | undefined;
 
   /** `keepAlive` false closes each connection after its response (`persistent: false`). */
   constructor(
@@ -69,13 +76,13 @@ export class NodeHttpFetch {
       const deadline = init.deadline as number | undefined;
       const left = deadline === undefined ? Infinity : deadline - Date.now();
       if (left <= 0) return reject(new DeadlinePassed());
+      const payload = init.body as string | undefined;
       let request: Http.ClientRequest;
       try {
-        const { secure, options: target } = this.parse(url);
-        // The caller's headers come after the defaults: node:http keeps the last of two names that differ only in case.
-        const headers = { 'User-Agent': USER_AGENT, 'Accept-Encoding': ACCEPT_ENCODING, ...(init.headers as Record<string, string>) };
-        const { protocol, hostname, port, path, auth } = target;
-        const options = { protocol, hostname, port, path, auth, method: init.method as string, headers, agent: this.agent(secure) };
+        const { secure, options: target, host, basic } = this.parse(url);
+        const headers = headerLines(DEFAULT_HEADERS, (init.headers ?? {}) as Record<string, string>, host, basic, payload);
+        const { protocol, hostname, port, path } = target;
+        const options = { protocol, hostname, port, path, method: init.method as string, headers, agent: this.agent(secure) };
         request = secure ? this.modules.https.request(options) : this.modules.http.request(options);
       } catch (error) {
         // A URL that does not parse, or a header node:http refuses.
@@ -88,9 +95,7 @@ export class NodeHttpFetch {
         else request.destroy();
       };
       const abort = (): void => cut(signal?.reason);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      if (left !== Infinity) timer = setTimeout(() => cut(new DeadlinePassed()), left);
-      const stopClock = (): void => clearTimeout(timer);
+      const stopClock = left === Infinity ? noClock : this.clock.add(left, () => cut(new DeadlinePassed()));
       const release = (): void => {
         stopClock();
         signal?.removeEventListener('abort', abort);
@@ -105,31 +110,29 @@ export class NodeHttpFetch {
       });
       request.on('response', (response: Http.IncomingMessage) => {
         // Read to its end, the response let its socket go back to the pool: aborting now must not take it away.
-        response.once('end', release);
+        response.on('end', release);
         const status = response.statusCode ?? 0;
+        // A redirect's clock runs on while the caller reads its body (a redirect it refuses is never read, and the clock holds nothing open).
         if (status < 300 || status >= 400) stopClock();
-        else {
-          // A redirect the caller refuses is never read: its clock must not hold the process open.
-          timer?.unref();
-          response.once('close', stopClock);
-        }
+        else response.once('close', stopClock);
         const coding = codingOf(response);
         if (coding === undefined) {
-          body = new NodeBody(request, response, response);
+          body = new NodeBody(request, response, this.clock, response);
           return resolve(new NodeResponse(url, response, body));
         }
         this.inflated(response, coding).then((inflated) => {
-          body = new NodeBody(request, inflated);
+          body = new NodeBody(request, inflated, this.clock);
           if (signal?.aborted) body.abort(signal.reason);
           resolve(new NodeResponse(url, response, body));
         }, reject);
       });
-      request.end(init.body as string | undefined);
+      request.end(payload);
     });
 
   /** Lets go of the kept-alive connections, and of any still in use. */
   close(): void {
     for (const agent of this.agents) agent?.destroy();
+    this.clock.clear();
   }
 
   private agent(secure: boolean): Http.Agent {
@@ -138,13 +141,16 @@ export class NodeHttpFetch {
     return (this.agents[0] ??= new this.modules.http.Agent({ keepAlive }));
   }
 
-  // node:http's options for a URL (as it would make them from the URL itself, each request).
-  private parse(url: string): { secure: boolean; options: Http.RequestOptions } {
+  // node:http's options for a URL (as it would make them from the URL itself,
+  // each request), and the Host and Authorization headers it would add.
+  private parse(url: string): Target {
     if (this.last?.href === url) return this.last;
     const target = new URL(url);
     const secure = target.protocol === 'https:';
     if (!secure && target.protocol !== 'http:') throw new TypeError(`only http: and https: URLs can be fetched, not ${JSON.stringify(target.protocol)}`);
-    this.last = { href: url, secure, options: this.modules.url.urlToHttpOptions(target) };
+    const options = this.modules.url.urlToHttpOptions(target);
+    const basic = options.auth ? `Basic ${Buffer.from(options.auth).toString('base64')}` : undefined;
+    this.last = { href: url, secure, options, host: target.host, basic };
     return this.last;
   }
 
@@ -167,6 +173,18 @@ export class NodeHttpFetch {
 
 type Coding = 'gzip' | 'deflate' | 'br';
 
+/** A URL as node:http is given it: its request options, its `Host` header, and the `Authorization` its credentials make. */
+interface Target {
+  href: string;
+  secure: boolean;
+  options: Http.RequestOptions;
+  host: string;
+  basic: string | undefined;
+}
+
+// The clock of a request with no deadline.
+const noClock = (): void => undefined;
+
 // The coding a response's body must be inflated from; undefined for a body
 // to read as it came (not compressed, no body, or a coding fetch would not
 // know either).
@@ -188,16 +206,16 @@ function codingOf(response: Http.IncomingMessage): Coding | undefined {
 class NodeBody implements AsyncIterable<string> {
   private left = false;
 
-  /** `plain`: the response itself, when the body is read as it came (not inflated). */
+  /** `clock`: where a drain's deadline is kept; `plain`: the response itself, when the body is read as it came (not inflated). */
   constructor(
     private readonly request: Http.ClientRequest,
     private readonly stream: Readable,
+    private readonly clock: Deadlines,
     private readonly plain?: Http.IncomingMessage,
   ) {}
 
-  /** The chunks as text: node's own decoder is cheaper than a TextDecoder per chunk. */
+  /** The chunks as text. */
   [Symbol.asyncIterator](): AsyncIterator<string> {
-    this.stream.setEncoding('utf8');
     return new ChunkReader(this.stream, () => this.drain());
   }
 
@@ -285,10 +303,8 @@ class NodeBody implements AsyncIterable<string> {
       this.stream.resume();
       return;
     }
-    const timer = setTimeout(() => this.stream.destroy(), DRAIN_MS);
-    timer.unref();
-    this.stream.once('close', () => clearTimeout(timer));
-    this.stream.once('end', () => clearTimeout(timer));
+    // 'close' follows 'end', and comes without it to a stream cut off.
+    this.stream.on('close', this.clock.add(DRAIN_MS, () => this.stream.destroy()));
     let drained = 0;
     // A 'data' listener sets the stream flowing: what comes is counted and dropped.
     this.stream.on('data', (chunk: Buffer | string) => {
@@ -296,95 +312,6 @@ class NodeBody implements AsyncIterable<string> {
       if (drained > DRAIN_BYTES) this.stream.destroy();
     });
     this.stream.resume();
-  }
-}
-
-/**
- * A body's chunks, read by the stream's own events (node's async iterator
- * for streams costs several µs more a body than the rest of reading it).
- * The stream is paused while a chunk waits for its reader. An error ends the
- * reading with it; a stream that closes before its end ends it with an
- * error too. A reader that stops early calls `leave` (the rest is drained).
- */
-class ChunkReader implements AsyncIterator<string> {
-  private readonly queue: string[] = [];
-  private ended = false;
-  private failure: { error: unknown } | undefined;
-  private waiting: { resolve(result: IteratorResult<string>): void; reject(error: unknown): void } | undefined;
-
-  constructor(
-    private readonly stream: Readable,
-    private readonly leave: () => void,
-  ) {
-    if (stream.destroyed) {
-      this.failure = { error: stream.errored ?? new Error(CLOSED_EARLY) };
-      return;
-    }
-    stream.on('data', this.onData);
-    stream.on('end', this.onEnd);
-    stream.on('error', this.onError);
-    stream.on('close', this.onClose);
-  }
-
-  next(): Promise<IteratorResult<string>> {
-    const chunk = this.queue.shift();
-    if (chunk !== undefined) {
-      if (this.queue.length === 0 && !this.ended) this.stream.resume();
-      return Promise.resolve({ done: false, value: chunk });
-    }
-    if (this.failure) {
-      const { error } = this.failure;
-      this.failure = undefined;
-      this.ended = true;
-      return Promise.reject(error);
-    }
-    if (this.ended) return Promise.resolve({ done: true, value: undefined });
-    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
-  }
-
-  return(): Promise<IteratorResult<string>> {
-    this.stop();
-    this.leave();
-    return Promise.resolve({ done: true, value: undefined });
-  }
-
-  private readonly onData = (chunk: string): void => {
-    const { waiting } = this;
-    if (waiting) {
-      this.waiting = undefined;
-      waiting.resolve({ done: false, value: chunk });
-      return;
-    }
-    this.queue.push(chunk);
-    this.stream.pause();
-  };
-
-  private readonly onEnd = (): void => {
-    this.stop();
-    this.ended = true;
-    this.waiting?.resolve({ done: true, value: undefined });
-    this.waiting = undefined;
-  };
-
-  private readonly onError = (error: unknown): void => this.fail(error);
-
-  private readonly onClose = (): void => this.fail(new Error(CLOSED_EARLY));
-
-  private fail(error: unknown): void {
-    this.stop();
-    const { waiting } = this;
-    this.waiting = undefined;
-    if (waiting) {
-      this.ended = true;
-      waiting.reject(error);
-    } else this.failure = { error };
-  }
-
-  private stop(): void {
-    this.stream.off('data', this.onData);
-    this.stream.off('end', this.onEnd);
-    this.stream.off('error', this.onError);
-    this.stream.off('close', this.onClose);
   }
 }
 

@@ -4,7 +4,8 @@ import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
 import { isAnswerTo, isErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse, kindOf, type RequestId } from '../protocol/jsonrpc.js';
 import { buildNotification, buildRequest, cancelledNotification } from '../protocol/request.js';
 import type { FetchResponse } from '../http/fetch-like.js';
-import { type HttpSink, type HttpWire, isEventStream, type StreamCursor, whatIsSent } from './http-wire.js';
+import { type HttpSink, type HttpWire, isEventStream, whatIsSent } from './http-wire.js';
+import type { StreamCursor } from './sse-messages.js';
 import { type ReconnectBackoff, STABLE_STREAM_MS } from './reconnect-backoff.js';
 import { type AbortLike, LightAbort } from '../util/light-abort.js';
 import { pause } from '../util/pause.js';
@@ -75,17 +76,7 @@ export class LegacyHttp {
     const body = JSON.stringify(request);
     const controller = new LightAbort();
     this.inflight.set(request.id, controller);
-    void this.exchange(request, body, controller)
-      .then((answer) => this.sink.deliver(answer))
-      .catch((error: unknown) => {
-        // An aborted request was cancelled or closed: nobody waits for it.
-        if (!controller.aborted) this.sink.fail(request.id, unreadableAnswer(request.method, error));
-      })
-      .finally(() => {
-        this.inflight.delete(request.id);
-        // Lets go of a stream the server left open after its answer (rxmcp's own requests do that by themselves).
-        if (!this.wire.letsGoOfBodies) controller.abort(ANSWERED);
-      });
+    void this.run(request, body, controller);
   }
 
   /** The id of the request whose response stream carried this server request; `undefined` for one from the GET stream. */
@@ -111,6 +102,22 @@ export class LegacyHttp {
       await this.wire.text(response).catch(() => undefined);
     } catch (error) {
       this.wire.warn(`ending the session failed: ${(error as Error).message}`);
+    }
+  }
+
+  // One request, its answer or its failure handed on. One async function
+  // rather than a chain of then, catch and finally: a promise and a turn of
+  // the microtask queue each, for every call.
+  private async run(request: JsonRpcRequest, body: string, controller: LightAbort): Promise<void> {
+    try {
+      this.sink.deliver(await this.exchange(request, body, controller));
+    } catch (error) {
+      // An aborted request was cancelled or closed: nobody waits for it.
+      if (!controller.aborted) this.sink.fail(request.id, unreadableAnswer(request.method, error));
+    } finally {
+      this.inflight.delete(request.id);
+      // Lets go of a stream the server left open after its answer (rxmcp's own requests do that by themselves).
+      if (!this.wire.letsGoOfBodies) controller.abort(ANSWERED);
     }
   }
 

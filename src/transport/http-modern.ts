@@ -78,17 +78,7 @@ export class ModernHttp {
     const body = JSON.stringify(request);
     const controller = new LightAbort();
     this.inflight.set(id, controller);
-    // Whatever escapes the exchange (a hostile answer the client failed on
-    // while reading it) ends this one call, never the process.
-    void this.exchange(request, body, controller)
-      .catch((error: unknown) => {
-        if (!controller.aborted) this.sink.fail(id, unreadableAnswer(request.method, error));
-      })
-      .finally(() => {
-        this.inflight.delete(id);
-        // Lets go of a stream the server left open after its answer (rxmcp's own requests do that by themselves).
-        if (!this.wire.letsGoOfBodies) controller.abort(ANSWERED);
-      });
+    void this.run(request, body, controller);
   }
 
   cancel(id: RequestId): void {
@@ -97,6 +87,22 @@ export class ModernHttp {
 
   close(): void {
     for (const controller of this.inflight.values()) controller.abort(new McpClientError('closed'));
+  }
+
+  // Whatever escapes the exchange (a hostile answer the client failed on
+  // while reading it) ends this one call, never the process. One async
+  // function rather than a chain of catch and finally: a promise and a turn
+  // of the microtask queue each, for every call.
+  private async run(request: JsonRpcRequest, body: string, controller: LightAbort): Promise<void> {
+    try {
+      await this.exchange(request, body, controller);
+    } catch (error) {
+      if (!controller.aborted) this.sink.fail(request.id, unreadableAnswer(request.method, error));
+    } finally {
+      this.inflight.delete(request.id);
+      // Lets go of a stream the server left open after its answer (rxmcp's own requests do that by themselves).
+      if (!this.wire.letsGoOfBodies) controller.abort(ANSWERED);
+    }
   }
 
   // One request, to its answer or its failure; one retry after a

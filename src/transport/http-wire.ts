@@ -5,11 +5,12 @@ import type { AuthorizedFetch } from '../auth/authorized-fetch.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpProtocolError } from '../errors/protocol-errors.js';
 import { McpHttpError, McpNetworkError } from '../errors/transport-errors.js';
-import { decodeLine, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
+import { type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc.js';
 import type { HttpTransportOptions } from './http-options.js';
 import { MessageTooLongError, readText } from '../http/body.js';
 import { DeadlinePassed, type FetchLike, type FetchResponse } from '../http/fetch-like.js';
-import { readSse } from './sse.js';
+import { SseReader } from './sse.js';
+import { decodeMessage, SseMessages, type StreamCursor } from './sse-messages.js';
 import { DEFAULT_MAX_MESSAGE } from './transport.js';
 import { BoundedSignal } from '../util/bounded-signal.js';
 import type { AbortLike } from '../util/light-abort.js';
@@ -57,12 +58,6 @@ interface SendInit {
   redirect: 'follow' | 'error';
   timeoutMs: number;
   toEndpoint: boolean;
-}
-
-/** Where an SSE stream got to: the last event id and the server's `retry` advice, for resuming it. */
-export interface StreamCursor {
-  lastEventId?: string;
-  retryMs?: number;
 }
 
 /** Where the transport's two eras hand what they read and what went wrong. */
@@ -164,8 +159,13 @@ export class HttpWire {
    * @throws McpNetworkError when the server cannot be reached in time.
    * @throws McpAuthError when signing in fails or the server still refuses.
    */
-  async fetch(request: WireRequest, signal: AbortLike, timeoutMs = this.connectTimeoutMs): Promise<FetchResponse> {
+  fetch(request: WireRequest, signal: AbortLike, timeoutMs = this.connectTimeoutMs): Promise<FetchResponse> {
+    // Not an async function: one that returns a promise adds turns of the microtask queue to every request.
     if (!this.authStates) return this.send(request, signal, timeoutMs);
+    return this.signedIn(request, signal, timeoutMs);
+  }
+
+  private async signedIn(request: WireRequest, signal: AbortLike, timeoutMs: number): Promise<FetchResponse> {
     const signIn = this.signIn ?? (await this.loadSignIn());
     const init: SendInit = { method: request.method, headers: request.headers, body: request.body, signal, redirect: 'follow', timeoutMs, toEndpoint: request.url === undefined };
     return signIn.fetch(request.url ?? this.endpoint, init as unknown as Record<string, unknown>);
@@ -219,7 +219,21 @@ export class HttpWire {
     let moved = request.url === undefined;
     try {
       for (let hops = 0; ; hops++) {
-        const response = await this.sendOnce(fetchImpl, url, request, signal, bounded, deadline, timeoutMs);
+        // Sent here rather than by a function of its own: an async layer costs promises and turns per request.
+        let response: FetchResponse;
+        try {
+          response = await fetchImpl(url, {
+            method: request.method,
+            headers: request.headers,
+            body: request.body,
+            // Redirects come back to be judged here: fetch would follow them anywhere, headers and all.
+            redirect: 'manual',
+            signal: bounded?.signal ?? signal,
+            deadline,
+          });
+        } catch (error) {
+          throw unreached(error, url, signal, bounded, timeoutMs);
+        }
         const next = this.redirectTarget(response, url, request.method, follow ? MAX_REDIRECTS - hops : undefined);
         if (next === undefined) {
           if (hops > 0 && moved) this.endpoint = url;
@@ -232,32 +246,6 @@ export class HttpWire {
     } finally {
       // The link to the caller's signal stays: the body may still be streaming.
       bounded?.stopClock();
-    }
-  }
-
-  private async sendOnce(
-    fetchImpl: FetchLike,
-    url: string,
-    request: WireRequest,
-    signal: AbortLike,
-    bounded: BoundedSignal | undefined,
-    deadline: number | undefined,
-    timeoutMs: number,
-  ): Promise<FetchResponse> {
-    try {
-      return await fetchImpl(url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        // Redirects come back to be judged here: fetch would follow them anywhere, headers and all.
-        redirect: 'manual',
-        signal: bounded?.signal ?? signal,
-        deadline,
-      });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      if (bounded?.timedOut || error instanceof DeadlinePassed) throw new McpNetworkError(url, `no response within ${timeoutMs} ms`);
-      throw new McpNetworkError(url, `cannot reach the server: ${(error as Error).message}`, { cause: error });
     }
   }
 
@@ -306,25 +294,14 @@ export class HttpWire {
    *   status without a JSON-RPC answer; McpProtocolError for a body that is
    *   not JSON-RPC or a message over `maxMessageBytes`.
    */
-  async *messages(response: FetchResponse, signal: AbortLike, answering?: RequestId, cursor?: StreamCursor): AsyncGenerator<JsonRpcMessage> {
-    if (isEventStream(response)) {
-      const onRetry = cursor ? (ms: number) => (cursor.retryMs = ms) : undefined;
-      try {
-        for await (const event of readSse(response.body, { limit: this.maxMessageBytes, onRetry })) {
-          if (cursor && event.id !== undefined) cursor.lastEventId = event.id;
-          // An event without data primes the client with an id to resume from.
-          if (event.data === '') continue;
-          const decoded = decodeData(event.data);
-          if (decoded) yield decoded;
-          else this.warn(`skipped an SSE event that is not JSON-RPC: ${JSON.stringify(event.data.slice(0, 200))}`);
-        }
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        if (error instanceof MessageTooLongError) throw this.tooLong();
-        throw new McpNetworkError(this.url, `the response stream broke: ${(error as Error).message}`, { cause: error });
-      }
-      return;
-    }
+  messages(response: FetchResponse, signal: AbortLike, answering?: RequestId, cursor?: StreamCursor): AsyncIterableIterator<JsonRpcMessage> {
+    if (!isEventStream(response)) return this.bodyMessage(response, answering);
+    const onRetry = cursor ? (ms: number) => (cursor.retryMs = ms) : undefined;
+    return new SseMessages(new SseReader(response.body, { limit: this.maxMessageBytes, onRetry }), this, signal, cursor);
+  }
+
+  // A JSON body's one message, read once iterated.
+  private async *bodyMessage(response: FetchResponse, answering?: RequestId): AsyncGenerator<JsonRpcMessage> {
     const answer = await this.answerIn(response, answering);
     if (answer) yield answer;
   }
@@ -338,8 +315,14 @@ export class HttpWire {
    *   McpProtocolError for a body that is not one, or one over `maxMessageBytes`.
    */
   async answerIn(response: FetchResponse, answering?: RequestId): Promise<JsonRpcResponse | undefined> {
-    const text = await this.text(response);
-    const decoded = text ? decodeData(text) : undefined;
+    // Read here rather than through `text`: an async layer fewer for every answer.
+    let text: string;
+    try {
+      text = await readText(response, this.maxMessageBytes);
+    } catch (error) {
+      throw this.unreadBody(error);
+    }
+    const decoded = text ? decodeMessage(text) : undefined;
     if (decoded && ('result' in decoded || 'error' in decoded)) {
       // An error the server could not tie to an id still answers this POST.
       return answering !== undefined && decoded.id == null ? { ...decoded, id: answering } : decoded;
@@ -359,11 +342,16 @@ export class HttpWire {
     try {
       return await readText(response, this.maxMessageBytes);
     } catch (error) {
-      if (error instanceof MessageTooLongError) throw this.tooLong();
-      // The signal's reasons are rxmcp's own errors already; anything else is the body's doing, and the call ends typed.
-      if (error instanceof McpClientError) throw error;
-      throw new McpNetworkError(this.url, `the response body broke: ${(error as Error).message}`, { cause: error });
+      throw this.unreadBody(error);
     }
+  }
+
+  // Why a body could not be read, as the error its reader throws.
+  private unreadBody(error: unknown): Error {
+    if (error instanceof MessageTooLongError) return this.tooLong();
+    // The signal's reasons are rxmcp's own errors already; anything else is the body's doing, and the call ends typed.
+    if (error instanceof McpClientError) return error;
+    return new McpNetworkError(this.url, `the response body broke: ${(error as Error).message}`, { cause: error });
   }
 
   /** Reports through `onWarn`; what the hook throws stays out of the stream that warned. */
@@ -412,6 +400,13 @@ export class HttpWire {
   }
 }
 
+// Why a request got no response: the signal's reason once it aborted, the clock, or the fetch's own error.
+function unreached(error: unknown, url: string, signal: AbortLike, bounded: BoundedSignal | undefined, timeoutMs: number): unknown {
+  if (signal.aborted) return signal.reason;
+  if (bounded?.timedOut || error instanceof DeadlinePassed) return new McpNetworkError(url, `no response within ${timeoutMs} ms`);
+  return new McpNetworkError(url, `cannot reach the server: ${(error as Error).message}`, { cause: error });
+}
+
 // The origin of a URL a fetch reported; undefined, which matches no origin, when it cannot be read.
 function originOf(url: string): string | undefined {
   try {
@@ -424,12 +419,6 @@ function originOf(url: string): string | undefined {
 /** True when a response is an SSE stream rather than a single body. */
 export function isEventStream(response: FetchResponse): boolean {
   return (response.headers.get('content-type') ?? '').includes('text/event-stream');
-}
-
-// One JSON-RPC message from a body or an event; anything else is undefined.
-function decodeData(text: string): JsonRpcMessage | undefined {
-  const decoded = decodeLine(text);
-  return decoded.kind === 'invalid' ? undefined : decoded.message;
 }
 
 /** Names a message the client sent that is not a request of its own, for a warning that it failed. */

@@ -1,6 +1,6 @@
 import { config, firstValueFrom, NEVER, Subscriber, type TeardownLogic } from 'rxjs';
 import { BodyCall, type CallHost } from '../../../src/client/calls/call-guard.js';
-import { Deadlines } from '../../../src/client/calls/deadlines.js';
+import { Deadlines } from '../../../src/util/deadlines.js';
 import type { Session } from '../../../src/client/session.js';
 import { McpTimeoutError } from '../../../src/errors/call-errors.js';
 

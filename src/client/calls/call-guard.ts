@@ -2,7 +2,7 @@ import { config, mergeMap, Observable, type Observer, Subscriber, Subscription, 
 import { McpCancelledError, McpTimeoutError } from '../../errors/call-errors.js';
 import { McpTransportClosedError } from '../../errors/transport-errors.js';
 import type { CallBounds } from './call-budget.js';
-import type { Deadline, Deadlines } from './deadlines.js';
+import type { Deadline, Deadlines } from '../../util/deadlines.js';
 import type { Session } from '../session.js';
 import { capabilityRefusal } from '../capability-gate.js';
 import { inCallerContext } from '../tracing/otel-api.js';

@@ -12,7 +12,7 @@ import { isTaskHandle } from '../../protocol/tasks.js';
 import { CACHEABLE_METHODS, ResultCache } from '../cache.js';
 import type { CallInput } from './call-inputs.js';
 import { type Correlator, PendingRequest } from '../correlator.js';
-import type { Deadline, Deadlines } from './deadlines.js';
+import type { Deadline, Deadlines } from '../../util/deadlines.js';
 import { continueInputLoop, INPUT_METHODS } from '../questions/input-loop.js';
 import { askingServerOf } from '../questions/asking-server.js';
 import { followUrlElicitations, urlElicitationError } from '../questions/url-elicitation-flow.js';

@@ -12,7 +12,7 @@ import { type CallBounds, callBounds, risingProgress } from './call-budget.js';
 import { BodyCall } from './call-guard.js';
 import type { CallInput, CallInputs } from './call-inputs.js';
 import type { CallPipeline } from './call-pipeline.js';
-import type { Deadlines } from './deadlines.js';
+import type { Deadlines } from '../../util/deadlines.js';
 import type { OutputSchemas } from './output-schemas.js';
 import { startToolCall, ToolCall, type ToolCallHost } from './tool-call.js';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type Deadline, Deadlines } from '../../../src/client/calls/deadlines.js';
+import { type Deadline, Deadlines } from '../../src/util/deadlines.js';
 
 /** A deadline that counts its expiries. */
 function entry(): Deadline & { expired: number } {

@@ -1,4 +1,4 @@
-import { LONGEST_TIMER_MS } from '../../util/checks.js';
+import { LONGEST_TIMER_MS } from './checks.js';
 
 /**
  * One deadline: when it runs out (in ms on its `Deadlines`' clock), and what then. The
@@ -13,11 +13,13 @@ export interface Deadline {
 }
 
 /**
- * Many call deadlines on one timer. The timer is armed for the earliest
- * deadline and re-armed only when an earlier one arrives, so a stream of
- * calls with the same budget sets a timer about once per budget rather than
- * once per call. The timer never keeps the process alive by itself: what a
- * pending call waits on (a child process, a socket) does that.
+ * Many deadlines on one timer: the client's call budgets, and the HTTP
+ * wire's wait for a response and its drain of a body left unread. The
+ * timer is armed for the earliest deadline and re-armed only when an
+ * earlier one arrives, so a stream of calls with the same budget sets a
+ * timer about once per budget rather than once per call. The timer never
+ * keeps the process alive by itself: what a pending call waits on (a child
+ * process, a socket) does that.
  *
  * The deadlines being tracked hang on a ring, each linked to the ones
  * tracked before and after it, through a sentinel. Every call is tracked
