@@ -116,28 +116,9 @@ describe('the gateway over HTTP, 2026-07-28', () => {
     const tools = new Toolkit({ name: 'kit' }).tool('kit_where', { input }, ({ region }) => ({ content: [{ type: 'text', text: `in ${region}` }] }));
     gateway = new Gateway({ provider: tools });
     const handle = gateway.fetchHandler() as (request: Request, extra: unknown) => Promise<Response>;
-    const request = () =>
-      new Request('http://gateway.invalid/mcp', {
-        method: 'POST',
-        headers: {
-          host: 'localhost:1',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'kit_where',
-          'mcp-param-region': 'us',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 7,
-          method: 'tools/call',
-          params: { name: 'kit_where', arguments: { region: 'eu' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
-        }),
-      });
     const forged = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'kit_where', arguments: { region: 'us' } } };
     for (const extra of [{ params: { slug: 'mcp' } }, { remoteAddr: { hostname: '127.0.0.1' } }, { json: forged }]) {
-      const answer = await handle(request(), extra);
+      const answer = await postCall((request) => handle(request, extra), 'kit_where', 'us');
       expect(answer.status).toBe(400);
       expect(await answer.json()).toMatchObject({ id: 7, error: { code: -32020 } });
     }
