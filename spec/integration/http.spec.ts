@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { firstValueFrom, lastValueFrom } from 'rxjs';
 import {
   McpCancelledError,
@@ -272,7 +276,37 @@ describe('Streamable HTTP faults', () => {
 describe('HTTP options', () => {
   it('refuses a header that would replace a protocol header, and a bad URL', () => {
     expect(() => McpClient.connectHttp({ url: 'http://127.0.0.1:1/mcp', headers: { 'mcp-method': 'x' } })).toThrow(/set by the protocol/);
+    // The body's framing is rxmcp's: a caller's Content-Length or Transfer-Encoding would disagree with it (two framings smuggle requests).
+    expect(() => McpClient.connectHttp({ url: 'http://127.0.0.1:1/mcp', headers: { 'Transfer-Encoding': 'chunked' } })).toThrow(/set by the protocol/);
+    expect(() => McpClient.connectHttp({ url: 'http://127.0.0.1:1/mcp', headers: { 'content-LENGTH': '2' } })).toThrow(/set by the protocol/);
     expect(() => McpClient.connectHttp({ url: 'ftp://example/mcp' })).toThrow(/http or https URL/);
+  });
+
+  it('names the TLS server after a Host header the caller gives, as node:https does', async () => {
+    const tls = join(__dirname, '..', 'fixtures', 'tls');
+    const named: string[] = [];
+    // Called with the name a client asks for in its hello (none for an address). The certificate is self-signed,
+    // so the handshake then fails at the client: the name it asked for is what is checked.
+    const server = createHttpsServer({
+      cert: readFileSync(join(tls, 'cert.pem')),
+      key: readFileSync(join(tls, 'key.pem')),
+      SNICallback: (name, done) => {
+        named.push(name);
+        done(null, undefined);
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = McpClient.connectHttp({ url: `https://127.0.0.1:${port}/mcp`, headers: { Host: 'real.example' }, connectTimeoutMs: 5_000 });
+    try {
+      await expect(firstValueFrom(client.listTools())).rejects.toThrow();
+      expect(named.length).toBeGreaterThan(0);
+      expect(new Set(named)).toEqual(new Set(['real.example']));
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('refuses a connect timeout that is not a duration a timer can wait', () => {

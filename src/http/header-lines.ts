@@ -31,6 +31,7 @@ export function headerLines(defaults: readonly string[], given: Record<string, s
   }
   if (!names.includes('host')) lines.push('Host', host);
   if (basic !== undefined && !names.includes('authorization')) lines.push('Authorization', basic);
-  if (body !== undefined && !names.includes('content-length')) lines.push('Content-Length', String(Buffer.byteLength(body)));
+  // Never both framings: node:http sends no Content-Length beside a Transfer-Encoding either.
+  if (body !== undefined && !names.includes('content-length') && !names.includes('transfer-encoding')) lines.push('Content-Length', String(Buffer.byteLength(body)));
   return lines;
 }

@@ -82,7 +82,12 @@ export class NodeHttpFetch {
         const { secure, options: target, host, basic } = this.parse(url);
         const headers = headerLines(DEFAULT_HEADERS, (init.headers ?? {}) as Record<string, string>, host, basic, payload);
         const { protocol, hostname, port, path } = target;
-        const options = { protocol, hostname, port, path, method: init.method as string, headers, agent: this.agent(secure) };
+        const options: Http.RequestOptions & { servername?: string } = { protocol, hostname, port, path, method: init.method as string, headers, agent: this.agent(secure) };
+        // node:https names the TLS server after a Host header set with setHeader, and cannot see one in raw lines.
+        if (secure) {
+          const given = givenHost(init.headers as Record<string, string> | undefined);
+          if (given !== undefined) options.servername = serverNameOf(given);
+        }
         request = secure ? this.modules.https.request(options) : this.modules.http.request(options);
       } catch (error) {
         // A URL that does not parse, or a header node:http refuses.
@@ -346,4 +351,17 @@ class NodeResponse implements FetchResponse {
   textWithin(limit: number): Promise<string> {
     return this.body.readAll(limit);
   }
+}
+
+// The Host header a caller gave, in whatever case, if any.
+function givenHost(headers: Record<string, string> | undefined): string | undefined {
+  if (headers === undefined) return undefined;
+  for (const name of Object.keys(headers)) if (name.length === 4 && name.toLowerCase() === 'host') return headers[name];
+  return undefined;
+}
+
+// The TLS server name node:https takes from a Host header: the name without its port or brackets, none for an address.
+function serverNameOf(host: string): string {
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']') === -1 ? undefined : host.indexOf(']')) : (host.split(':', 1)[0] as string);
+  return /^[0-9.]+$/.test(name) || name.includes(':') ? '' : name;
 }

@@ -15,7 +15,8 @@ import { SseHttp } from './http-sse.js';
 import { type HttpSink, HttpWire } from './http-wire.js';
 import { DEFAULT_MAX_MESSAGE, type RequestFailure, type Transport } from './transport.js';
 
-const PROTOCOL_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'];
+// With the framing headers: a Content-Length or Transfer-Encoding of the caller's would not match the body rxmcp sends.
+const PROTOCOL_HEADERS = ['content-type', 'accept', 'content-length', 'transfer-encoding', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'];
 const KINDS: readonly HttpTransportKind[] = ['auto', 'streamable-http', 'sse'];
 /** The statuses with which a server that speaks only HTTP+SSE refuses the `initialize` POST (the spec's list). */
 const NOT_STREAMABLE = new Set([400, 404, 405]);
