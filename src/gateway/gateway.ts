@@ -197,10 +197,7 @@ export class Gateway {
    * @throws McpClientError for a malformed guard option.
    */
   fetchHandler(guard: HttpGuardOptions = {}): (request: Request) => Promise<Response> {
-    const handle = this.serving.guarded(httpGuard(guard));
-    // Only the request: runtimes call a fetch handler with a second argument of their own (Deno's info, Bun's server,
-    // a Workers env, Next.js's params), which must never be taken for the parsed body `listen` hands its handler.
-    return (request) => handle(request);
+    return this.serving.guarded(httpGuard(guard));
   }
 
   /**

@@ -135,12 +135,14 @@ export class Serving {
 
   /**
    * A fetch-style handler for both eras, `guard` checked first on every
-   * request (`Gateway#fetchHandler`). A body handed in parsed (`listen`'s)
-   * is read from there by every step, the SDK's included.
+   * request (`Gateway#fetchHandler`). It takes the request alone: runtimes
+   * call a fetch handler with a second argument of their own (Deno's info,
+   * Bun's server, a Workers env, Next.js's params), never to be taken for
+   * the parsed body only `listen` hands its handler.
    */
-  guarded(guard: HttpGuard): NodeHandler {
+  guarded(guard: HttpGuard): (request: Request) => Promise<Response> {
     const routed = this.routed();
-    return async (request, body) => guard.refuse(request) ?? routed(request, body);
+    return async (request) => guard.refuse(request) ?? routed(request);
   }
 
   // Serves a request the guard let through: 2026-07-28 ones through the SDK's per-request handler, 2025-era ones in sessions.
