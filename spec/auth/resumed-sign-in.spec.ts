@@ -2,6 +2,7 @@ import { firstValueFrom } from 'rxjs';
 import { McpAuthError, McpClient } from 'rxmcp';
 import type { AuthorizeAnswer, AuthorizeRequest, PendingSignIn } from 'rxmcp';
 import { headlessSignIn, type OAuthServers, startOAuthServers } from '../support/oauth.js';
+import { eventually } from '../support/servers.js';
 
 // A sign-in begun by one client and finished by another, as a web page that
 // leaves for the authorization server and loads again does it: the first
@@ -63,6 +64,8 @@ describe('finishing a sign-in begun before the page was left', () => {
     const { url, pending } = await begin(servers);
     const back = await headlessSignIn(url);
     const asked: URL[] = [];
+    const tokenLines = () => servers.authorizationServer.stderr.filter((line) => line.startsWith('token grant_type=authorization_code'));
+    const before = tokenLines().length;
     const second = connect(servers, async (request) => {
       asked.push(request.url);
       return { redirect: back, pending };
@@ -72,7 +75,9 @@ describe('finishing a sign-in begun before the page was left', () => {
       expect(tools.map((tool) => tool.name)).toContain('add');
       // The second client registered anew, and still finished as the first.
       expect(asked[0]?.searchParams.get('client_id')).not.toBe(pending.clientId);
-      const tokenLine = servers.authorizationServer.stderr.filter((line) => line.startsWith('token grant_type=authorization_code')).at(-1);
+      // The server's stderr comes down its own pipe and can trail its answers.
+      await eventually(() => tokenLines().length > before);
+      const tokenLine = tokenLines().at(-1);
       expect(tokenLine).toContain(`client=${pending.clientId} `);
       expect(tokenLine).toContain('status=200');
     } finally {

@@ -64,8 +64,11 @@ describe('legacy Streamable HTTP sessions, against the SDK v2 fixture', () => {
 
   it('ends its session with DELETE on close', async () => {
     // close() waits for the DELETE's answer (5 s at most), so the line is there or on its way.
+    const before = sessions().length;
     const client = McpClient.connectHttp({ url: server.url });
     await firstValueFrom(client.describe());
+    // The server's stderr comes down its own pipe and can trail the answer: wait for the new session's line.
+    await eventually(() => sessions().length === before + 1);
     const id = sessions().at(-1)?.slice('session '.length);
     await client.close();
     await eventually(() => server.stderr.includes(`deleted ${id}`), 10000);

@@ -74,9 +74,13 @@ describe('server-everything in its sse mode', () => {
   });
 
   it('ends its event stream on the server when closed', async () => {
+    const connected = () => server.stderr.filter((line) => line.startsWith('Client Connected:'));
+    const before = connected().length;
     const other = McpClient.connectHttp({ url: `${server.origin}/sse` });
     await firstValueFrom(other.listTools());
-    const session = server.stderr.filter((line) => line.startsWith('Client Connected:')).at(-1)?.split(/\s+/).at(-1) as string;
+    // The server's stderr comes down its own pipe and can trail its answers.
+    await eventually(() => connected().length > before);
+    const session = connected().at(-1)?.split(/\s+/).at(-1) as string;
     await other.close();
     await eventually(() => server.stderr.some((line) => line.startsWith('Client Disconnected:') && line.endsWith(session)), 5000);
   });
