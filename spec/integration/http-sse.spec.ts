@@ -353,6 +353,9 @@ describe('signing in to an HTTP+SSE server through the real authorization server
       expect(text(await firstValueFrom(mcp.callTool('echo', { text: 'second' }, { timeoutMs: 20000 })))).toBe('second');
       expect(authorized).toHaveLength(1);
       expect(states.map((state) => state.state).slice(-2)).toEqual(['refreshing', 'signed-in']);
+      // The servers' stderr comes down their own pipes and can trail their answers.
+      await eventually(() => server.stderr.slice(from.rs).some((line) => line.startsWith('auth ok ')));
+      await eventually(() => authorizationServer.stderr.slice(from.as).some((line) => line.startsWith('token ')));
       const auth = server.stderr.slice(from.rs).filter((line) => line.startsWith('auth '));
       expect(auth[0]).toBe('auth 401 POST /messages rejected');
       expect(auth).toContainEqual(expect.stringMatching(/^auth ok POST \/messages sub=ada /));

@@ -264,6 +264,8 @@ describe('Streamable HTTP faults', () => {
     const client = McpClient.connectHttp({ url: refusing.url });
     try {
       expect(await firstValueFrom(client.describe())).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+      // The server's stderr comes down its own pipe and can trail its answers.
+      await eventually(() => refusing.stderr.some((line) => line !== 'connection'));
       expect(refusing.stderr.filter((line) => line !== 'connection')).toEqual(['refused 2026-07-28']);
     } finally {
       await client.close();
