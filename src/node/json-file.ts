@@ -36,7 +36,7 @@ const KEPT_MS = 1000;
  */
 export class JsonFile {
   // What `readKept` made of the file's last full read, under the identity the file had then.
-  private kept: { identity: string; value: unknown; until: number } | undefined;
+  private kept: { identity: BigIntStats; value: unknown; until: number } | undefined;
 
   constructor(
     /** The file, resolved. */
@@ -82,14 +82,14 @@ export class JsonFile {
       // Gone: read as `read` reads it, which says what is there now.
       if (info !== undefined) {
         this.refuse(operation, info);
-        if (identityOf(info) === kept.identity) return kept.value as T;
+        if (sameIdentity(info, kept.identity)) return kept.value as T;
       }
     }
     this.kept = undefined;
     const started = Date.now();
     const { document, info } = await this.readWhole(operation);
     const value = build(document);
-    this.kept = info !== undefined && POSIX && Number(info.ctimeMs) < started - this.settledMs ? { identity: identityOf(info), value, until: started + KEPT_MS } : undefined;
+    this.kept = info !== undefined && POSIX && Number(info.ctimeMs) < started - this.settledMs ? { identity: info, value, until: started + KEPT_MS } : undefined;
     return value;
   }
 
@@ -188,9 +188,19 @@ export class JsonFile {
   }
 }
 
-// Which file this is and which version of it: another file (a rename over it), or any change to it, gives another.
-function identityOf(info: BigIntStats): string {
-  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.mode}:${info.uid}`;
+// Whether two stats are of the same file in the same version: another file (a rename over it), or any change
+// to it, differs in one of these. Compared field by field: it runs at every tool call, and a string of seven
+// bigints made each time cost more than the stat.
+function sameIdentity(now: BigIntStats, then: BigIntStats): boolean {
+  return (
+    now.dev === then.dev &&
+    now.ino === then.ino &&
+    now.size === then.size &&
+    now.mtimeNs === then.mtimeNs &&
+    now.ctimeNs === then.ctimeNs &&
+    now.mode === then.mode &&
+    now.uid === then.uid
+  );
 }
 
 function codeOf(error: unknown): string | undefined {

@@ -299,8 +299,13 @@ export async function runToolCalls(source: ToolSource, given: readonly unknown[]
     }
     slots.push({ index, id, name });
     const context: ToolCallContext = { toolCallId: id, signal: options.signal, onProgress: options.onProgress, input: options.input, ...timeoutsOf(options, id, name) };
+    let key: string | undefined;
     jobs.push({
-      key: jobKey(name, args, index),
+      // Read only when a batch of safe calls runs together (runBatch): most batches are one call, and the
+      // canonical text of its arguments was made at every call for nothing.
+      get key() {
+        return (key ??= jobKey(name, args, index));
+      },
       safe: trusted && isSafe(catalogue?.get(name)?.annotations),
       run: () => source.call(name, args, context),
     });
@@ -422,7 +427,9 @@ export async function readBack(
     return { answers: calls.map((call) => failure(typeof call?.id === 'string' ? call.id : '', messageOf(error))) };
   }
   try {
-    return { calls: await names.toReal(calls, options.names, listReal), options: { ...withMediaLedger(timed), names: 'real' } };
+    const passed = withMediaLedger(timed);
+    // A layer under another gets options that already say so: passed on as they are, not copied again at every layer.
+    return { calls: await names.toReal(calls, options.names, listReal), options: passed.names === 'real' ? passed : { ...passed, names: 'real' } };
   } catch (error) {
     const reason = `The tool names could not be read back: ${messageOf(error)}`;
     return { answers: calls.map((call) => failure(typeof call?.id === 'string' ? call.id : '', reason)) };
