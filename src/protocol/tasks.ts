@@ -56,7 +56,8 @@ const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled
 const text = optional(string);
 const count = optional(number);
 
-const wireTaskShape = shape(
+/** The members of a task this client reads, in either dialect (others pass through). */
+export const wireTaskShape = shape(
   fields({
     taskId: string,
     status: oneOf(STATUSES),

@@ -1,13 +1,14 @@
 import { catchError, defaultIfEmpty, defer, map, type Observable, of, take } from 'rxjs';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { AskingServer, InputHooks, InputRequest } from '../../protocol/input-request.js';
-import { each, fields, oneOf, optional, present, record, type Shape, shape, string } from '../../protocol/shapes.js';
+import type { Shape } from '../../protocol/shapes.js';
 import { checkSamplingRequest, checkSamplingResult, declaresSamplingTools } from '../../protocol/sampling-checks.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { observableOf } from '../../util/observable-of.js';
 import { isObject, messageOf } from '../../util/values.js';
 import { keepOfferableRoots } from '../roots.js';
 import { checkAnswer, describeProblem } from './answer-check.js';
+import { elicitAnswer, elicitUrlAnswer, rootsAnswer, sampleAnswer } from './answer-shapes.js';
 import { readUrlQuestion } from './elicitation-url.js';
 
 interface Kind {
@@ -27,14 +28,12 @@ interface Kind {
   refuse?: (answer: Record<string, unknown>, params: Record<string, unknown>) => string | undefined;
 }
 
-const ACTIONS = oneOf(['accept', 'decline', 'cancel']);
-
 const KINDS: Record<string, Kind> = {
   'elicitation/create': {
     hook: 'onElicit',
     capability: 'elicitation',
     decline: { action: 'decline' },
-    result: shape(fields({ action: ACTIONS, content: optional(record) })),
+    result: elicitAnswer,
     needsParams: true,
     finish: withDefaults,
     refuse: breaksSchema,
@@ -44,7 +43,7 @@ const KINDS: Record<string, Kind> = {
     capability: 'sampling',
     // Sampling has no "no" answer: a declined question is left out of inputResponses.
     decline: undefined,
-    result: shape(fields({ role: string, content: present, model: string })),
+    result: sampleAnswer,
     needsParams: true,
     check: checkSamplingResult,
   },
@@ -52,7 +51,7 @@ const KINDS: Record<string, Kind> = {
     hook: 'onListRoots',
     capability: 'roots',
     decline: { roots: [] },
-    result: shape(fields({ roots: each(fields({ uri: string })) })),
+    result: rootsAnswer,
     needsParams: false,
     // Whichever hook answers (the client's, a call's, a gateway's host), only file:// roots that pass the checks reach the server.
     finish: (answer, _params, warn) => keepOfferableRoots(answer, warn),
@@ -66,7 +65,7 @@ const URL_ELICITATION: Kind = {
   hook: 'onElicitUrl',
   capability: 'elicitation',
   decline: { action: 'decline' },
-  result: shape(fields({ action: ACTIONS })),
+  result: elicitUrlAnswer,
   needsParams: true,
   finish: (answer) => ({ action: answer.action }),
 };
@@ -208,6 +207,7 @@ export function askHook(
         return kind.decline;
       }
       const valid = written as Record<string, unknown>;
+      for (const member of copiedObjects(kind, valid)) if (isObject(member)) delete member['__proto__'];
       const problem = kind.check?.(valid, asked.params);
       if (problem !== undefined) {
         warn(`declined ${label}: ${kind.hook} answered with something that cannot be sent: ${problem}`);
@@ -268,6 +268,16 @@ function withDefaults(answer: Record<string, unknown>, params: Record<string, un
   );
   // fromEntries defines each key: a server's "__proto__" field stays a field.
   return defaults.length === 0 ? answer : { ...answer, content: Object.fromEntries([...Object.entries(content), ...defaults]) };
+}
+
+// The objects of an answer that were sent as copies without their own
+// "__proto__" member (which no answer has a use for), as the zod schemas
+// these shapes replaced copied them: the answer, a form's content, each root.
+// They are the answer's JSON read back, so they are the client's own.
+function copiedObjects(kind: Kind, answer: Record<string, unknown>): unknown[] {
+  if (kind.hook === 'onElicit') return [answer, answer.content];
+  if (kind.hook === 'onListRoots') return [answer, ...(answer.roots as unknown[])];
+  return [answer];
 }
 
 const INVALID = Symbol('invalid');
