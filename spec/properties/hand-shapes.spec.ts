@@ -147,7 +147,7 @@ describe('the hand-written shapes, against the zod schemas they replaced', () =>
     ['a ttl of NaN, of Infinity, of null', { ...task, ttlMs: Number.NaN, ttl: Number.POSITIVE_INFINITY, pollInterval: null }],
     ['an error whose code is a string', { ...task, error: { code: '1', message: 'm' } }],
     ['an array where an object belongs', [task]],
-    ['a sparse array of items', { contents: [, { uri: 'u' }] }], // eslint-disable-line no-sparse-arrays
+    ['a sparse array of items', { contents: [, { uri: 'u' }] }],
     ['100,000 good items and a bad last one', { contents: [...Array.from({ length: 100_000 }, () => ({ uri: 'u' })), { uri: 5 }] }],
     ['100,000 good values and a bad last one', { completion: { values: [...Array.from({ length: 100_000 }, () => 'v'), null] } }],
     ['junk nested far below the rules', { contents: [{ uri: 'u', deep: JSON.parse('['.repeat(5000) + ']'.repeat(5000)) }] }],
