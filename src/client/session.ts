@@ -105,15 +105,14 @@ function discover(context: ProbeContext, version: string, sent: readonly string[
 }
 
 function fromDiscoverResult(context: ProbeContext, result: Record<string, unknown>): Verdict {
-  const parsed = discoverResultSchema.safeParse(result);
-  if (!parsed.success) return LEGACY;
-  const { supportedVersions, capabilities, instructions } = parsed.data;
+  if (discoverResultSchema(result) !== undefined) return LEGACY;
+  const { supportedVersions, capabilities, instructions } = result as { supportedVersions: string[]; capabilities: Record<string, unknown>; instructions?: string };
   const chosen = context.versions.find((version) => supportedVersions.includes(version));
   if (chosen === undefined) return LEGACY;
   const meta = result._meta as Record<string, unknown> | undefined;
   // Checked like the handshake's: a malformed one is as good as none.
-  const info = implementationSchema.safeParse(meta?.[SERVER_INFO]);
-  const serverInfo = info.success ? (info.data as Implementation) : undefined;
+  const info = meta?.[SERVER_INFO];
+  const serverInfo = implementationSchema(info) === undefined ? (info as Implementation) : undefined;
   if (serverInfo) checkServerIcons(context, serverInfo);
   return {
     era: 'modern',

@@ -1,58 +1,46 @@
-import { z } from 'zod';
+import { boolean, each, fields, number, optional, record, type Shape, shape, string } from './shapes.js';
 
-// The shapes of the MCP results this client reads, for both eras. Each checks
-// the members the client relies on and lets everything else through untouched:
-// servers add fields, and a newer revision may too.
+// The shapes of the MCP results this client reads, for both eras (checked by
+// hand: see shapes.ts). Each checks the members the client relies on and lets
+// everything else through untouched: servers add fields, and a newer
+// revision may too.
 
-const object = z.record(z.string(), z.unknown());
+const text = optional(string);
+const strings = each(string);
 
-export const implementationSchema = z.looseObject({ name: z.string(), version: z.string() });
+/** A server's `serverInfo`: a name and a version, at least. */
+export const implementationSchema: Shape = shape(fields({ name: string, version: string }));
 
-export const discoverResultSchema = z.looseObject({
-  supportedVersions: z.array(z.string()),
-  capabilities: object,
-  instructions: z.string().optional(),
-});
+/** A 2026-07-28 `server/discover` result. */
+export const discoverResultSchema: Shape = shape(fields({ supportedVersions: strings, capabilities: record, instructions: text }));
 
-export const initializeResultSchema = z.looseObject({
-  protocolVersion: z.string(),
-  capabilities: object,
-  serverInfo: implementationSchema,
-  instructions: z.string().optional(),
-});
+/** A 2025-11-25 `initialize` result. */
+export const initializeResultSchema: Shape = shape(
+  fields({ protocolVersion: string, capabilities: record, serverInfo: fields({ name: string, version: string }), instructions: text }),
+);
 
-const unsupportedVersionDataSchema = z.looseObject({
-  supported: z.array(z.string()),
-  requested: z.string().optional(),
-});
+const unsupportedVersionDataSchema = shape(fields({ supported: strings, requested: text }));
 
 /** The versions an "unsupported protocol version" error names; none when its data is malformed. */
 export function unsupportedVersionData(data: unknown): { supported: string[]; requested?: string } {
-  const parsed = unsupportedVersionDataSchema.safeParse(data);
-  return parsed.success ? parsed.data : { supported: [] };
+  if (unsupportedVersionDataSchema(data) !== undefined) return { supported: [] };
+  // A copy, as the zod schema this replaced gave: the error's data stays the server's.
+  const { supported, requested } = data as { supported: string[]; requested?: string };
+  return requested === undefined ? { supported: [...supported] } : { supported: [...supported], requested };
 }
 
-const contentBlockSchema = z.looseObject({ type: z.string() });
+const contentBlock = fields({ type: string });
 
-export const callToolResultSchema = z.looseObject({
-  content: z.array(contentBlockSchema),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional(),
-});
+/** A `tools/call` result (the call path checks it with `checkToolResult`, which asks the same). */
+export const callToolResultSchema: Shape = shape(fields({ content: each(contentBlock), isError: optional(boolean) }));
 
-export const readResourceResultSchema = z.looseObject({
-  contents: z.array(z.looseObject({ uri: z.string(), mimeType: z.string().optional() })),
-});
+/** A `resources/read` result. */
+export const readResourceResultSchema: Shape = shape(fields({ contents: each(fields({ uri: string, mimeType: text })) }));
 
-export const getPromptResultSchema = z.looseObject({
-  description: z.string().optional(),
-  messages: z.array(z.looseObject({ role: z.string(), content: contentBlockSchema })),
-});
+/** A `prompts/get` result. */
+export const getPromptResultSchema: Shape = shape(fields({ description: text, messages: each(fields({ role: string, content: contentBlock })) }));
 
-export const completeResultSchema = z.looseObject({
-  completion: z.looseObject({
-    values: z.array(z.string()),
-    total: z.number().optional(),
-    hasMore: z.boolean().optional(),
-  }),
-});
+/** A `completion/complete` result. */
+export const completeResultSchema: Shape = shape(
+  fields({ completion: fields({ values: strings, total: optional(number), hasMore: optional(boolean) }) }),
+);

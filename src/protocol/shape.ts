@@ -1,6 +1,5 @@
-import type { z } from 'zod';
 import { McpProtocolError } from '../errors/protocol-errors.js';
-import type { PageShape } from './page-shapes.js';
+import type { Shape } from './shapes.js';
 
 /**
  * Members a result carries for the protocol's sake, acted on and then
@@ -37,18 +36,13 @@ export function stripBookkeeping<T extends Record<string, unknown>>(result: T): 
 
 /**
  * Checks a result against the shape the client relies on, or raises
- * `McpProtocolError` (with no code: the server sent no error, just a bad answer).
+ * `McpProtocolError` (with no code: the server sent no error, just a bad
+ * answer). The result is handed on as it came, not copied.
  */
-export function checkResult<T>(method: string, schema: z.ZodType | PageShape, result: unknown): T {
-  if (typeof schema === 'function') {
-    const problem = schema(result as Record<string, unknown>);
-    if (problem) throw new McpProtocolError(`malformed ${method} result: ${problem}`, undefined, { issues: [problem] }, method);
-    return result as T;
-  }
-  const outcome = schema.safeParse(result);
-  if (outcome.success) return outcome.data as T;
-  const problems = outcome.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  throw new McpProtocolError(`malformed ${method} result: ${problems.join('; ')}`, undefined, { issues: problems }, method);
+export function checkResult<T>(method: string, shape: Shape, result: unknown): T {
+  const problem = shape(result);
+  if (problem) throw new McpProtocolError(`malformed ${method} result: ${problem}`, undefined, { issues: [problem] }, method);
+  return result as T;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { McpProtocolError } from '../errors/protocol-errors.js';
+import { fields, nullable, number, oneOf, optional, record, shape, string } from './shapes.js';
 import type { CallToolResult } from './types.js';
 
 // The two task dialects on the wire. 2025-11-25 (core, legacy era): the
@@ -53,20 +53,42 @@ export interface WireTask {
 
 const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 
-const wireTaskSchema = z.looseObject({
-  taskId: z.string(),
-  status: z.enum(STATUSES),
-  statusMessage: z.string().optional(),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string().optional(),
-  ttlMs: z.number().nullable().optional(),
-  ttl: z.number().nullable().optional(),
-  pollIntervalMs: z.number().optional(),
-  pollInterval: z.number().optional(),
-  result: z.record(z.string(), z.unknown()).optional(),
-  error: z.looseObject({ code: z.number(), message: z.string() }).optional(),
-  inputRequests: z.record(z.string(), z.unknown()).optional(),
-});
+const text = optional(string);
+const count = optional(number);
+
+/** The members of a task this client reads, in either dialect (others pass through). */
+export const wireTaskShape = shape(
+  fields({
+    taskId: string,
+    status: oneOf(STATUSES),
+    statusMessage: text,
+    createdAt: string,
+    lastUpdatedAt: text,
+    ttlMs: optional(nullable(number)),
+    ttl: optional(nullable(number)),
+    pollIntervalMs: count,
+    pollInterval: count,
+    result: optional(record),
+    error: optional(fields({ code: number, message: string })),
+    inputRequests: optional(record),
+  }),
+);
+
+/** The members of a task as the shape above lets them through. */
+interface WireTaskBody {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt?: string;
+  ttlMs?: number | null;
+  ttl?: number | null;
+  pollIntervalMs?: number;
+  pollInterval?: number;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+  inputRequests?: Record<string, unknown>;
+}
 
 /** Whether a status is terminal: the task will not change again. */
 export function isTerminal(status: TaskStatus): boolean {
@@ -92,12 +114,9 @@ export function isTaskHandle(result: Record<string, unknown>): boolean {
  */
 export function readTask(method: string, value: unknown): WireTask {
   const body = typeof value === 'object' && value !== null && !('taskId' in value) && 'task' in value ? (value as { task: unknown }).task : value;
-  const parsed = wireTaskSchema.safeParse(body);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    throw new McpProtocolError(`malformed task in ${method}: ${problems.join('; ')}`, undefined, { issues: problems }, method);
-  }
-  const wire = parsed.data;
+  const problem = wireTaskShape(body);
+  if (problem) throw new McpProtocolError(`malformed task in ${method}: ${problem}`, undefined, { issues: [problem] }, method);
+  const wire = body as WireTaskBody;
   const ttlMs = wire.ttlMs !== undefined ? wire.ttlMs : wire.ttl;
   const pollIntervalMs = wire.pollIntervalMs ?? wire.pollInterval;
   const task: Task = {
@@ -112,7 +131,7 @@ export function readTask(method: string, value: unknown): WireTask {
   return {
     task,
     ...(wire.result === undefined ? {} : { result: wire.result }),
-    ...(wire.error === undefined ? {} : { error: wire.error as WireTask['error'] }),
+    ...(wire.error === undefined ? {} : { error: wire.error }),
     ...(wire.inputRequests === undefined ? {} : { inputRequests: wire.inputRequests }),
   };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type LlmTool, type LlmToolCall, runToolCalls, toLlmTools, type ToolMessage, type ToolProvider, type ExecuteOptions } from '../tools/bridge.js';
 import { NameMapper, type ToolsForLlmOptions } from '../tools/tool-names.js';
 import { McpClientError } from '../errors/mcp-client-error.js';
@@ -76,8 +76,7 @@ export class Toolkit implements ToolProvider {
    */
   tool<S extends z.ZodObject>(name: string, definition: ToolkitToolDefinition<S>, handler: ToolkitHandler<S>): this {
     if (this.registered.has(name)) throw new McpClientError(`toolkit ${JSON.stringify(this.name)} already has a tool ${JSON.stringify(name)}`);
-    // The same JSON Schema the official server SDK publishes for a zod input.
-    const inputSchema = { type: 'object', ...z.toJSONSchema(definition.input, { io: 'input' }) } as Record<string, unknown>;
+    const inputSchema = jsonSchemaOf(name, definition.input);
     const tool: Tool = { name, inputSchema };
     if (definition.title !== undefined) tool.title = definition.title;
     if (definition.description !== undefined) tool.description = definition.description;
@@ -135,6 +134,18 @@ export class Toolkit implements ToolProvider {
       options,
     );
   }
+}
+
+// The same JSON Schema the official server SDK publishes for a zod input
+// (`z.toJSONSchema(input, { io: 'input' })`), asked of the schema itself
+// (zod 4.2 and later give every schema the method): the user's zod is loaded
+// already, and rxmcp's root entry then loads none of its own.
+function jsonSchemaOf(name: string, input: z.ZodObject): Record<string, unknown> {
+  const own = (input as { toJSONSchema?: unknown } | undefined)?.toJSONSchema;
+  if (typeof own !== 'function') {
+    throw new McpClientError(`tool ${JSON.stringify(name)} needs a zod 4.2 (or later) object schema as its input: this one has no toJSONSchema method`);
+  }
+  return { type: 'object', ...(own.call(input, { io: 'input' }) as Record<string, unknown>) };
 }
 
 function errorResult(message: string): CallToolResult {

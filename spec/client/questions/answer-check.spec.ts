@@ -2,6 +2,7 @@ import { firstValueFrom } from 'rxjs';
 import { type InputRequest, McpClient, McpClientError } from '../../../src/index.js';
 import { FakeTransport } from 'rxmcp/testing';
 import { checkAnswer, describeProblem } from '../../../src/client/questions/answer-check.js';
+import { askHook } from '../../../src/client/questions/input-hooks.js';
 import { askingServerOf, MAX_SERVER_INFO_CHARS } from '../../../src/client/questions/asking-server.js';
 
 const schema = {
@@ -186,5 +187,31 @@ describe('a hostile server\'s question, end to end', () => {
     expect(Array.from(seen[0]?.name ?? '').length).toBe(201);
     expect(seen[0]?.version).toBe('1');
     await mcp.close();
+  });
+});
+
+describe('what a hook answers, as the server gets it', () => {
+  const form = { method: 'elicitation/create', params: { message: '?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } };
+  const ask = (answer: unknown, warnings: string[] = []) =>
+    firstValueFrom(askHook(form, { onElicit: () => answer as never }, (warning) => warnings.push(warning), 'q'));
+
+  it('sends what was checked: an answer whose JSON says otherwise (a toJSON) is declined', async () => {
+    const warnings: string[] = [];
+    const sly = { action: 'accept', content: { name: 'Ada' }, toJSON: () => ({ action: 'delete everything' }) };
+    await expect(ask(sly, warnings)).resolves.toEqual({ action: 'decline' });
+    expect(warnings).toEqual(['declined q: onElicit answered with something that is not a valid elicitation/create result']);
+  });
+
+  it('sends the JSON of an answer (own members only), without a "__proto__" member of the answer or its content', async () => {
+    const sent = await ask(JSON.parse('{"action":"accept","content":{"name":"Ada","__proto__":{"admin":true}},"__proto__":{"x":1}}'));
+    expect(sent).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    expect(Object.hasOwn(sent as object, '__proto__')).toBe(false);
+    await expect(ask(Object.create({ action: 'accept' }))).resolves.toEqual({ action: 'decline' });
+  });
+
+  it('declines an answer that cannot be written as JSON, saying so', async () => {
+    const warnings: string[] = [];
+    await expect(ask({ action: 'accept', content: { name: 10n } }, warnings)).resolves.toEqual({ action: 'decline' });
+    expect(warnings[0]).toContain('cannot be written as JSON');
   });
 });

@@ -1,11 +1,11 @@
 import { Observable, type Observer, type Subscriber, Subscription, type Unsubscribable } from 'rxjs';
-import type { z } from 'zod';
 import { McpTimeoutError } from '../../errors/call-errors.js';
 import { McpProtocolError, McpUnsupportedVersionError, McpUrlElicitationRequiredError } from '../../errors/protocol-errors.js';
 import { unsupportedVersionData } from '../../protocol/schemas.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import type { JsonRpcRequest, RequestId } from '../../protocol/jsonrpc.js';
 import type { PageShape } from '../../protocol/page-shapes.js';
+import type { Shape } from '../../protocol/shapes.js';
 import { buildRequest } from '../../protocol/request.js';
 import { checkResult, checkToolResult, resultTypeOf, stripBookkeeping } from '../../protocol/shape.js';
 import { isTaskHandle } from '../../protocol/tasks.js';
@@ -47,7 +47,7 @@ export class CallPipeline {
     method: string,
     params: Record<string, unknown> | undefined,
     meta: Record<string, unknown> | undefined,
-    schema: z.ZodType | PageShape,
+    schema: Shape,
     refresh = false,
     acceptTask = false,
     input?: CallInput,
@@ -105,7 +105,7 @@ export class CallPipeline {
     method: string,
     params: Record<string, unknown> | undefined,
     meta: Record<string, unknown> | undefined,
-    schema: z.ZodType,
+    schema: Shape,
     subscriber: Subscriber<Record<string, unknown>>,
     input?: CallInput,
     deadlines?: Deadlines,
@@ -134,7 +134,7 @@ class Exchange extends PendingRequest implements Unsubscribable {
     method: string,
     private readonly params: Record<string, unknown> | undefined,
     private readonly meta: Record<string, unknown> | undefined,
-    private readonly schema: z.ZodType | PageShape,
+    private readonly schema: Shape,
     // The cache key of a cacheable method's call: its result may be kept, and
     // is handed on with its bookkeeping (the cache's caller strips it).
     private readonly key: string | undefined,
@@ -270,7 +270,7 @@ class TimedExchange extends Exchange implements Deadline {
     method: string,
     params: Record<string, unknown> | undefined,
     meta: Record<string, unknown> | undefined,
-    schema: z.ZodType,
+    schema: Shape,
     subscriber: Subscriber<Record<string, unknown>>,
     private readonly deadlines: Deadlines,
     private readonly timeoutMs: number,
@@ -328,7 +328,7 @@ function settle<T, R>(source: Observable<T>, project: (value: T) => R): Observab
 
 // A tool result is checked by hand: it is the one result on the hot path of
 // an agent loop, and its shape is small. The rest go through their schemas.
-function check(method: string, schema: z.ZodType | PageShape, result: Record<string, unknown>): Record<string, unknown> {
+function check(method: string, schema: Shape, result: Record<string, unknown>): Record<string, unknown> {
   return method === 'tools/call' ? checkToolResult(result) : checkResult<Record<string, unknown>>(method, schema, result);
 }
 

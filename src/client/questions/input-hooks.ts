@@ -1,13 +1,14 @@
 import { catchError, defaultIfEmpty, defer, map, type Observable, of, take } from 'rxjs';
-import { z } from 'zod';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { AskingServer, InputHooks, InputRequest } from '../../protocol/input-request.js';
+import type { Shape } from '../../protocol/shapes.js';
 import { checkSamplingRequest, checkSamplingResult, declaresSamplingTools } from '../../protocol/sampling-checks.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import { observableOf } from '../../util/observable-of.js';
 import { isObject, messageOf } from '../../util/values.js';
 import { keepOfferableRoots } from '../roots.js';
 import { checkAnswer, describeProblem } from './answer-check.js';
+import { elicitAnswer, elicitUrlAnswer, rootsAnswer, sampleAnswer } from './answer-shapes.js';
 import { readUrlQuestion } from './elicitation-url.js';
 
 interface Kind {
@@ -15,8 +16,8 @@ interface Kind {
   capability: 'elicitation' | 'sampling' | 'roots';
   /** What the client answers when it declines; `undefined` where the protocol has no decline shape. */
   decline: Record<string, unknown> | undefined;
-  /** The shape a hook's answer must have. */
-  result: z.ZodType;
+  /** The shape a hook's answer must have (a problem, or undefined when it fits). */
+  result: Shape;
   /** Whether the request must carry params. */
   needsParams: boolean;
   /** What becomes of a valid answer before it is sent, given the request's params; `warn` says what it left out. */
@@ -32,7 +33,7 @@ const KINDS: Record<string, Kind> = {
     hook: 'onElicit',
     capability: 'elicitation',
     decline: { action: 'decline' },
-    result: z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() }),
+    result: elicitAnswer,
     needsParams: true,
     finish: withDefaults,
     refuse: breaksSchema,
@@ -42,7 +43,7 @@ const KINDS: Record<string, Kind> = {
     capability: 'sampling',
     // Sampling has no "no" answer: a declined question is left out of inputResponses.
     decline: undefined,
-    result: z.looseObject({ role: z.string(), content: z.unknown(), model: z.string() }),
+    result: sampleAnswer,
     needsParams: true,
     check: checkSamplingResult,
   },
@@ -50,7 +51,7 @@ const KINDS: Record<string, Kind> = {
     hook: 'onListRoots',
     capability: 'roots',
     decline: { roots: [] },
-    result: z.looseObject({ roots: z.array(z.looseObject({ uri: z.string() })) }),
+    result: rootsAnswer,
     needsParams: false,
     // Whichever hook answers (the client's, a call's, a gateway's host), only file:// roots that pass the checks reach the server.
     finish: (answer, _params, warn) => keepOfferableRoots(answer, warn),
@@ -64,7 +65,7 @@ const URL_ELICITATION: Kind = {
   hook: 'onElicitUrl',
   capability: 'elicitation',
   decline: { action: 'decline' },
-  result: z.object({ action: z.enum(['accept', 'decline', 'cancel']) }).loose(),
+  result: elicitUrlAnswer,
   needsParams: true,
   finish: (answer) => ({ action: answer.action }),
 };
@@ -193,12 +194,20 @@ export function askHook(
   return defer(() => observableOf(hook(asked))).pipe(
     take(1),
     map((answer): Record<string, unknown> | Refusal | undefined => {
-      const checked = kind.result.safeParse(answer);
-      if (!checked.success) {
+      // Checked as the hook gave it, then as it will travel: what is sent is
+      // the JSON of the answer, which a `toJSON`, an inherited member or a
+      // class instance can make differ from what was checked.
+      const written = kind.result(answer) === undefined ? asWritten(answer) : INVALID;
+      if (written === UNWRITABLE) {
+        warn(`declined ${label}: the answer cannot be written as JSON (a cycle, a BigInt or nesting too deep)`);
+        return kind.decline;
+      }
+      if (written === INVALID || kind.result(written) !== undefined) {
         warn(`declined ${label}: ${kind.hook} answered with something that is not a valid ${request.method as string} result`);
         return kind.decline;
       }
-      const valid = checked.data as Record<string, unknown>;
+      const valid = written as Record<string, unknown>;
+      for (const member of copiedObjects(kind, valid)) if (isObject(member)) delete member['__proto__'];
       const problem = kind.check?.(valid, asked.params);
       if (problem !== undefined) {
         warn(`declined ${label}: ${kind.hook} answered with something that cannot be sent: ${problem}`);
@@ -259,6 +268,32 @@ function withDefaults(answer: Record<string, unknown>, params: Record<string, un
   );
   // fromEntries defines each key: a server's "__proto__" field stays a field.
   return defaults.length === 0 ? answer : { ...answer, content: Object.fromEntries([...Object.entries(content), ...defaults]) };
+}
+
+// The objects of an answer that were sent as copies without their own
+// "__proto__" member (which no answer has a use for), as the zod schemas
+// these shapes replaced copied them: the answer, a form's content, each root.
+// They are the answer's JSON read back, so they are the client's own.
+function copiedObjects(kind: Kind, answer: Record<string, unknown>): unknown[] {
+  if (kind.hook === 'onElicit') return [answer, answer.content];
+  if (kind.hook === 'onListRoots') return [answer, ...(answer.roots as unknown[])];
+  return [answer];
+}
+
+const INVALID = Symbol('invalid');
+const UNWRITABLE = Symbol('unwritable');
+
+// A hook's answer as the server will read it: its JSON read back, so that
+// nothing is checked but what is sent (a fresh plain value: an own
+// "__proto__" member stays a member). UNWRITABLE when it cannot be written.
+function asWritten(answer: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(answer);
+  } catch {
+    return UNWRITABLE;
+  }
+  return text === undefined ? INVALID : (JSON.parse(text) as unknown);
 }
 
 // An answer travels as JSON, written where the server's question is answered:
