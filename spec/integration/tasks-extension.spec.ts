@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { filter, firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
 import { McpClient, McpProtocolError, McpTaskError, StdioTransport, type TaskEvent } from '../../src/index.js';
 import { RecordingTransport } from '../support/recording-transport.js';
-import { fixture } from '../support/servers.js';
+import { eventually, fixture } from '../support/servers.js';
 
 const text = (result: { content: Array<{ text?: string }> }) => result.content.map((block) => block.text ?? '').join('\n');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -67,6 +67,35 @@ describe('the tasks extension (2026-07-28) against a fixture written from its sp
     expect(text((events[3] as Extract<TaskEvent, { kind: 'result' }>).result)).toBe('Hello, Luca!');
     expect(asked).toBe(1);
     expect(transport.requests('tasks/update').map((request) => request.params?.inputResponses)).toEqual([{ name: { action: 'accept', content: { name: 'Luca' } } }]);
+  });
+
+  it('2025-11-25 client/sampling, Tools in Sampling: declines a task\'s sampling question that offers tools before the hook, when the client did not declare sampling.tools', async () => {
+    const transport = new RecordingTransport(new StdioTransport(server));
+    const asked: unknown[] = [];
+    const warnings: string[] = [];
+    const mcp = new McpClient({ transport, tasks: true, onSample: (question) => (asked.push(question), undefined), onWarn: (w) => warnings.push(w) });
+    clients.push(mcp);
+    const following = mcp.callToolAsTask('ask-sample').subscribe({ error: () => undefined });
+    try {
+      await eventually(() => transport.requests('tasks/update').length === 1);
+      expect(transport.requests('tasks/update')[0]?.params?.inputResponses).toEqual({});
+      expect(asked).toEqual([]);
+      expect(warnings.some((w) => w.includes('did not declare sampling.tools'))).toBe(true);
+    } finally {
+      following.unsubscribe();
+    }
+  });
+
+  it('asks a task\'s sampling question that offers tools of a client that declared sampling.tools, and finishes the task with the answer', async () => {
+    const mcp = McpClient.connectStdio({
+      ...server,
+      tasks: true,
+      sampleWithTools: true,
+      onSample: () => ({ role: 'assistant', content: { type: 'text', text: 'Thanks!' }, model: 'spec-model' }),
+    });
+    clients.push(mcp);
+    const events = await lastValueFrom(mcp.callToolAsTask('ask-sample').pipe(toArray()));
+    expect(text((events.at(-1) as Extract<TaskEvent, { kind: 'result' }>).result)).toBe('drafted: Thanks!');
   });
 
   it('tells onElicit which server asks a task\'s question, and never sends an answer that breaks its schema', async () => {

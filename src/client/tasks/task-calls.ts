@@ -20,7 +20,7 @@ type Meta = Record<string, unknown> | undefined;
 
 /** What the task calls need from the client. */
 export interface TaskCallsContext {
-  settings: Pick<Settings, 'tasks' | 'hooks' | 'warn' | 'listLimits' | 'asker'>;
+  settings: Pick<Settings, 'tasks' | 'hooks' | 'warn' | 'listLimits' | 'asker' | 'declaredCapabilities'>;
   notifications$: Observable<JsonRpcNotification>;
   /** One request of `session`, stamped for its era, to its result; filed under the call's `input`, if it has one. */
   request(session: Session, method: string, params: Record<string, unknown>, input?: CallInput): Observable<Record<string, unknown>>;
@@ -265,6 +265,7 @@ export class TaskCalls {
       request: (method, params) => this.context.request(session, method, params, input),
       notifications$,
       hooks: input?.hooks ?? settings.hooks,
+      declared: settings.declaredCapabilities,
       warn: settings.warn,
       server: () => askingServerOf(session.description.serverInfo, settings.asker.prefix),
     };

@@ -4,11 +4,11 @@ import { McpTaskError } from '../../errors/task-errors.js';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
 import { checkToolResult, stripBookkeeping } from '../../protocol/shape.js';
 import { isTaskHandle, isTerminal, readTask, type Task, type TaskEvent, type WireTask } from '../../protocol/tasks.js';
-import type { CallToolResult, Era } from '../../protocol/types.js';
+import type { CallToolResult, ClientCapabilities, Era } from '../../protocol/types.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import { LONGEST_TIMER_MS } from '../../util/checks.js';
 import type { AskingServer, InputHooks } from '../../protocol/input-request.js';
-import { askHook } from '../questions/input-hooks.js';
+import { askHook, screenQuestion } from '../questions/input-hooks.js';
 
 /** How often to ask when the server suggests nothing. */
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
@@ -25,6 +25,8 @@ export interface TaskContext {
   request(method: string, params: Record<string, unknown>): Observable<Record<string, unknown>>;
   notifications$: Observable<JsonRpcNotification>;
   hooks: InputHooks;
+  /** What the client declared: a sampling question with tools is declined unless it names `sampling.tools`. */
+  declared?: ClientCapabilities;
   warn(message: string): void;
   /** Who asks, as the hooks are told it. */
   server?(): AskingServer | undefined;
@@ -143,11 +145,16 @@ export function followTask(context: TaskContext, first: WireTask, options: Follo
       for (const [key] of fresh) answered.add(key);
       work.add(
         forkJoin(
-          fresh.map(([key, request]) =>
-            askHook(typeof request === 'object' && request !== null ? request : {}, context.hooks, context.warn, `task input request ${JSON.stringify(key)}`, key, context.server?.()).pipe(
-              map((response) => [key, response] as const),
-            ),
-          ),
+          fresh.map(([key, request]) => {
+            const label = `task input request ${JSON.stringify(key)}`;
+            // Screened as a call's own input requests are: a task's question gets no laxer hearing.
+            const screened = screenQuestion(typeof request === 'object' && request !== null ? request : {}, context.declared);
+            if (!screened.ok) {
+              context.warn(`declined ${label}: ${screened.reason}`);
+              return of([key, undefined] as const);
+            }
+            return askHook(screened.request, context.hooks, context.warn, label, key, context.server?.()).pipe(map((response) => [key, response] as const));
+          }),
         )
           .pipe(
             mergeMap((answers) => {
