@@ -42,6 +42,25 @@ describe('a hostile server over stdio', () => {
     }
   });
 
+  it('hands on no "__proto__" member inside capabilities, serverInfo, read contents, prompt messages or a completion, in either era', async () => {
+    const own = (value: unknown) => Object.hasOwn(value as object, '__proto__');
+    for (const legacy of [false, true]) {
+      const shaken = McpClient.connectStdio({ ...hostileServer, args: [...hostileServer.args, '--case', 'proto-capabilities', ...(legacy ? ['--legacy'] : [])] });
+      const nested = McpClient.connectStdio({ ...hostileServer, args: [...hostileServer.args, '--case', 'proto-nested', ...(legacy ? ['--legacy'] : [])] });
+      try {
+        const { capabilities, serverInfo } = await firstValueFrom(shaken.describe());
+        expect([own(capabilities), own(serverInfo)]).toEqual([false, false]);
+        const [contents] = (await firstValueFrom(nested.readResource('file:///a.txt'))).contents;
+        const prompt = await firstValueFrom(nested.getPrompt('greet'));
+        const { completion } = await firstValueFrom(nested.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: '' }));
+        expect([own(contents), own(prompt.messages[0]), own(prompt.messages[0]?.content), own(completion)]).toEqual([false, false, false, false]);
+        expect(Object.assign({}, contents, prompt.messages[0], completion)).not.toHaveProperty('polluted');
+      } finally {
+        await Promise.all([shaken.close(), nested.close()]);
+      }
+    }
+  });
+
   it('refuses a malformed page that follows a good one it keeps, when the list is forced, and serves no stale catalogue after', async () => {
     // The good page comes with ttlMs: the client keeps it, then the server turns.
     const mcp = McpClient.connectStdio({ ...hostileServer, args: [...hostileServer.args, '--ttl', '60000'] });

@@ -19,4 +19,22 @@ describe("a Toolkit tool's input schema", () => {
     expect(() => new Toolkit({ name: 'k' }).tool('t', { input: old }, () => ({ content: [] }))).toThrow(McpClientError);
     expect(() => new Toolkit({ name: 'k' }).tool('t', { input: old }, () => ({ content: [] }))).toThrow('tool "t" needs a zod 4.2 (or later) object schema');
   });
+
+  it('is refused, naming the tool, when the input is not a zod schema, its toJSONSchema throws, or gives no object', () => {
+    const add = (input: unknown) => () => new Toolkit({ name: 'k' }).tool('t', { input: input as z.ZodObject }, () => ({ content: [] }));
+    expect(add({ toJSONSchema: () => ({ type: 'object' }) })).toThrow('tool "t" needs a zod 4.2 (or later) object schema');
+    const throwing = z.object({ a: z.string() });
+    Object.defineProperty(throwing, 'toJSONSchema', { value: () => { throw new Error('unrepresentable'); } });
+    expect(add(throwing)).toThrow('tool "t": its input schema cannot be written as JSON Schema: unrepresentable');
+    const stringly = z.object({ a: z.string() });
+    Object.defineProperty(stringly, 'toJSONSchema', { value: () => 'abc' });
+    expect(add(stringly)).toThrow('tool "t": its input schema\'s toJSONSchema gave something that is not an object');
+  });
+
+  it('turns an input schema whose check throws into the tool\'s error result, not a rejected call', async () => {
+    const input = z.object({ a: z.string() });
+    Object.defineProperty(input, 'safeParse', { value: () => { throw new Error('check broke'); } });
+    const kit = new Toolkit({ name: 'k' }).tool('t', { input }, () => ({ content: [] }));
+    await expect(kit.callTool('t', { a: 'x' })).resolves.toEqual({ content: [{ type: 'text', text: 'check broke' }], isError: true });
+  });
 });

@@ -5,7 +5,13 @@ import { isObject } from '../util/values.js';
 // find and compile, a third of what `import('rxmcp')` loaded (PERFORMANCE.md,
 // "Fourth pass"). Each rule accepts exactly what the zod schema it replaced
 // (`z.string()`, `z.looseObject(…)`, `z.record(z.string(), z.unknown())`, …)
-// accepted; the value is handed on as it came (zod handed on a copy).
+// accepted; the value is handed on as it came (zod handed on a copy), except
+// that an object a `fields` or `record` rule accepts loses an own `__proto__`
+// member, as zod's copies lost it: no result has a use for one, and code
+// that copies the object by assignment (a host behind the gateway, a
+// user's `Object.assign`) would take it for the copy's prototype. So a
+// shape is for values that are the client's own: parsed from the wire, or
+// a hook's answer already written to JSON and read back.
 //
 // A shape is compiled once, at load, into a tree of small functions (one per
 // rule, an object's fields an array walked by index): walking the rules
@@ -44,7 +50,11 @@ export const object: Rule = (value) => (isObject(value) ? undefined : wrong('an 
  * (`z.record(z.string(), z.unknown())`): no array, no class instance (a
  * `Map`, a `Date`), and no enumerable symbol key of its own.
  */
-export const record: Rule = (value) => (isPlainObject(value) && !hasSymbolKey(value) ? undefined : wrong('a plain object'));
+export const record: Rule = (value) => {
+  if (!isPlainObject(value) || hasSymbolKey(value)) return wrong('a plain object');
+  dropOwnProto(value);
+  return undefined;
+};
 
 /**
  * Any value, present: in a `fields` rule, the member must be there
@@ -101,6 +111,7 @@ export function fields(members: Record<string, Rule>): Rule {
       const problem = (rules[i] as Rule)(value[key]);
       if (problem) return within(key, problem);
     }
+    dropOwnProto(value);
     return undefined;
   };
 }
@@ -111,6 +122,12 @@ export function shape(rule: Rule): Shape {
     const problem = rule(value);
     return problem && `${problem.path.join('.') || '(root)'}: expected ${problem.expected}`;
   };
+}
+
+// One `hasOwn` per object accepted: a JSON "__proto__" key is an own data
+// member, which `delete` removes without touching the real prototype.
+function dropOwnProto(value: Record<string, unknown>): void {
+  if (Object.hasOwn(value, '__proto__')) delete value['__proto__'];
 }
 
 function within(segment: string, problem: Problem): Problem {

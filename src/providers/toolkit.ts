@@ -5,7 +5,7 @@ import { McpClientError } from '../errors/mcp-client-error.js';
 import { McpTimeoutError } from '../errors/call-errors.js';
 import { LONGEST_TIMER_MS } from '../util/checks.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types.js';
-import { messageOf } from '../util/values.js';
+import { isObject, messageOf } from '../util/values.js';
 
 /** How a toolkit tool is declared. */
 export interface ToolkitToolDefinition<S extends z.ZodObject> {
@@ -94,13 +94,13 @@ export class Toolkit implements ToolProvider {
   async callTool(name: string, args: Record<string, unknown> = {}, context: ToolkitCallContext = {}): Promise<CallToolResult> {
     const entry = this.registered.get(name);
     if (!entry) return errorResult(`Tool ${name} not found`);
-    const checked = entry.input.safeParse(args);
-    if (!checked.success) {
-      // Worded as the official server SDK words it, so both sides read the same to a model.
-      const issues = checked.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message));
-      return errorResult(`Input validation error: Invalid arguments for tool ${name}: ${issues.join(', ')}`);
-    }
     try {
+      const checked = entry.input.safeParse(args);
+      if (!checked.success) {
+        // Worded as the official server SDK words it, so both sides read the same to a model.
+        const issues = checked.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message));
+        return errorResult(`Input validation error: Invalid arguments for tool ${name}: ${issues.join(', ')}`);
+      }
       return await entry.handler(checked.data, context);
     } catch (error) {
       return errorResult(messageOf(error));
@@ -141,11 +141,18 @@ export class Toolkit implements ToolProvider {
 // (zod 4.2 and later give every schema the method): the user's zod is loaded
 // already, and rxmcp's root entry then loads none of its own.
 function jsonSchemaOf(name: string, input: z.ZodObject): Record<string, unknown> {
-  const own = (input as { toJSONSchema?: unknown } | undefined)?.toJSONSchema;
-  if (typeof own !== 'function') {
-    throw new McpClientError(`tool ${JSON.stringify(name)} needs a zod 4.2 (or later) object schema as its input: this one has no toJSONSchema method`);
+  const schema = input as { toJSONSchema?: unknown; safeParse?: unknown } | undefined;
+  if (typeof schema?.toJSONSchema !== 'function' || typeof schema.safeParse !== 'function') {
+    throw new McpClientError(`tool ${JSON.stringify(name)} needs a zod 4.2 (or later) object schema as its input: this one has no toJSONSchema or safeParse method`);
   }
-  return { type: 'object', ...(own.call(input, { io: 'input' }) as Record<string, unknown>) };
+  let published: unknown;
+  try {
+    published = schema.toJSONSchema({ io: 'input' });
+  } catch (error) {
+    throw new McpClientError(`tool ${JSON.stringify(name)}: its input schema cannot be written as JSON Schema: ${messageOf(error)}`, { cause: error });
+  }
+  if (!isObject(published)) throw new McpClientError(`tool ${JSON.stringify(name)}: its input schema's toJSONSchema gave something that is not an object`);
+  return { type: 'object', ...published };
 }
 
 function errorResult(message: string): CallToolResult {

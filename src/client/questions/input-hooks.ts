@@ -194,9 +194,12 @@ export function askHook(
   return defer(() => observableOf(hook(asked))).pipe(
     take(1),
     map((answer): Record<string, unknown> | Refusal | undefined => {
-      // Checked as the hook gave it, then as it will travel: what is sent is
-      // the JSON of the answer, which a `toJSON`, an inherited member or a
-      // class instance can make differ from what was checked.
+      // Checked as the hook gave it (a Map or a Date where an object belongs
+      // is refused, not sent as what its JSON happens to be), then as it will
+      // travel: what is sent is the JSON of the answer, which a `toJSON`, an
+      // inherited member or a getter can make differ from what was checked.
+      // Either check drops an own "__proto__" member (shapes.ts): one never
+      // sent.
       const written = kind.result(answer) === undefined ? asWritten(answer) : INVALID;
       if (written === UNWRITABLE) {
         warn(`declined ${label}: the answer cannot be written as JSON (a cycle, a BigInt or nesting too deep)`);
@@ -207,7 +210,6 @@ export function askHook(
         return kind.decline;
       }
       const valid = written as Record<string, unknown>;
-      for (const member of copiedObjects(kind, valid)) if (isObject(member)) delete member['__proto__'];
       const problem = kind.check?.(valid, asked.params);
       if (problem !== undefined) {
         warn(`declined ${label}: ${kind.hook} answered with something that cannot be sent: ${problem}`);
@@ -268,16 +270,6 @@ function withDefaults(answer: Record<string, unknown>, params: Record<string, un
   );
   // fromEntries defines each key: a server's "__proto__" field stays a field.
   return defaults.length === 0 ? answer : { ...answer, content: Object.fromEntries([...Object.entries(content), ...defaults]) };
-}
-
-// The objects of an answer that were sent as copies without their own
-// "__proto__" member (which no answer has a use for), as the zod schemas
-// these shapes replaced copied them: the answer, a form's content, each root.
-// They are the answer's JSON read back, so they are the client's own.
-function copiedObjects(kind: Kind, answer: Record<string, unknown>): unknown[] {
-  if (kind.hook === 'onElicit') return [answer, answer.content];
-  if (kind.hook === 'onListRoots') return [answer, ...(answer.roots as unknown[])];
-  return [answer];
 }
 
 const INVALID = Symbol('invalid');
