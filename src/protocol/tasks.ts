@@ -74,20 +74,10 @@ export const wireTaskShape = shape(
   }),
 );
 
-/** The members of a task as the shape above lets them through. */
-interface WireTaskBody {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt?: string;
-  ttlMs?: number | null;
+/** The members of a task as the shape above lets them through: a `Task`'s, their 2025-11-25 names, and what it carries. */
+interface WireTaskBody extends Task, Omit<WireTask, 'task'> {
   ttl?: number | null;
-  pollIntervalMs?: number;
   pollInterval?: number;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-  inputRequests?: Record<string, unknown>;
 }
 
 /** Whether a status is terminal: the task will not change again. */
