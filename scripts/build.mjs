@@ -57,9 +57,12 @@ const built = await build({
   packages: 'external',
   external: ['node:*'],
   target: 'es2022',
-  // A class keeps its own name (McpClient.name), which esbuild would
-  // otherwise change where two files' names meet in one chunk.
-  keepNames: true,
+  // No keepNames: it wraps every named closure in a call that defines its
+  // name each time the closure is made, a fifth of a stdio call's client CPU
+  // (PERFORMANCE.md, "keepNames"). The exported classes keep their names
+  // (McpClient.name) because their bodies never mention them; a class that
+  // did would be named _McpClient (spec/package/built-package.spec.ts).
+  keepNames: false,
   metafile: true,
   logLevel: 'warning',
 });

@@ -379,6 +379,23 @@ describe('the built package', () => {
     expect(node(['-e', use("const m = require('rxmcp'); const n = require('rxmcp/node'); const g = require('rxmcp/gateway');")]).trim()).toBe(expected);
   });
 
+  it('keeps the name of every class and function each entry exports (McpClient.name is "McpClient"), in both builds', () => {
+    const entries = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports as Record<string, unknown>)
+      .filter((entry) => entry !== './package.json')
+      .map((entry) => entry.replace(/^\./, 'rxmcp'));
+    const misnamed = (load: string) => `
+      (async () => {
+        const wrong = [];
+        for (const entry of ${JSON.stringify(entries)}) {
+          const m = await ${load}(entry);
+          for (const [name, value] of Object.entries(m)) if (typeof value === 'function' && value.name !== name) wrong.push(entry + ' ' + name + ' is named ' + value.name);
+        }
+        console.log(JSON.stringify(wrong));
+      })();`;
+    expect(JSON.parse(node(['--input-type=module', '-e', misnamed('import')]))).toEqual([]);
+    expect(JSON.parse(node(['-e', misnamed('(async (id) => require(id))')]))).toEqual([]);
+  });
+
   it('makes its CommonJS build of the same files as its ESM build, so both share classes among their entries alike', () => {
     const files = (format: string) => readdirSync(join(root, 'dist', format), { recursive: true }).map(String).filter((file) => file.endsWith('.js')).sort();
     expect(files('esm').length).toBeGreaterThan(10);

@@ -220,8 +220,9 @@ function sandboxProxy(
 export function sandboxProxyHtml(options: SandboxProxyOptions = {}): string {
   const host = options.hostOrigin === undefined ? null : new URL(options.hostOrigin).origin;
   const helpers = [buildCsp, permissionsAllow, injectCsp].map((helper) => `(${helper.toString()})`).join(', ');
-  // The functions are sent as their source text, which the build (esbuild's keepNames) may have given calls of its
-  // `__name` helper: each script passes them one that does nothing, as a parameter, so no page global is made.
+  // The functions are sent as their source text, which a bundler's keepNames (esbuild's: an application bundling
+  // rxmcp may set it) gives calls of its `__name` helper: each script passes them one that does nothing, as a
+  // parameter, so no page global is made.
   const prelude = `<script>((__name) => (${viewPrelude.toString()})(${JSON.stringify(VIEW_HELLO)}))((target) => target);</script>`;
   const script = `((__name) => (${sandboxProxy.toString()})(${JSON.stringify(host)}, ${JSON.stringify(VIEW_SANDBOX)}, ${JSON.stringify(prelude)}, ${JSON.stringify(VIEW_HELLO)}, ${helpers}))((target) => target);`.replace(
     /<\/script/gi,

@@ -99,7 +99,7 @@ export class McpClient {
     const transport = restart
       ? new RestartingTransport(stdio as unknown as StdioTransportOptions, restart as RestartOptions)
       : new StdioTransport(stdio as unknown as StdioTransportOptions);
-    return new McpClient({ ...client, transport });
+    return newClient({ ...client, transport });
   }
 
   /**
@@ -111,7 +111,7 @@ export class McpClient {
    */
   static connectHttp(options: ConnectHttpOptions): McpClient {
     const [client, http] = splitOptions(options, HTTP_OPTION_KEYS);
-    return new McpClient({ ...client, transport: new HttpTransport(http as unknown as HttpTransportOptions) });
+    return newClient({ ...client, transport: new HttpTransport(http as unknown as HttpTransportOptions) });
   }
 
   /** Every notification the server sends, hot: subscribers see what arrives after they subscribe. Completes on `close()`. */
@@ -515,4 +515,9 @@ export class McpClient {
   [ASKED_UNDER](prefix: string | undefined): void {
     this.settings.asker.prefix = prefix;
   }
+}
+
+// For the static constructors: the class is named outside its own body: a mention inside makes the bundle give it an inner name (_McpClient), which McpClient.name would show.
+function newClient(options: McpClientOptions): McpClient {
+  return new McpClient(options);
 }

@@ -77,7 +77,7 @@ export class McpClientError extends Error {
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     let key: symbol;
-    if (this === McpClientError) key = brand;
+    if (isBaseClass(this)) key = brand;
     else if (Object.hasOwn(this, 'code')) key = brandOf(this.code);
     // A subclass without a code of its own (one of the caller's) has no brand: plain `instanceof`.
     else return Function.prototype[Symbol.hasInstance].call(this, value);
@@ -86,3 +86,8 @@ export class McpClientError extends Error {
 }
 
 Object.defineProperty(McpClientError.prototype, brand, { value: true });
+
+// Asked from inside the class: the class is named outside its own body: a mention inside makes the bundle give it an inner name (_McpClientError), which McpClientError.name would show.
+function isBaseClass(target: unknown): boolean {
+  return target === McpClientError;
+}

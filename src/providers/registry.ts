@@ -91,7 +91,7 @@ export class Registry implements ToolProvider {
   static fromConfig(config: unknown, options: FromConfigOptions = {}): Registry {
     const { separator, onWarn } = options;
     const built = configServers(config, options);
-    const registry = new Registry({ ...(separator === undefined ? {} : { separator }), ...(onWarn ? { onWarn } : {}) });
+    const registry = newRegistry({ ...(separator === undefined ? {} : { separator }), ...(onWarn ? { onWarn } : {}) });
     for (const { name, provider } of built.servers) registry.add(provider, { prefix: name });
     registry.statuses = built.status$;
     registry.leaveOutCollisions = true;
@@ -313,6 +313,11 @@ export class Registry implements ToolProvider {
     }
     return best;
   }
+}
+
+// For `fromConfig`: the class is named outside its own body: a mention inside makes the bundle give it an inner name (_Registry), which Registry.name would show.
+function newRegistry(options: RegistryOptions): Registry {
+  return new Registry(options);
 }
 
 function vouching(options: ExecuteOptions): ExecuteOptions {

@@ -154,7 +154,7 @@ export class ToolSearch implements ToolProvider {
    * --tool-search` gives each host.
    */
   fork(): ToolSearch {
-    const twin = new ToolSearch(this.options);
+    const twin = newToolSearch(this.options);
     twin.shared = this.shared;
     return twin;
   }
@@ -391,6 +391,11 @@ export class ToolSearch implements ToolProvider {
       return false;
     }
   }
+}
+
+// For `fork`: the class is named outside its own body: a mention inside makes the bundle give it an inner name (_ToolSearch), which ToolSearch.name would show.
+function newToolSearch(options: ToolSearchOptions): ToolSearch {
+  return new ToolSearch(options);
 }
 
 class SearchNameTaken extends McpClientError {
