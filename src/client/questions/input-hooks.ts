@@ -1,4 +1,4 @@
-import { catchError, defaultIfEmpty, defer, map, type Observable, of, take } from 'rxjs';
+import { catchError, defaultIfEmpty, defer, forkJoin, map, type Observable, of, take } from 'rxjs';
 import { McpClientError } from '../../errors/mcp-client-error.js';
 import type { AskingServer, InputHooks, InputRequest } from '../../protocol/input-request.js';
 import type { Shape } from '../../protocol/shapes.js';
@@ -132,6 +132,43 @@ function kindOf(method: unknown, params: unknown): Kind | undefined {
   if (typeof method !== 'string' || !Object.hasOwn(KINDS, method)) return undefined;
   if (method === 'elicitation/create' && elicitationModeOf(params) === 'url') return URL_ELICITATION;
   return KINDS[method];
+}
+
+/** Who answers a round of input requests: the hooks, what the client declared, and who asks. */
+export interface Answering {
+  hooks: InputHooks;
+  /** What the client declared: a sampling question with tools is declined unless it names `sampling.tools`. */
+  declared?: ClientCapabilities;
+  warn(message: string): void;
+  server?(): AskingServer | undefined;
+}
+
+/**
+ * Answers a round of input requests (an `input_required` result's, or a
+ * task's): each screened (`screenQuestion`), then asked of its hook. Emits
+ * the answers by key, a declined question left out; `labelOf` names a
+ * question in warnings.
+ */
+export function answerInputRequests(
+  entries: ReadonlyArray<readonly [string, unknown]>,
+  answering: Answering,
+  labelOf: (key: string) => string,
+): Observable<Record<string, unknown>> {
+  if (entries.length === 0) return of({});
+  return forkJoin(
+    entries.map(([key, request]) => {
+      const label = labelOf(key);
+      const screened = screenQuestion(typeof request === 'object' && request !== null ? request : {}, answering.declared);
+      if (!screened.ok) {
+        answering.warn(`declined ${label}: ${screened.reason}`);
+        return of([key, undefined] as const);
+      }
+      return askHook(screened.request, answering.hooks, answering.warn, label, key, answering.server?.()).pipe(map((answer) => [key, answer] as const));
+    }),
+  ).pipe(
+    // fromEntries defines each key: a server's "__proto__" stays a key, never the prototype.
+    map((answers) => Object.fromEntries(answers.filter(([, answer]) => answer !== undefined))),
+  );
 }
 
 /**

@@ -1,26 +1,18 @@
-import { forkJoin, map, Observable, of, Subscription, throwError } from 'rxjs';
+import { Observable, of, Subscription, throwError } from 'rxjs';
 import { McpInputLoopExceededError } from '../../errors/call-errors.js';
 import { McpProtocolError } from '../../errors/protocol-errors.js';
 import { resultTypeOf } from '../../protocol/shape.js';
-import type { AskingServer, InputHooks } from '../../protocol/input-request.js';
-import type { ClientCapabilities } from '../../protocol/types.js';
-import { askHook, screenQuestion } from './input-hooks.js';
+import { type Answering, answerInputRequests } from './input-hooks.js';
 
 /** The methods a server may answer with `input_required`. */
 export const INPUT_METHODS: readonly string[] = ['tools/call', 'resources/read', 'prompts/get'];
 
-/** What the loop needs: a way to send one round, the hooks, and the budget. */
-export interface InputLoop {
+/** What the loop needs: a way to send one round, who answers (the hooks; `server` is read at each question, as a registry may set its prefix late), and the budget. */
+export interface InputLoop extends Answering {
   method: string;
   /** Sends the original request again with this round's extra params; each send is a new JSON-RPC id. */
   send(extra: Record<string, unknown> | undefined): Observable<Record<string, unknown>>;
-  hooks: InputHooks;
   maxInputRounds: number;
-  warn(message: string): void;
-  /** What the client declared: a sampling question with tools is declined unless it names `sampling.tools`. */
-  declared?: ClientCapabilities;
-  /** Who asks, as the hooks are told it (read at each question: a registry may set its prefix late). */
-  server?(): AskingServer | undefined;
 }
 
 /**
@@ -73,20 +65,5 @@ function answerAll(loop: InputLoop, inputRequests: unknown): Observable<Record<s
       () => new McpProtocolError(`${loop.method} sent inputRequests that is not an object`, undefined, { inputRequests }, loop.method),
     );
   }
-  const entries = Object.entries(inputRequests as Record<string, unknown>);
-  if (entries.length === 0) return of({});
-  return forkJoin(
-    entries.map(([key, request]) => {
-      const label = `input request ${JSON.stringify(key)}`;
-      const screened = screenQuestion(typeof request === 'object' && request !== null ? request : {}, loop.declared);
-      if (!screened.ok) {
-        loop.warn(`declined ${label}: ${screened.reason}`);
-        return of([key, undefined] as const);
-      }
-      return askHook(screened.request, loop.hooks, loop.warn, label, key, loop.server?.()).pipe(map((answer) => [key, answer] as const));
-    }),
-  ).pipe(
-    // fromEntries defines each key: a server's "__proto__" stays a key, never the prototype.
-    map((answers) => Object.fromEntries(answers.filter(([, answer]) => answer !== undefined))),
-  );
+  return answerInputRequests(Object.entries(inputRequests as Record<string, unknown>), loop, (key) => `input request ${JSON.stringify(key)}`);
 }

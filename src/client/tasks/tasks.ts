@@ -1,14 +1,13 @@
-import { forkJoin, map, mergeMap, Observable, of, Subscription, timer } from 'rxjs';
+import { mergeMap, Observable, of, Subscription, timer } from 'rxjs';
 import { McpProtocolError } from '../../errors/protocol-errors.js';
 import { McpTaskError } from '../../errors/task-errors.js';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.js';
 import { checkToolResult, stripBookkeeping } from '../../protocol/shape.js';
 import { isTaskHandle, isTerminal, readTask, type Task, type TaskEvent, type WireTask } from '../../protocol/tasks.js';
-import type { CallToolResult, ClientCapabilities, Era } from '../../protocol/types.js';
+import type { CallToolResult, Era } from '../../protocol/types.js';
 import { ErrorCode } from '../../protocol/versions.js';
 import { LONGEST_TIMER_MS } from '../../util/checks.js';
-import type { AskingServer, InputHooks } from '../../protocol/input-request.js';
-import { askHook, screenQuestion } from '../questions/input-hooks.js';
+import { type Answering, answerInputRequests } from '../questions/input-hooks.js';
 
 /** How often to ask when the server suggests nothing. */
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
@@ -18,18 +17,12 @@ export const MIN_POLL_INTERVAL_MS = 100;
 /** The status notifications of both dialects: 2025-11-25, then the 2026-07-28 extension. */
 const STATUS_NOTIFICATIONS = ['notifications/tasks/status', 'notifications/tasks'];
 
-/** What following a task needs from the client. */
-export interface TaskContext {
+/** What following a task needs: its era, a way to send, the notifications, and who answers its questions. */
+export interface TaskContext extends Answering {
   era: Era;
   /** Sends one request of the session (stamped for its era) and emits its result. */
   request(method: string, params: Record<string, unknown>): Observable<Record<string, unknown>>;
   notifications$: Observable<JsonRpcNotification>;
-  hooks: InputHooks;
-  /** What the client declared: a sampling question with tools is declined unless it names `sampling.tools`. */
-  declared?: ClientCapabilities;
-  warn(message: string): void;
-  /** Who asks, as the hooks are told it. */
-  server?(): AskingServer | undefined;
 }
 
 /** How a task is followed. */
@@ -144,25 +137,9 @@ export function followTask(context: TaskContext, first: WireTask, options: Follo
       if (fresh.length === 0) return;
       for (const [key] of fresh) answered.add(key);
       work.add(
-        forkJoin(
-          fresh.map(([key, request]) => {
-            const label = `task input request ${JSON.stringify(key)}`;
-            // Screened as a call's own input requests are: a task's question gets no laxer hearing.
-            const screened = screenQuestion(typeof request === 'object' && request !== null ? request : {}, context.declared);
-            if (!screened.ok) {
-              context.warn(`declined ${label}: ${screened.reason}`);
-              return of([key, undefined] as const);
-            }
-            return askHook(screened.request, context.hooks, context.warn, label, key, context.server?.()).pipe(map((response) => [key, response] as const));
-          }),
-        )
-          .pipe(
-            mergeMap((answers) => {
-              // fromEntries defines each key: a server's "__proto__" stays a key, never the prototype.
-              const inputResponses = Object.fromEntries(answers.filter(([, response]) => response !== undefined));
-              return context.request('tasks/update', { taskId, inputResponses });
-            }),
-          )
+        // Screened and asked as a call's own input requests are: a task's question gets no laxer hearing.
+        answerInputRequests(fresh, context, (key) => `task input request ${JSON.stringify(key)}`)
+          .pipe(mergeMap((inputResponses) => context.request('tasks/update', { taskId, inputResponses })))
           .subscribe({
             next: () => {
               if (!done) poll();
